@@ -1,0 +1,32 @@
+# The two commands a newcomer needs: `make run` and `make test`. Both set up .venv from pyproject.toml.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-fast e2e bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+## Set up and start the app for browsers and phones on the LAN (prints the URL and a QR code).
+run: $(STAMP)
+	$(BIN)/companion serve
+
+## Set up and run every test: rules, store, crash safety, and the real app in headless Chromium.
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## Everything but the browser tests.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not e2e"
+
+## Benchmarks (not part of the test run): startup, apply+commit, load, first frame vs a bare Flet app.
+bench: $(STAMP)
+	$(BIN)/python -m tests.perf.run_all
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

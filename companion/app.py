@@ -1,0 +1,190 @@
+"""The Flet entry point: one `TableSession` per connected screen, routing, errors, sync.
+
+Routes: /  (campaigns) · /new · /c/<id> (a campaign) · /dice · /settings · /backups
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable, Optional
+
+import flet as ft
+
+from companion.context import AppContext
+from companion.games.base import InputError, RuleError
+from companion.log import NotFound, StaleAction
+from companion.ui.style import Sizes, theme
+
+log = logging.getLogger(__name__)
+
+
+class TableSession:
+    """Everything one screen (browser tab, phone, desktop window) needs; screens get it as `app`."""
+
+    def __init__(self, page: ft.Page, ctx: AppContext):
+        self.page = page
+        self.ctx = ctx
+        self.store = ctx.store
+        self.screen: Any = None
+        self.scale = float(ctx.setting("text_scale") or 1.0)
+        self.sizes = Sizes(self.scale)
+        self.haptics = ft.HapticFeedback()
+        self.wakelock = ft.Wakelock()
+        self.file_picker = ft.FilePicker()
+        self._awake = False
+
+    # --- start and routing ---
+
+    def start(self) -> None:
+        page = self.page
+        page.title = "Table Companion"
+        page.theme = theme(self.scale)
+        page.theme_mode = ft.ThemeMode.LIGHT
+        page.on_route_change = self._on_route_change
+        page.on_view_pop = self._on_view_pop
+        page.on_connect = lambda e: self.refresh()  # a phone woke up or Wi-Fi came back
+        page.on_close = lambda e: self._leave_screen()
+        self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
+        self.show(page.route or "/")
+
+    def go(self, route: str) -> None:
+        asyncio.run_coroutine_threadsafe(self.page.push_route(route), self.page.loop)
+
+    def _on_route_change(self, e) -> None:
+        self.show(self.page.route)
+
+    def _on_view_pop(self, e) -> None:
+        self.go("/" if self.page.route.startswith("/c/") or self.page.route != "/backups" else "/settings")
+
+    def show(self, route: str) -> None:
+        from companion.ui.campaign import CampaignScreen
+        from companion.ui.dice_screen import DiceScreen
+        from companion.ui.home import HomeScreen, NewCampaignScreen
+        from companion.ui.settings import BackupsScreen, SettingsScreen
+
+        self._leave_screen()
+        path = (route or "/").split("?")[0]
+        screen: Any
+        if path.startswith("/c/") and path[3:].isdigit():
+            screen = CampaignScreen(self, int(path[3:]))
+        elif path == "/new":
+            screen = NewCampaignScreen(self)
+        elif path == "/dice":
+            screen = DiceScreen(self)
+        elif path == "/settings":
+            screen = SettingsScreen(self)
+        elif path == "/backups":
+            screen = BackupsScreen(self)
+        else:
+            screen = HomeScreen(self)
+        self.screen = screen
+        views = [screen.view()]
+        if not isinstance(screen, HomeScreen):
+            views.insert(0, ft.View(route="/", controls=[]))  # gives the back arrow
+        self.page.views.clear()
+        self.page.views.extend(views)
+        self.page.update()
+        screen.entered()
+
+    def _leave_screen(self) -> None:
+        if self.screen is not None and hasattr(self.screen, "left"):
+            try:
+                self.screen.left()
+            except Exception:
+                log.debug("leaving screen failed", exc_info=True)
+
+    def refresh(self) -> None:
+        if self.screen is not None:
+            self.screen.refresh()
+
+    def _on_any_change(self, campaign_id: int, cursor: int) -> None:
+        # Settings changes (campaign_id 0) and the home list follow every change.
+        if campaign_id == 0:
+            self.later(self.apply_settings)
+        elif getattr(self.screen, "follows_all", False):
+            self.later(self.refresh)
+
+    def later(self, fn: Callable[[], None]) -> None:
+        """Run fn on this session's loop (safe from any thread, e.g. another screen's action)."""
+        async def run():
+            try:
+                fn()
+            except Exception:
+                log.debug("deferred update failed", exc_info=True)
+        try:
+            self.page.run_task(run)
+        except RuntimeError:
+            pass  # session closed
+
+    def apply_settings(self) -> None:
+        self.scale = float(self.ctx.setting("text_scale") or 1.0)
+        self.sizes = Sizes(self.scale)
+        self.page.theme = theme(self.scale)
+        self.show(self.page.route)
+
+    # --- feedback ---
+
+    def toast(self, message: str, *, error: bool = False) -> None:
+        bar = ft.SnackBar(ft.Text(message, size=self.sizes(17)), bgcolor=ft.Colors.ERROR if error else None,
+                          show_close_icon=True, duration=ft.Duration(seconds=6 if error else 3))
+        self.page.show_dialog(bar)
+
+    def guard(self, fn: Callable) -> Callable:
+        """Wrap a tap handler: refused input shows its message and changes nothing."""
+        def handler(e=None):
+            try:
+                return fn(e)
+            except StaleAction as exc:
+                self.refresh()
+                self.toast(str(exc), error=True)
+            except (RuleError, InputError, NotFound) as exc:
+                self.toast(str(exc), error=True)
+        return handler
+
+    def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None], *, danger: bool = True) -> None:
+        def close(e=None):
+            self.page.pop_dialog()
+
+        def accept(e):
+            close()
+            self.guard(lambda _: on_yes())(None)
+
+        dialog = ft.AlertDialog(
+            modal=True, title=ft.Text(title), content=ft.Text(text),
+            actions=[ft.TextButton(content="Cancel", on_click=close),
+                     ft.FilledButton(content=yes, on_click=accept,
+                                     style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR) if danger else None)],
+        )
+        self.page.show_dialog(dialog)
+
+    def pulse(self) -> None:
+        """A light haptic tap on phones, so nobody wonders whether the roll happened."""
+        async def buzz():
+            try:
+                await self.haptics.medium_impact()
+            except Exception:
+                pass
+        try:
+            self.page.run_task(buzz)
+        except RuntimeError:
+            pass
+
+    def keep_awake(self, on: bool) -> None:
+        want = on and bool(self.ctx.setting("keep_awake"))
+        if want == self._awake:
+            return
+        self._awake = want
+
+        async def toggle():
+            try:
+                await (self.wakelock.enable() if want else self.wakelock.disable())
+            except Exception:
+                log.debug("wakelock unavailable", exc_info=True)
+        self.page.run_task(toggle)
+
+
+def make_main(ctx: AppContext) -> Callable[[ft.Page], None]:
+    def main(page: ft.Page) -> None:
+        TableSession(page, ctx).start()
+    return main

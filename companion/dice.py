@@ -1,0 +1,161 @@
+"""Seeded, recorded dice.
+
+The dice for action n of a campaign derive from (campaign seed, n): a redo or a replay rolls the
+same, and undoing a roll then rolling again gives the same faces, so undo can't fish for a better
+roll. A player may type a physical die's result instead; that value is used and recorded as such.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from companion.games.base import InputError
+
+MAX_SIDES = 100
+MAX_DICE = 100
+
+
+def new_seed() -> int:
+    return secrets.randbits(63)
+
+
+def _stream(seed: int, n: int) -> random.Random:
+    # A private generator per (seed, n); hashing keeps nearby seeds/ns unrelated.
+    digest = hashlib.sha256(f"companion-dice:{seed}:{n}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+@dataclass
+class RolledDie:
+    sides: int
+    value: int
+    physical: bool = False
+
+    def to_json(self) -> list:
+        return [self.sides, self.value, 1 if self.physical else 0]
+
+    @classmethod
+    def from_json(cls, data: list) -> "RolledDie":
+        return cls(int(data[0]), int(data[1]), bool(data[2]))
+
+
+@dataclass
+class SeededDice:
+    """Dice for action `n` of a campaign with `seed`. `entered` are physical results, used first."""
+
+    seed: int
+    n: int
+    entered: list[int] = field(default_factory=list)
+    rolled: list[RolledDie] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._rng = _stream(self.seed, self.n)
+        self._entered = list(self.entered)
+
+    def roll(self, sides: int) -> int:
+        if not 2 <= sides <= MAX_SIDES:
+            raise InputError(f"A die has between 2 and {MAX_SIDES} sides (got {sides}).")
+        # Always advance the stream, so a typed result doesn't shift the later seeded dice.
+        seeded = self._rng.randint(1, sides)
+        if self._entered:
+            value = self._entered.pop(0)
+            if not isinstance(value, int) or not 1 <= value <= sides:
+                raise InputError(f"A d{sides} shows 1 to {sides} (you entered {value}).")
+            self.rolled.append(RolledDie(sides, value, True))
+            return value
+        self.rolled.append(RolledDie(sides, seeded, False))
+        return seeded
+
+    def unused_entries(self) -> list[int]:
+        return list(self._entered)
+
+
+@dataclass
+class RecordedDice:
+    """Replays exactly the dice recorded with a log entry; refuses a different request."""
+
+    recorded: list[RolledDie]
+    position: int = 0
+
+    def roll(self, sides: int) -> int:
+        if self.position >= len(self.recorded):
+            raise ReplayMismatch(f"the action asked for more dice than were recorded ({len(self.recorded)}).")
+        die = self.recorded[self.position]
+        if die.sides != sides:
+            raise ReplayMismatch(f"die {self.position + 1} was a d{die.sides}, the replay asked for a d{sides}.")
+        self.position += 1
+        return die.value
+
+    @property
+    def rolled(self) -> list[RolledDie]:
+        return self.recorded[: self.position]
+
+    def all_used(self) -> bool:
+        return self.position == len(self.recorded)
+
+
+class ReplayMismatch(Exception):
+    """A replayed action did not use the recorded dice in the same way."""
+
+
+class ScriptedDice:
+    """For tests: returns the given faces in order (checked against the die's sides)."""
+
+    def __init__(self, faces: Iterable[int]):
+        self.faces = list(faces)
+        self.rolled: list[RolledDie] = []
+
+    def roll(self, sides: int) -> int:
+        if not self.faces:
+            raise AssertionError("ScriptedDice ran out of faces")
+        value = self.faces.pop(0)
+        if not 1 <= value <= sides:
+            raise AssertionError(f"scripted face {value} is not on a d{sides}")
+        self.rolled.append(RolledDie(sides, value, False))
+        return value
+
+
+# --- The dice tray: NdX notation and custom dice with named faces ---------------------------------
+
+
+@dataclass(frozen=True)
+class DieKind:
+    """A kind of die: plain dX, or a die whose faces carry names (e.g. the Biosphere 5 hand die)."""
+
+    sides: int
+    faces: Optional[tuple[str, ...]] = None
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.name or f"d{self.sides}"
+
+    def face_name(self, value: int) -> str:
+        return self.faces[value - 1] if self.faces else str(value)
+
+
+def hand_die(black_faces: int = 1) -> DieKind:
+    """Biosphere 5's hand die: `black_faces` of its 6 faces show the black hand (setting)."""
+    if not 0 <= black_faces <= 6:
+        raise InputError(f"The hand die has 0 to 6 black-hand faces (got {black_faces}).")
+    faces = tuple(["black hand"] * black_faces + ["blank"] * (6 - black_faces))
+    return DieKind(6, faces, "hand die")
+
+
+def parse_notation(text: str) -> tuple[int, DieKind]:
+    """'2d6' → (2, d6); 'd12' → (1, d12). Refuses anything else with the allowed form and ranges."""
+    cleaned = text.strip().lower().replace(" ", "")
+    count_text, sep, sides_text = cleaned.partition("d")
+    if not sep or not sides_text.isdigit() or (count_text and not count_text.isdigit()):
+        raise InputError(f"Write dice as NdX, like 2d6 or d12 (got {text[:20]!r}).")
+    count = int(count_text) if count_text else 1
+    sides = int(sides_text)
+    if not 1 <= count <= MAX_DICE:
+        raise InputError(f"Roll 1 to {MAX_DICE} dice at a time (got {count}).")
+    if not 2 <= sides <= MAX_SIDES:
+        raise InputError(f"A die has 2 to {MAX_SIDES} sides (got {sides}).")
+    return count, DieKind(sides)

@@ -1,0 +1,30 @@
+"""The games. Each lives in its own package with a pure `rules.py` exposing `GAME`."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from functools import lru_cache
+
+from companion.games.base import Game
+
+# The five games at the table, in the order the home screen offers them.
+PLAYABLE = ("save_the_singularity", "shadowrun", "klaw", "biosphere5", "human_ethos")
+# Used only by tests (and shown in the app only when COMPANION_TEST_GAMES=1).
+TEST_ONLY = ("counter",)
+
+
+@lru_cache(maxsize=None)
+def get_game(key: str) -> Game:
+    if key not in PLAYABLE + TEST_ONLY:
+        raise KeyError(f"Unknown game {key!r}; known games: {', '.join(PLAYABLE)}.")
+    return importlib.import_module(f"companion.games.{key}.rules").GAME
+
+
+def available_games() -> list[Game]:
+    keys = PLAYABLE + (TEST_ONLY if os.environ.get("COMPANION_TEST_GAMES") == "1" else ())
+    return [get_game(k) for k in keys]
+
+
+def is_known(key: str) -> bool:
+    return key in PLAYABLE + TEST_ONLY

@@ -1,0 +1,83 @@
+"""A tiny counter game used only by the tests: it proves the log, undo, replay and sync.
+
+One counter with a cap; "add" changes it by an amount; "roll" adds a d6 (so dice are exercised).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import Field
+
+from companion.games.base import Dice, Game, InputError, Model, RuleError
+
+
+class Settings(Model):
+    start: int = Field(0, ge=0, le=100, description="Starting value")
+    cap: int = Field(100, ge=1, le=1000, description="Highest value")
+
+
+class State(Model):
+    value: int
+    cap: int
+    turn: int = 1
+
+
+class Add(Model):
+    kind: Literal["add"] = "add"
+    amount: int
+
+
+class Roll(Model):
+    kind: Literal["roll"] = "roll"
+
+
+Action = Annotated[Union[Add, Roll], Field(discriminator="kind")]
+
+
+def new_state(settings: Settings) -> State:
+    return State(value=settings.start, cap=settings.cap)
+
+
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
+    if isinstance(action, Add):
+        if not -1000 <= action.amount <= 1000:
+            raise InputError(f"Amount must be between -1000 and 1000 (got {action.amount}).")
+        new = state.value + action.amount
+        if not 0 <= new <= state.cap:
+            raise RuleError(f"The counter must stay between 0 and {state.cap}; {state.value} {action.amount:+d} = {new}.")
+        return state.model_copy(update={"value": new, "turn": state.turn + 1}), [
+            f"Counter {action.amount:+d} → {new}."
+        ]
+    face = dice.roll(6)
+    new = min(state.cap, state.value + face)
+    return state.model_copy(update={"value": new, "turn": state.turn + 1}), [
+        f"Rolled {face}: counter → {new}" + (" (capped)." if new < state.value + face else ".")
+    ]
+
+
+def describe(action: Action) -> str:
+    return f"counter {action.amount:+d}" if isinstance(action, Add) else "roll a d6"
+
+
+def headline(state: State) -> str:
+    return f"Turn {state.turn} · value {state.value}"
+
+
+def outcome(state: State) -> Optional[str]:
+    return "Reached the cap" if state.value >= state.cap else None
+
+
+GAME = Game(
+    key="counter",
+    title="Counter (test game)",
+    summary="A counter for testing the log.",
+    Settings=Settings,
+    State=State,
+    Action=Action,
+    new_state=new_state,
+    apply=apply,
+    describe=describe,
+    headline=headline,
+    outcome=outcome,
+)

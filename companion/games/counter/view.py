@@ -1,0 +1,19 @@
+"""The counter test game's panel: one shared track widget, so the e2e tests drive real UI."""
+
+import flet as ft
+
+from companion.games.counter.rules import Add, Roll
+from companion.ui.widgets import section, track
+
+
+def panel(frame) -> ft.Control:
+    state = frame.loaded.game_state
+    guard = frame.app.guard
+    return section(
+        "Counter",
+        track("Value", state.value, identifier="counter-value", low=0, high=state.cap, sizes=frame.app.sizes,
+              on_minus=guard(lambda e: frame.dispatch(Add(amount=-1))),
+              on_plus=guard(lambda e: frame.dispatch(Add(amount=1)))),
+        ft.FilledButton(content="Roll a d6 onto it", icon=ft.Icons.CASINO, height=56,
+                        on_click=guard(lambda e: frame.dispatch(Roll(), pulse=True))),
+    )

@@ -1,0 +1,390 @@
+"""The campaign store: applying actions through a game's pure rules, undo/redo, and replay.
+
+tap → Store.apply(campaign, action, expected_cursor) → rules.apply(state, action, dice)
+    → one transaction appends (action, dice, events, state after) and moves the cursor.
+
+Undo/redo only move the cursor; redo shows the stored state, so it rolls the same dice. A new
+action after an undo drops the undone tail. An action made against a stale cursor (another
+screen acted first) is refused with StaleAction, so two phones never double or lose an action.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Optional
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from sqlalchemy import delete, func
+from sqlmodel import select
+
+from companion.dice import RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
+from companion.games import get_game, is_known
+from companion.games.base import Game, InputError, RuleError
+from companion.table import TABLE_KINDS, CampaignState, TableAction, apply_table, describe_table
+from models.db import Database
+from models.tables import ActionRow, Campaign
+
+NAME_MAX = 60
+_TABLE_ADAPTER = TypeAdapter(TableAction)
+
+
+class StaleAction(RuleError):
+    """The screen was behind the log: someone else acted first. Nothing was applied."""
+
+
+class NotFound(LookupError):
+    pass
+
+
+def clean_name(name: str) -> str:
+    """Trimmed campaign name; refuses empty and over-long names with a clear message."""
+    if not isinstance(name, str):
+        raise InputError("A name must be text.")
+    name = " ".join(name.split())
+    if not name:
+        raise InputError("Give the campaign a name (1 to 60 characters).")
+    if len(name) > NAME_MAX:
+        raise InputError(f"A name has at most {NAME_MAX} characters (this one has {len(name)}).")
+    return name
+
+
+def format_errors(exc: ValidationError) -> str:
+    """A pydantic error as one line a player can read: 'loan: must be at most 20'."""
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "__root__")
+        msg = err.get("msg", "invalid").replace("Input should be", "must be").replace("Value error, ", "")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "; ".join(parts)
+
+
+def parse_settings(game: Game, data: dict) -> BaseModel:
+    try:
+        return game.Settings.model_validate(data or {})
+    except ValidationError as exc:
+        raise InputError(f"Settings refused — {format_errors(exc)}.") from exc
+
+
+def parse_action(game: Game, data: dict) -> Any:
+    """A stored/received action dict → the typed action (table or game)."""
+    try:
+        if isinstance(data, dict) and data.get("kind") in TABLE_KINDS:
+            return _TABLE_ADAPTER.validate_python(data)
+        return game.parse_action(data)
+    except ValidationError as exc:
+        raise InputError(f"Action refused — {format_errors(exc)}.") from exc
+
+
+def dump_action(game: Game, action: Any) -> dict:
+    if getattr(action, "kind", None) in TABLE_KINDS:
+        return _TABLE_ADAPTER.dump_python(action, mode="json")
+    return game.dump_action(action)
+
+
+def describe(game: Game, action: Any) -> str:
+    if getattr(action, "kind", None) in TABLE_KINDS:
+        return describe_table(action)
+    return game.describe(action)
+
+
+def step(game: Game, state: CampaignState, action: Any, dice) -> tuple[CampaignState, list[str]]:
+    """Apply one action (table or game) to a campaign state. Pure."""
+    if getattr(action, "kind", None) in TABLE_KINDS:
+        tray, events = apply_table(state.tray, action, dice)
+        return CampaignState(game=state.game, tray=tray), events
+    game_state = game.State.model_validate(state.game)
+    new_game_state, events = game.apply(game_state, action, dice)
+    return CampaignState(game=new_game_state.model_dump(mode="json"), tray=state.tray), list(events)
+
+
+@dataclass
+class Loaded:
+    """A campaign as a screen needs it: the row, its game, and the state at the cursor."""
+
+    campaign: Campaign
+    game: Game
+    state: CampaignState
+    undo_label: Optional[str]  # what undo would take back, None if nothing
+    redo_label: Optional[str]
+
+    @property
+    def game_state(self):
+        return self.game.State.model_validate(self.state.game)
+
+    @property
+    def cursor(self) -> int:
+        return self.campaign.cursor
+
+
+@dataclass
+class Applied:
+    cursor: int
+    label: str
+    events: list[str]
+    dice: list[RolledDie] = field(default_factory=list)
+
+
+class Store:
+    """All reads and writes of campaigns. One transaction per call."""
+
+    def __init__(self, db: Database, *, on_change: Optional[Callable[[int, int], None]] = None):
+        self.db = db
+        self.on_change = on_change  # (campaign_id, cursor) after every committed change
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def _lock(self, campaign_id: int) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(campaign_id, threading.Lock())
+
+    def _changed(self, campaign_id: int, cursor: int) -> None:
+        if self.on_change:
+            self.on_change(campaign_id, cursor)
+
+    # --- campaigns -------------------------------------------------------------------------------
+
+    def create(self, game_key: str, name: str, settings: Optional[dict] = None, *, seed: Optional[int] = None) -> int:
+        if not is_known(game_key):
+            raise InputError(f"Unknown game {game_key!r}.")
+        game = get_game(game_key)
+        name = clean_name(name)
+        parsed = parse_settings(game, settings or {})
+        try:
+            start = game.new_state(parsed)
+        except ValidationError as exc:
+            raise InputError(f"Settings refused — {format_errors(exc)}.") from exc
+        state = CampaignState(game=start.model_dump(mode="json"))
+        with self.db.session() as s:
+            campaign = Campaign(
+                game=game_key,
+                name=name,
+                seed=seed if seed is not None else new_seed(),
+                settings=parsed.model_dump(mode="json"),
+                headline=game.headline(start),
+                status=game.outcome(start) or "In progress",
+            )
+            s.add(campaign)
+            s.flush()
+            s.add(ActionRow(campaign_id=campaign.id, seq=0, action={}, state=state.model_dump(mode="json"),
+                            label="campaign created", events=[f"Campaign “{name}” created."]))
+            return campaign.id
+
+    def list_campaigns(self) -> list[Campaign]:
+        with self.db.session() as s:
+            return list(s.exec(select(Campaign).order_by(Campaign.updated_at.desc(), Campaign.id.desc())))
+
+    def get(self, campaign_id: int) -> Campaign:
+        with self.db.session() as s:
+            campaign = s.get(Campaign, campaign_id)
+            if campaign is None:
+                raise NotFound(f"Campaign {campaign_id} does not exist (it may have been deleted).")
+            return campaign
+
+    def rename(self, campaign_id: int, name: str) -> None:
+        name = clean_name(name)
+        with self.db.session() as s:
+            campaign = self._campaign(s, campaign_id)
+            campaign.name = name
+            s.add(campaign)
+        self._changed(campaign_id, campaign.cursor)
+
+    def delete(self, campaign_id: int) -> None:
+        with self.db.session() as s:
+            campaign = self._campaign(s, campaign_id)
+            s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id))
+            s.delete(campaign)
+        self._changed(campaign_id, -1)
+
+    def duplicate(self, campaign_id: int, name: Optional[str] = None) -> int:
+        """A copy with the whole log (and the same seed, so its dice continue the same way)."""
+        with self.db.session() as s:
+            source = self._campaign(s, campaign_id)
+            copy = Campaign(
+                game=source.game, name=clean_name(name or f"{source.name} (copy)"[:NAME_MAX]),
+                seed=source.seed, settings=source.settings, cursor=source.cursor, head=source.head,
+                status=source.status, headline=source.headline,
+            )
+            s.add(copy)
+            s.flush()
+            rows = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq))
+            for row in rows:
+                s.add(ActionRow(campaign_id=copy.id, seq=row.seq, action=row.action, dice=row.dice,
+                                events=row.events, state=row.state, label=row.label, context=row.context,
+                                created_at=row.created_at))
+            return copy.id
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def load(self, campaign_id: int) -> Loaded:
+        with self.db.session() as s:
+            campaign = self._campaign(s, campaign_id)
+            rows = {
+                r.seq: r
+                for r in s.exec(
+                    select(ActionRow).where(
+                        ActionRow.campaign_id == campaign_id,
+                        ActionRow.seq.in_([campaign.cursor, campaign.cursor + 1]),
+                    )
+                )
+            }
+            current = rows[campaign.cursor]
+            nxt = rows.get(campaign.cursor + 1) if campaign.cursor < campaign.head else None
+            return Loaded(
+                campaign=campaign,
+                game=get_game(campaign.game),
+                state=CampaignState.model_validate(current.state),
+                undo_label=current.label if campaign.cursor > 0 else None,
+                redo_label=nxt.label if nxt else None,
+            )
+
+    def apply(self, campaign_id: int, action: Any, *, expected_cursor: int, entered: Optional[list[int]] = None) -> Applied:
+        """Apply one action made against `expected_cursor`. Raises StaleAction, RuleError, InputError."""
+        with self._lock(campaign_id), self.db.session() as s:
+            campaign = self._campaign(s, campaign_id, for_update=True)
+            self._check_cursor(campaign, expected_cursor)
+            game = get_game(campaign.game)
+            if isinstance(action, dict):
+                action = parse_action(game, action)
+            current = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
+                                                     ActionRow.seq == campaign.cursor)).one()
+            state = CampaignState.model_validate(current.state)
+            seq = campaign.cursor + 1
+            dice = SeededDice(campaign.seed, seq, entered=list(entered or []))
+            try:
+                new_state, events = step(game, state, action, dice)
+            except ValidationError as exc:
+                raise InputError(format_errors(exc)) from exc
+            if dice.unused_entries():
+                raise InputError(
+                    f"You entered {len(entered)} dice but this action rolls {len(dice.rolled)}; nothing was changed."
+                )
+            if campaign.head >= seq:  # a new action after an undo drops the undone tail
+                s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
+            label = describe(game, action)
+            s.add(ActionRow(
+                campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
+                dice=[d.to_json() for d in dice.rolled], events=events,
+                state=new_state.model_dump(mode="json"), label=label,
+                context=game.headline(game.State.model_validate(state.game)),
+            ))
+            game_state = game.State.model_validate(new_state.game)
+            campaign.cursor = campaign.head = seq
+            campaign.headline = game.headline(game_state)[:200]
+            campaign.status = (game.outcome(game_state) or "In progress")[:80]
+            campaign.updated_at = datetime.now(timezone.utc)
+            s.add(campaign)
+        self._changed(campaign_id, seq)
+        return Applied(cursor=seq, label=label, events=events, dice=dice.rolled)
+
+    def undo(self, campaign_id: int, *, expected_cursor: int) -> Applied:
+        return self._move(campaign_id, expected_cursor, -1)
+
+    def redo(self, campaign_id: int, *, expected_cursor: int) -> Applied:
+        return self._move(campaign_id, expected_cursor, +1)
+
+    def _move(self, campaign_id: int, expected_cursor: int, delta: int) -> Applied:
+        with self._lock(campaign_id), self.db.session() as s:
+            campaign = self._campaign(s, campaign_id, for_update=True)
+            self._check_cursor(campaign, expected_cursor)
+            target = campaign.cursor + delta
+            if target < 0 or delta < 0 and campaign.cursor == 0:
+                raise RuleError("Nothing to undo.")
+            if target > campaign.head:
+                raise RuleError("Nothing to redo.")
+            moved = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
+                                                   ActionRow.seq == max(campaign.cursor, target))).one()
+            landed = moved if delta > 0 else s.exec(select(ActionRow).where(
+                ActionRow.campaign_id == campaign_id, ActionRow.seq == target)).one()
+            game = get_game(campaign.game)
+            game_state = game.State.model_validate(landed.state["game"])
+            campaign.cursor = target
+            campaign.headline = game.headline(game_state)[:200]
+            campaign.status = (game.outcome(game_state) or "In progress")[:80]
+            campaign.updated_at = datetime.now(timezone.utc)
+            s.add(campaign)
+            word = "Undid" if delta < 0 else "Redid"
+            result = Applied(cursor=target, label=moved.label, events=[f"{word}: {moved.label}."])
+        self._changed(campaign_id, target)
+        return result
+
+    def history(self, campaign_id: int, *, limit: int = 200) -> list[ActionRow]:
+        """The actions in effect, newest first (the undone tail is not history)."""
+        with self.db.session() as s:
+            campaign = self._campaign(s, campaign_id)
+            return list(s.exec(
+                select(ActionRow)
+                .where(ActionRow.campaign_id == campaign_id, ActionRow.seq <= campaign.cursor, ActionRow.seq > 0)
+                .order_by(ActionRow.seq.desc())
+                .limit(limit)
+            ))
+
+    def log_rows(self, campaign_id: int) -> list[ActionRow]:
+        with self.db.session() as s:
+            return list(s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq)))
+
+    def count(self) -> int:
+        with self.db.session() as s:
+            return s.exec(select(func.count()).select_from(Campaign)).one()
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _campaign(s, campaign_id: int, *, for_update: bool = False) -> Campaign:
+        query = select(Campaign).where(Campaign.id == campaign_id)
+        if for_update:
+            query = query.with_for_update()
+        campaign = s.exec(query).first()
+        if campaign is None:
+            raise NotFound(f"Campaign {campaign_id} does not exist (it may have been deleted).")
+        return campaign
+
+    @staticmethod
+    def _check_cursor(campaign: Campaign, expected: int) -> None:
+        if campaign.cursor != expected:
+            raise StaleAction("Another screen acted first; the table has been refreshed. Check and try again.")
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+@dataclass
+class ReplayReport:
+    checked: int
+    mismatches: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
+    """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
+
+    Each action is re-applied through the pure rules with the dice recorded for it."""
+    mismatches: list[str] = []
+    ordered = sorted(entries, key=lambda e: e["seq"])
+    if not ordered or ordered[0]["seq"] != 0:
+        return ReplayReport(0, ["the log has no setup entry (seq 0)"])
+    start = CampaignState(game=game.new_state(parse_settings(game, settings)).model_dump(mode="json"))
+    if start.model_dump(mode="json") != ordered[0]["state"]:
+        mismatches.append("seq 0: the starting state differs from what these settings give")
+    state = CampaignState.model_validate(ordered[0]["state"])
+    for expected_seq, entry in enumerate(ordered[1:], start=1):
+        seq = entry["seq"]
+        if seq != expected_seq:
+            mismatches.append(f"seq {seq}: expected action {expected_seq} (the log has a gap)")
+            break
+        dice = RecordedDice([RolledDie.from_json(d) for d in entry.get("dice", [])])
+        try:
+            state, _ = step(game, state, parse_action(game, entry["action"]), dice)
+        except (RuleError, InputError, ReplayMismatch, ValidationError) as exc:
+            mismatches.append(f"seq {seq}: the action can't be replayed ({exc})")
+            break
+        if not dice.all_used():
+            mismatches.append(f"seq {seq}: {len(dice.recorded) - dice.position} recorded dice were not used")
+        if state.model_dump(mode="json") != entry["state"]:
+            mismatches.append(f"seq {seq}: the replayed state differs from the recorded one")
+            state = CampaignState.model_validate(entry["state"])
+    return ReplayReport(len(ordered) - 1, mismatches)

@@ -1,0 +1,1 @@
+"""Widgets and screens shared by every game."""

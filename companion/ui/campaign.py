@@ -1,0 +1,219 @@
+"""The frame every game screen lives in: title with turn/phase, undo/redo that say what they do,
+the game's own panel, the dice tray, table notes, the history in words, share and settings.
+
+Data flow: tap → `dispatch(action)` → Store.apply (rules + one transaction) → hub → every screen
+showing this campaign reloads and redraws."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from typing import Any, Optional
+
+import flet as ft
+
+from companion.games import get_game
+from companion.log import Loaded, NotFound
+from companion.table import TableNote, TrayRoll
+from companion.ui.forms import SettingsForm
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import DiceTray, big_button, dice_faces, history_list, section, tagged
+
+log = logging.getLogger(__name__)
+
+
+def game_panel_module(game_key: str):
+    """The game's own view module (`companion/games/<key>/view.py`), if it has one yet."""
+    try:
+        return importlib.import_module(f"companion.games.{game_key}.view")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.endswith(".view"):
+            return None
+        raise
+
+
+class CampaignScreen:
+    def __init__(self, app, campaign_id: int):
+        self.app = app
+        self.campaign_id = campaign_id
+        self.loaded: Optional[Loaded] = None
+        self.shown_cursor = -2
+        self._unsubscribe = None
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, no_wrap=True)
+        self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
+        self.body = ft.Column(spacing=GAP)
+        self.undo_button = ft.FilledTonalButton(content="Undo", icon=ft.Icons.UNDO, height=TAP, expand=True,
+                                                on_click=app.guard(self._undo))
+        self.redo_button = ft.OutlinedButton(content="Redo", icon=ft.Icons.REDO, height=TAP,
+                                             on_click=app.guard(self._redo))
+        self.tray_results = ft.Container(animate_scale=ft.Animation(150, ft.AnimationCurve.EASE_OUT), scale=1)
+        self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
+
+    # --- lifecycle ---
+
+    def view(self) -> ft.View:
+        self._load()
+        return ft.View(
+            route=f"/c/{self.campaign_id}",
+            appbar=ft.AppBar(
+                title=ft.Column([self.title, self.headline], spacing=0, tight=True),
+                toolbar_height=72,
+                actions=[
+                    ft.IconButton(ft.Icons.QR_CODE_2, tooltip="Share this table", on_click=self._share),
+                    ft.IconButton(ft.Icons.TUNE, tooltip="Campaign settings", on_click=self._settings),
+                ],
+            ),
+            controls=[self.body],
+            bottom_appbar=ft.BottomAppBar(
+                content=ft.Row([self.undo_button, self.redo_button], spacing=GAP),
+                height=TAP + 32, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+            ),
+            scroll=ft.ScrollMode.AUTO,
+            padding=12,
+        )
+
+    def entered(self) -> None:
+        self._unsubscribe = self.app.ctx.hub.subscribe(self.campaign_id, self._changed_elsewhere)
+        self.app.keep_awake(True)
+
+    def left(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.app.keep_awake(False)
+
+    def _changed_elsewhere(self, campaign_id: int, cursor: int) -> None:
+        if cursor != self.shown_cursor:
+            self.app.later(self.refresh)
+
+    def refresh(self) -> None:
+        self._load()
+        self.app.page.update()
+
+    # --- building ---
+
+    def _load(self) -> None:
+        try:
+            self.loaded = self.app.store.load(self.campaign_id)
+        except NotFound:
+            self.loaded = None
+            self.title.value = "Campaign not found"
+            self.headline.content.value = "It may have been deleted on another screen."
+            self.body.controls = [big_button("Back to campaigns", lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
+            self.undo_button.disabled = self.redo_button.disabled = True
+            self.shown_cursor = -1
+            return
+        loaded = self.loaded
+        self.shown_cursor = loaded.cursor
+        self.title.value = loaded.campaign.name
+        status = loaded.campaign.status
+        self.headline.content.value = loaded.campaign.headline + ("" if status == "In progress" else f" · {status}")
+        self.undo_button.disabled = loaded.undo_label is None
+        self.undo_button.content = f"Undo: {loaded.undo_label}" if loaded.undo_label else "Nothing to undo"
+        self.redo_button.disabled = loaded.redo_label is None
+        self.redo_button.tooltip = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Nothing to redo"
+        self._draw_tray_results()
+        self.body.controls = [
+            self._game_panel(),
+            section("Dice tray", self.tray_results, DiceTray(self._tray_roll, black_faces=self._black_faces(),
+                                                             sizes=self.app.sizes).control(self.app.guard)),
+            section("Table note", ft.Row([self.note, ft.IconButton(ft.Icons.SEND, tooltip="Add note",
+                                                                   on_click=self.app.guard(self._add_note))])),
+            section("History", tagged("history", history_list(self.app.store.history(self.campaign_id, limit=100)))),
+        ]
+
+    def _game_panel(self) -> ft.Control:
+        module = game_panel_module(self.loaded.campaign.game)
+        if module is not None:
+            return module.panel(self)
+        game = self.loaded.game
+        return section(game.title, ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_LARGE),
+                       ft.Text("This game's own controls arrive with its screen; the dice tray, notes, undo/redo, "
+                               "history and sharing below already work for it.",
+                               theme_style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))
+
+    def _draw_tray_results(self) -> None:
+        tray = self.loaded.state.tray
+        if not tray:
+            self.tray_results.content = ft.Text("No rolls yet.", italic=True)
+            return
+        last = tray[0]
+        numeric = all(s.isdigit() for s in last.shown)
+        total = f"  total {sum(last.values)}" if numeric and len(last.values) > 1 else ""
+        earlier = ", ".join(f"{r.label}: {' '.join(r.shown)}" for r in tray[1:4])
+        self.tray_results.content = ft.Column([
+            ft.Text(f"{last.label}{total}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
+            tagged("tray-last", dice_faces(last.shown, sizes=self.app.sizes, highlight=True)),
+            *([ft.Text(f"Before: {earlier}", theme_style=ft.TextThemeStyle.BODY_SMALL)] if earlier else []),
+        ], spacing=8)
+
+    def _black_faces(self) -> int:
+        value = (self.loaded.campaign.settings or {}).get("hand_die_black_faces", 1)
+        return value if isinstance(value, int) and 0 <= value <= 6 else 1
+
+    # --- actions ---
+
+    def dispatch(self, action: Any, *, entered: Optional[list[int]] = None, pulse: bool = False) -> None:
+        """Apply an action made against what this screen shows. Errors reach the guard's message."""
+        applied = self.app.store.apply(self.campaign_id, action, expected_cursor=self.shown_cursor, entered=entered)
+        self.refresh()
+        if pulse or applied.dice:
+            self._pulse()
+
+    def _tray_roll(self, count, sides, faces, name, entered) -> None:
+        self.dispatch(TrayRoll(count=count, sides=sides, faces=faces, name=name), entered=entered)
+
+    def _add_note(self, e) -> None:
+        text = (self.note.value or "").strip()
+        self.dispatch(TableNote(text=text))
+        self.note.value = ""
+        self.note.update()
+
+    def _undo(self, e) -> None:
+        self.app.store.undo(self.campaign_id, expected_cursor=self.shown_cursor)
+        self.refresh()
+
+    def _redo(self, e) -> None:
+        self.app.store.redo(self.campaign_id, expected_cursor=self.shown_cursor)
+        self.refresh()
+
+    def _pulse(self) -> None:
+        self.app.pulse()
+
+        async def bump():
+            self.tray_results.scale = 1.08
+            self.tray_results.update()
+            await asyncio.sleep(0.16)
+            self.tray_results.scale = 1
+            self.tray_results.update()
+        self.app.page.run_task(bump)
+
+    def _share(self, e) -> None:
+        from companion.ui.home import share_table
+
+        share_table(self.app)
+
+    def _settings(self, e) -> None:
+        from companion.ui.home import export_dialog, rename_dialog
+
+        if not self.loaded:
+            return
+        campaign = self.loaded.campaign
+        form = SettingsForm(get_game(campaign.game).Settings, campaign.settings, read_only=True)
+        close = lambda e: self.app.page.pop_dialog()  # noqa: E731
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("Campaign settings"),
+            content=ft.Column([
+                ft.Text("Chosen when the campaign was created; they hold for its whole log.",
+                        theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True),
+                *form.controls(),
+                ft.Text(f"Dice seed {campaign.seed} · {campaign.head} actions logged",
+                        theme_style=ft.TextThemeStyle.BODY_SMALL),
+            ], tight=True, scroll=ft.ScrollMode.AUTO, width=360),
+            actions=[
+                ft.TextButton(content="Rename", on_click=lambda e: (close(e), rename_dialog(self.app, campaign))),
+                ft.TextButton(content="Export", on_click=lambda e: (close(e), export_dialog(self.app, campaign.id))),
+                ft.FilledButton(content="Close", on_click=close),
+            ],
+        ))

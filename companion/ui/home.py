@@ -1,0 +1,239 @@
+"""The campaigns list (newest first) and the new-campaign form."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion import exchange
+from companion.games import available_games, get_game
+from companion.log import parse_settings
+from companion.ui.forms import SettingsForm
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, section, tagged, when
+
+
+class HomeScreen:
+    follows_all = True  # redraw when any campaign changes on any screen
+
+    def __init__(self, app):
+        self.app = app
+        self.body = ft.Column(spacing=GAP)
+
+    def view(self) -> ft.View:
+        app = self.app
+        self.refresh(update=False)
+        return ft.View(
+            route="/",
+            appbar=ft.AppBar(
+                title=ft.Text("Table Companion"),
+                actions=[
+                    ft.IconButton(ft.Icons.CASINO, tooltip="Dice", on_click=lambda e: app.go("/dice")),
+                    ft.IconButton(ft.Icons.QR_CODE_2, tooltip="Join this table", on_click=lambda e: share_table(app)),
+                    ft.IconButton(ft.Icons.SETTINGS, tooltip="Settings", on_click=lambda e: app.go("/settings")),
+                ],
+            ),
+            controls=[self.body],
+            scroll=ft.ScrollMode.AUTO,
+            padding=16,
+        )
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self, update: bool = True) -> None:
+        app = self.app
+        campaigns = app.store.list_campaigns()
+        rows: list[ft.Control] = [
+            ft.Row([
+                big_button("New campaign", lambda e: app.go("/new"), icon=ft.Icons.ADD, expand=True),
+                big_button("Import", lambda e: import_dialog(app), icon=ft.Icons.FILE_OPEN, filled=False),
+            ], spacing=GAP),
+        ]
+        if not campaigns:
+            rows.append(ft.Container(ft.Text("No campaigns yet. Start one with “New campaign”.",
+                                             theme_style=ft.TextThemeStyle.BODY_LARGE), padding=24))
+        for c in campaigns:
+            rows.append(self._card(c))
+        self.body.controls = rows
+        if update:
+            self.body.update()
+
+    def _card(self, c) -> ft.Control:
+        app = self.app
+        try:
+            title = get_game(c.game).title
+        except KeyError:
+            title = c.game
+        menu = ft.PopupMenuButton(
+            icon=ft.Icons.MORE_VERT, tooltip=f"More for {c.name}",
+            items=[
+                ft.PopupMenuItem(content="Rename", icon=ft.Icons.EDIT, on_click=lambda e, c=c: rename_dialog(app, c)),
+                ft.PopupMenuItem(content="Duplicate", icon=ft.Icons.COPY,
+                                 on_click=app.guard(lambda e, c=c: self._duplicate(c))),
+                ft.PopupMenuItem(content="Export", icon=ft.Icons.IOS_SHARE, on_click=lambda e, c=c: export_dialog(app, c.id)),
+                ft.PopupMenuItem(content="Delete", icon=ft.Icons.DELETE,
+                                 on_click=lambda e, c=c: app.confirm(
+                                     f"Delete “{c.name}”?", "The whole campaign and its history are deleted. "
+                                     "A backup keeps the last saves for a while.", "Delete",
+                                     lambda: app.store.delete(c.id))),
+            ],
+        )
+        status_color = ft.Colors.PRIMARY if c.status == "In progress" else ft.Colors.TERTIARY
+        return tagged(f"campaign-{c.id}", ft.Card(content=ft.Container(
+            ft.Row([
+                ft.Column([
+                    ft.Text(c.name, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
+                    ft.Text(title, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                    ft.Text(f"{c.status} · {c.headline}" if c.headline else c.status, color=status_color,
+                            theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                    ft.Text(f"Last played {when(c.updated_at)}", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                ], spacing=2, expand=True),
+                menu,
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.only(left=16, top=12, bottom=12, right=4),
+            on_click=lambda e, c=c: app.go(f"/c/{c.id}"),
+            ink=True,
+        )))
+
+    def _duplicate(self, c) -> None:
+        self.app.store.duplicate(c.id)
+        self.app.toast(f"Copied “{c.name}”.")
+
+
+class NewCampaignScreen:
+    def __init__(self, app):
+        self.app = app
+        self.games = available_games()
+        self.chosen = self.games[0].key
+        self.name = ft.TextField(label="Campaign name", max_length=60, autofocus=False)
+        self.settings_box = ft.Column(spacing=GAP)
+        self.form: SettingsForm | None = None
+        self.picker = ft.RadioGroup(
+            value=self.chosen,
+            on_change=self._picked,
+            content=ft.Column([
+                ft.Container(ft.Radio(value=g.key, label=g.title), height=TAP) for g in self.games
+            ], spacing=0),
+        )
+
+    def view(self) -> ft.View:
+        self._load_form()
+        return ft.View(
+            route="/new",
+            appbar=ft.AppBar(title=ft.Text("New campaign")),
+            controls=[
+                section("Game", self.picker),
+                section("Name", self.name),
+                section("Settings", self.settings_box),
+                big_button("Create and open", self.app.guard(self._create), icon=ft.Icons.PLAY_ARROW, expand=True),
+            ],
+            scroll=ft.ScrollMode.AUTO,
+            padding=16,
+        )
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def _picked(self, e) -> None:
+        self.chosen = self.picker.value
+        self._load_form()
+        self.settings_box.update()
+
+    def _load_form(self) -> None:
+        game = get_game(self.chosen)
+        self.form = SettingsForm(game.Settings)
+        self.settings_box.controls = [ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                                      *self.form.controls()]
+
+    def _create(self, e) -> None:
+        game = get_game(self.chosen)
+        settings = parse_settings(game, self.form.collect()).model_dump(mode="json")
+        campaign_id = self.app.store.create(self.chosen, self.name.value or "", settings)
+        self.app.go(f"/c/{campaign_id}")
+
+
+def rename_dialog(app, campaign) -> None:
+    field = ft.TextField(label="New name", value=campaign.name, max_length=60, autofocus=True)
+
+    def save(e):
+        app.store.rename(campaign.id, field.value or "")
+        app.page.pop_dialog()
+        app.refresh()
+
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Rename campaign"), content=field,
+        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
+                 ft.FilledButton(content="Save", on_click=app.guard(save))],
+    ))
+
+
+def export_dialog(app, campaign_id: int) -> None:
+    """Save the campaign as a JSON file; a small one is also offered as a QR code."""
+    from companion.ui.widgets import qr_dialog
+
+    payload = exchange.export_campaign(app.store, campaign_id)
+    data = exchange.dumps(payload).encode("utf-8")
+    filename = exchange.export_filename(payload["name"], payload["game"])
+
+    async def save(e):
+        app.page.pop_dialog()
+        await app.file_picker.save_file(file_name=filename, src_bytes=data)
+
+    def show_qr(e):
+        app.page.pop_dialog()
+        app.page.show_dialog(qr_dialog("Scan to import", qr_text,
+                                       caption="On the other phone: Import → paste or scan this text."))
+
+    qr_text = exchange.to_qr_text(payload)
+    actions = [ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
+               ft.FilledButton(content="Save file", icon=ft.Icons.DOWNLOAD, on_click=save)]
+    if qr_text:
+        actions.insert(1, ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE, on_click=show_qr))
+    size = f"{len(data) / 1024:.0f} KB" if len(data) > 1024 else f"{len(data)} bytes"
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text(f"Export “{payload['name']}”"),
+        content=ft.Text(f"{len(payload['log']) - 1} actions, {size}, as {filename}."
+                        + ("" if qr_text else " Too big for a QR code; use the file.")),
+        actions=actions,
+    ))
+
+
+def import_dialog(app) -> None:
+    """Import a campaign from a file or from pasted QR text. Nothing is written unless all is valid."""
+    pasted = ft.TextField(label="…or paste the text of an export / QR code", multiline=True, min_lines=2, max_lines=4)
+
+    def done(campaign_id: int) -> None:
+        app.page.pop_dialog()
+        app.toast("Campaign imported.")
+        app.go(f"/c/{campaign_id}")
+
+    async def pick(e):
+        files = await app.file_picker.pick_files(allowed_extensions=["json"], with_data=True)
+        if not files:
+            return
+        f = files[0]
+        if f.size and f.size > exchange.MAX_BYTES:
+            app.toast(f"{f.name} is too big to import (over {exchange.MAX_BYTES // 1_000_000} MB).", error=True)
+            return
+        app.guard(lambda _: done(exchange.import_campaign(app.store, f.bytes or b"")))(None)
+
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Import a campaign"),
+        content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), pasted], tight=True, width=360),
+        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
+                 ft.FilledButton(content="Import text",
+                                 on_click=app.guard(lambda e: done(exchange.import_campaign(app.store, pasted.value or ""))))],
+    ))
+
+
+def share_table(app) -> None:
+    from companion.ui.widgets import qr_dialog
+
+    if not app.ctx.join_url:
+        app.toast("This window is not shared. Start the app with “companion serve” to join phones.")
+        return
+    app.page.show_dialog(qr_dialog("Join this table", app.ctx.join_url,
+                                   caption="Scan with a phone on the same Wi-Fi."))

@@ -1,0 +1,104 @@
+"""App settings (text size, keep the screen awake, where the data lives) and the backups screen."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.context import TEXT_SCALES
+from companion.ui.style import GAP
+from companion.ui.widgets import big_button, section, when
+from models.backup import list_backups, restore_backup
+
+SCALE_NAMES = {0.9: "Small", 1.0: "Normal", 1.2: "Large", 1.4: "Larger", 1.7: "Huge"}
+
+
+class SettingsScreen:
+    def __init__(self, app):
+        self.app = app
+
+    def view(self) -> ft.View:
+        app = self.app
+        current = float(app.ctx.setting("text_scale") or 1.0)
+        size = ft.SegmentedButton(
+            selected=[str(current)],
+            segments=[ft.Segment(value=str(s), label=ft.Text(SCALE_NAMES[s])) for s in TEXT_SCALES],
+            on_change=lambda e: app.ctx.set_setting("text_scale", float(e.control.selected[0])),
+        )
+        awake = ft.Switch(label="Keep the screen awake while a campaign is open",
+                          value=bool(app.ctx.setting("keep_awake")),
+                          on_change=lambda e: app.ctx.set_setting("keep_awake", bool(e.control.value)))
+        where = app.ctx.db.path or app.ctx.db.url.split("@")[-1]
+        return ft.View(
+            route="/settings",
+            appbar=ft.AppBar(title=ft.Text("Settings")),
+            controls=[
+                section("Text size", ft.Text("Applies to every screen of this table.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                        ft.Row([size], scroll=ft.ScrollMode.AUTO)),
+                section("At the table", awake),
+                section("Saves", ft.Text(f"Database: {where}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
+                        big_button("Backups and restore", lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
+                                   filled=False)),
+            ],
+            scroll=ft.ScrollMode.AUTO,
+            padding=12,
+        )
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+
+class BackupsScreen:
+    def __init__(self, app):
+        self.app = app
+        self.body = ft.Column(spacing=GAP)
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(route="/backups", appbar=ft.AppBar(title=ft.Text("Backups")), controls=[self.body],
+                       scroll=ft.ScrollMode.AUTO, padding=12)
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    def _draw(self) -> None:
+        ctx = self.app.ctx
+        if not ctx.backup_dir:
+            self.body.controls = [ft.Text("This database is on a server; back it up with the server's own tools.")]
+            return
+        backups = list_backups(ctx.backup_dir)
+        rows: list[ft.Control] = [
+            ft.Text("The app copies the database when it starts and every 10 minutes of play, keeping the newest "
+                    f"{8}. Restoring replaces every campaign with the backup's (the current state is backed up first).",
+                    theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            big_button("Back up now", self.app.guard(self._backup_now), icon=ft.Icons.SAVE),
+        ]
+        for b in backups:
+            count = "?" if b.campaigns is None else b.campaigns
+            rows.append(ft.Card(content=ft.Container(ft.Row([
+                ft.Column([ft.Text(b.made_at.strftime("%d %b %Y, %H:%M:%S"), weight=ft.FontWeight.BOLD),
+                           ft.Text(f"{when(b.made_at.astimezone())} · {b.reason} · {count} campaigns · {b.size // 1024} KB",
+                                   theme_style=ft.TextThemeStyle.BODY_SMALL)], expand=True, spacing=2),
+                ft.OutlinedButton(content="Restore", on_click=lambda e, b=b: self._ask_restore(b)),
+            ]), padding=12)))
+        self.body.controls = rows
+
+    def _backup_now(self, e) -> None:
+        self.app.ctx.backup_now("manual")
+        self.app.toast("Backup made.")
+        self.refresh()
+
+    def _ask_restore(self, backup) -> None:
+        def restore():
+            restore_backup(backup.path, self.app.ctx.db.path, self.app.ctx.backup_dir)
+            self.app.ctx.hub.publish(0, 0)
+            self.app.toast("Backup restored.")
+        self.app.confirm("Restore this backup?", f"Every campaign goes back to how it was on "
+                         f"{backup.made_at.strftime('%d %b %Y %H:%M')}. The current state is backed up first.",
+                         "Restore", restore)

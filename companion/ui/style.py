@@ -1,0 +1,34 @@
+"""Sizes and colours in one place. Text sizes scale with the table's text-size setting."""
+
+from __future__ import annotations
+
+import flet as ft
+
+TAP = 56  # minimum height of anything tapped at the table
+GAP = 12
+SEED_COLOR = ft.Colors.TEAL
+
+# Material's text styles, a little larger than stock: read at arm's length.
+_BASE = {
+    "display_large": 57, "display_medium": 45, "display_small": 38,
+    "headline_large": 34, "headline_medium": 30, "headline_small": 26,
+    "title_large": 24, "title_medium": 19, "title_small": 16,
+    "body_large": 18, "body_medium": 17, "body_small": 14,
+    "label_large": 17, "label_medium": 14, "label_small": 13,
+}
+
+
+def theme(scale: float, dark: bool = False) -> ft.Theme:
+    text = ft.TextTheme(**{name: ft.TextStyle(size=round(size * scale)) for name, size in _BASE.items()})
+    return ft.Theme(color_scheme_seed=SEED_COLOR, text_theme=text, primary_text_theme=text,
+                    visual_density=ft.VisualDensity.COMFORTABLE)
+
+
+class Sizes:
+    """Explicit sizes for numbers and dice, scaled like the theme."""
+
+    def __init__(self, scale: float):
+        self.scale = scale
+
+    def __call__(self, size: float) -> int:
+        return round(size * self.scale)

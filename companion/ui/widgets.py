@@ -1,0 +1,171 @@
+"""Widgets every game uses: a track with − and +, the dice tray, the history list, the QR sheet,
+confirmation dialogs. Each takes plain values and callbacks; none decides a rule."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Callable, Optional, Sequence
+
+import flet as ft
+
+from companion.dice import hand_die, parse_notation
+from companion.games.base import InputError
+from companion.share import qr_png
+from companion.ui.style import GAP, TAP
+
+
+def tagged(identifier: str, control: ft.Control) -> ft.Control:
+    """A stable locator for tests and screen readers: [flt-semantics-identifier=identifier]."""
+    return ft.Semantics(identifier=identifier, content=control)
+
+
+def section(title: str, *controls: ft.Control, trailing: Optional[ft.Control] = None) -> ft.Control:
+    header = ft.Row([ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD, expand=True)]
+                    + ([trailing] if trailing else []), vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    return ft.Card(
+        content=ft.Container(ft.Column([header, *controls], spacing=GAP), padding=16),
+        margin=ft.Margin.only(bottom=4),
+    )
+
+
+def big_button(text: str, on_click, *, icon=None, filled: bool = True, expand: bool = False,
+               disabled: bool = False, tooltip: Optional[str] = None) -> ft.Control:
+    cls = ft.FilledButton if filled else ft.OutlinedButton
+    return cls(content=text, icon=icon, on_click=on_click, height=TAP, expand=expand, disabled=disabled,
+               tooltip=tooltip)
+
+
+def track(label: str, value: int, *, on_minus=None, on_plus=None, identifier: str, low: Optional[int] = None,
+          high: Optional[int] = None, caption: str = "", sizes=None) -> ft.Control:
+    """A labelled number with big − and + buttons (disabled at the ends of its range)."""
+    size = sizes(40) if sizes else 40
+    minus = ft.IconButton(ft.Icons.REMOVE, on_click=on_minus, icon_size=32, width=TAP + 8, height=TAP + 8,
+                          disabled=on_minus is None or (low is not None and value <= low), tooltip=f"{label} −1",
+                          style=ft.ButtonStyle(shape=ft.CircleBorder()))
+    plus = ft.IconButton(ft.Icons.ADD, on_click=on_plus, icon_size=32, width=TAP + 8, height=TAP + 8,
+                         disabled=on_plus is None or (high is not None and value >= high), tooltip=f"{label} +1",
+                         style=ft.ButtonStyle(shape=ft.CircleBorder()))
+    rows = [
+        ft.Text(label, theme_style=ft.TextThemeStyle.TITLE_SMALL),
+        ft.Row([minus, tagged(identifier, ft.Text(str(value), size=size, weight=ft.FontWeight.BOLD)), plus],
+               alignment=ft.MainAxisAlignment.SPACE_BETWEEN, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+    ]
+    if caption:
+        rows.append(ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_SMALL))
+    return ft.Column(rows, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def when(moment: datetime) -> str:
+    """'just now', '5 min ago', 'yesterday', or a date: when a campaign was last played."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    seconds = (datetime.now(timezone.utc) - moment).total_seconds()
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    if seconds < 2 * 86400:
+        return "yesterday"
+    return moment.astimezone().strftime("%d %b %Y")
+
+
+def history_list(rows: Sequence, *, empty: str = "Nothing has happened yet.") -> ft.Control:
+    """The campaign's actions in words, newest first."""
+    if not rows:
+        return ft.Text(empty, italic=True)
+    items = []
+    for row in rows:
+        head = f"#{row.seq} · " + (f"{row.context} · " if row.context else "") + row.label
+        physical = any(d[2] for d in row.dice) if row.dice else False
+        items.append(ft.Container(ft.Column([
+            ft.Text(head, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            *[ft.Text(e, theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
+            *([ft.Text("Physical dice entered.", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
+        ], spacing=2), padding=ft.Padding.symmetric(vertical=6)))
+    return ft.Column(items, spacing=0)
+
+
+class DiceTray:
+    """Quick dice, any NdX, custom named-face dice, and "I rolled …" entry of physical dice.
+
+    `on_roll(count, sides, faces, name, entered)` does the rolling (it is an action in a campaign,
+    or a local roll on the Dice screen) and returns nothing; errors are shown by the caller."""
+
+    QUICK = ("d6", "2d6", "3d6", "d12")
+
+    def __init__(self, on_roll: Callable[..., None], *, black_faces: int = 1, sizes=None):
+        self.on_roll = on_roll
+        self.black_faces = black_faces
+        self.sizes = sizes
+        self.notation = ft.TextField(label="Dice (NdX)", value="2d6", width=150, height=TAP + 8,
+                                     text_size=sizes(18) if sizes else 18)
+        self.entered = ft.TextField(label="I rolled … (faces, e.g. 3 5)", expand=True, visible=False)
+        self.physical = ft.Switch(label="I rolled physical dice", value=False, on_change=self._toggle)
+
+    def _toggle(self, e) -> None:
+        self.entered.visible = bool(self.physical.value)
+        self.entered.update()
+
+    def _faces_entered(self) -> list[int]:
+        if not self.physical.value:
+            return []
+        text = (self.entered.value or "").replace(",", " ").split()
+        if not text:
+            raise InputError("Type the faces you rolled, e.g. “3 5”, or switch off “I rolled physical dice”.")
+        try:
+            return [int(t) for t in text]
+        except ValueError:
+            raise InputError("Faces are whole numbers, like “3 5”.") from None
+
+    def _roll_notation(self, text: str) -> None:
+        count, kind = parse_notation(text)
+        entered = self._faces_entered()
+        if entered and len(entered) != count:
+            raise InputError(f"{count}d{kind.sides} needs {count} faces; you typed {len(entered)}.")
+        self.on_roll(count, kind.sides, None, "", entered)
+
+    def _roll_hand_die(self) -> None:
+        die = hand_die(self.black_faces)
+        entered = self._faces_entered()
+        self.on_roll(1, 6, list(die.faces), "hand die", entered)
+
+    def control(self, guard: Callable) -> ft.Control:
+        quick = [ft.FilledTonalButton(content=q, height=TAP, on_click=guard(lambda e, q=q: self._roll_notation(q)))
+                 for q in self.QUICK]
+        hand = ft.FilledTonalButton(content="Hand die", icon=ft.Icons.BACK_HAND, height=TAP,
+                                    tooltip=f"Biosphere 5 hand die: {self.black_faces} of 6 faces show the black hand",
+                                    on_click=guard(lambda e: self._roll_hand_die()))
+        custom = ft.Row([self.notation, ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, height=TAP,
+                                                        on_click=guard(lambda e: self._roll_notation(self.notation.value or "")))],
+                        vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
+        return ft.Column([ft.Row(quick + [hand], wrap=True, spacing=8, run_spacing=8), custom,
+                          self.physical, self.entered], spacing=GAP)
+
+
+def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False) -> ft.Control:
+    """Dice drawn as rounded squares with their face (a number or a face name)."""
+    size = sizes(52) if sizes else 52
+    return ft.Row([
+        ft.Container(ft.Text(v, size=size * (0.45 if len(v) < 3 else 0.22), weight=ft.FontWeight.BOLD,
+                             text_align=ft.TextAlign.CENTER),
+                     width=size, height=size, alignment=ft.Alignment.CENTER, border_radius=10,
+                     bgcolor=ft.Colors.PRIMARY_CONTAINER if highlight else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                     border=ft.Border.all(2, ft.Colors.PRIMARY))
+        for v in values
+    ], wrap=True, spacing=8, run_spacing=8)
+
+
+def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
+    """A QR code big enough to scan across a table, with its text underneath."""
+    return ft.AlertDialog(
+        title=ft.Text(title),
+        content=ft.Column([
+            ft.Image(src=qr_png(text, box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN),
+            ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_MEDIUM) if caption else ft.Container(),
+            tagged("qr-text", ft.Text(text if len(text) < 120 else text[:117] + "…", selectable=True,
+                                      theme_style=ft.TextThemeStyle.BODY_SMALL)),
+        ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320),
+        actions=[],
+    )

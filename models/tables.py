@@ -1,0 +1,70 @@
+"""SQLModel tables. JSON columns hold pydantic-dumped game data; the log is the save."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+from sqlalchemy import JSON, BigInteger, Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Campaign(SQLModel, table=True):
+    """One saved game. `cursor` is the log position in effect (undo moves it back)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game: str = Field(max_length=40, index=True)
+    name: str = Field(max_length=80)
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    cursor: int = 0  # actions 1..cursor are in effect; 0 = just created
+    head: int = 0  # the last logged action (cursor < head after an undo)
+    status: str = Field(default="In progress", max_length=80)
+    headline: str = Field(default="", max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class ActionRow(SQLModel, table=True):
+    """One applied action: what was done, the dice it used, what happened, and the state after.
+
+    Row seq 0 of every campaign is its setup (state = the starting state)."""
+
+    __tablename__ = "action_log"
+    __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", ondelete="CASCADE")
+    seq: int
+    action: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    dice: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    events: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    label: str = Field(default="", sa_column=Column(Text, nullable=False))  # "interest +5"
+    context: str = Field(default="", sa_column=Column(Text, nullable=False))  # "Turn 2 · Credstick"
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class CatalogEntry(SQLModel, table=True):
+    """Data a table enters once and shares: Biosphere 5 cards, Human Ethos maps and enemy types."""
+
+    __tablename__ = "catalog"
+    __table_args__ = (UniqueConstraint("kind", "key"), Index("ix_catalog_kind", "kind"))
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=40)
+    key: str = Field(max_length=80)
+    name: str = Field(max_length=120)
+    data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Setting(SQLModel, table=True):
+    """App-wide settings (text size, keep awake, ...), one JSON value per key."""
+
+    key: str = Field(primary_key=True, max_length=80)
+    value: Any = Field(default=None, sa_column=Column(JSON))

@@ -1,0 +1,103 @@
+"""Driving the served app in headless Chromium (Debian's /usr/bin/chromium, via Playwright).
+
+Shared by the end-to-end tests, the benchmarks and manual screenshots. See ../shared/TESTING.md:
+Flutter draws on a canvas, so the page's DOM is its semantics tree, which appears only after its
+placeholder is clicked; the init script below does that as soon as it shows up."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 412, "height": 915}
+DESKTOP = {"width": 1280, "height": 800}
+
+ENABLE_SEMANTICS = """
+new MutationObserver((_, obs) => {
+  const ph = document.querySelector('flt-semantics-placeholder');
+  if (ph) { ph.click(); obs.disconnect(); }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Popen] = None) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}: {proc.stdout.read() if proc.stdout else ''}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"port {port} did not open within {timeout}s")
+
+
+@contextmanager
+def served(db_url: str, *, token: Optional[str] = "test-token", extra_env: Optional[dict] = None,
+           command: Optional[list[str]] = None) -> Iterator[dict]:
+    """Start `companion serve` on a free port; yields {'port', 'base', 'join', 'proc'}."""
+    port = free_port()
+    env = dict(os.environ, COMPANION_TEST_GAMES="1", **(extra_env or {}))
+    cmd = command or [sys.executable, "-m", "companion", "--db", db_url, "serve", "--host", "127.0.0.1",
+                      "--port", str(port), "--quiet"] + (["--token", token] if token else ["--open"])
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_port(port, proc=proc)
+        base = f"http://127.0.0.1:{port}/"
+        yield {"port": port, "base": base, "join": f"{base}?join={token}" if token else base, "proc": proc}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+def new_context(browser, *, viewport=PHONE):
+    context = browser.new_context(viewport=viewport, service_workers="block")
+    context.add_init_script(ENABLE_SEMANTICS)
+    context.set_default_timeout(20_000)
+    return context
+
+
+def settled_screenshot(page, path: str | Path, *, quiet_ms: int = 400, timeout: float = 10.0) -> bytes:
+    """Take the screenshot once the canvas has stopped changing for `quiet_ms`."""
+    deadline = time.monotonic() + timeout
+    last = page.screenshot()
+    stable_since = time.monotonic()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        shot = page.screenshot()
+        if shot != last:
+            last, stable_since = shot, time.monotonic()
+        elif (time.monotonic() - stable_since) * 1000 >= quiet_ms:
+            break
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_bytes(last)
+    return last
+
+
+def by_id(page, identifier: str):
+    return page.locator(f'[flt-semantics-identifier="{identifier}"]')
