@@ -235,9 +235,11 @@ def to_qr_text(payload: dict) -> Optional[str]:
 
 def from_qr_text(text: str) -> str:
     try:
-        packed = text.strip()[len(QR_PREFIX):]
-        raw = zlib.decompressobj()
-        data = raw.decompress(base64.urlsafe_b64decode(packed.encode("ascii")), MAX_BYTES + 1)
+        packed = "".join(text.strip()[len(QR_PREFIX):].split())
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(base64.b64decode(packed.encode("ascii"), altchars=b"-_", validate=True), MAX_BYTES + 1)
+        if not inflater.eof:
+            raise ValueError("it is cut short")
     except (ValueError, zlib.error) as exc:
         raise ImportRefused(f"The QR text is damaged ({exc}).") from exc
     if len(data) > MAX_BYTES:

@@ -1,0 +1,74 @@
+import pytest
+
+from companion.dice import RecordedDice, ReplayMismatch, SeededDice, hand_die, parse_notation
+from companion.games.base import InputError
+
+
+def test_same_seed_and_action_number_give_the_same_dice():
+    first = SeededDice(42, 7)
+    second = SeededDice(42, 7)
+    assert [first.roll(6) for _ in range(20)] == [second.roll(6) for _ in range(20)]
+
+
+def test_different_action_numbers_and_seeds_differ():
+    def rolls(seed, n):
+        dice = SeededDice(seed, n)
+        return [dice.roll(6) for _ in range(30)]
+
+    assert rolls(1, 1) != rolls(1, 2)
+    assert rolls(1, 1) != rolls(2, 1)
+
+
+def test_rolls_are_in_range_and_cover_every_face():
+    dice = SeededDice(3, 1)
+    seen = {dice.roll(6) for _ in range(300)}
+    assert seen == {1, 2, 3, 4, 5, 6}
+
+
+def test_physical_entries_are_used_first_and_recorded_as_physical():
+    dice = SeededDice(5, 1, entered=[4])
+    assert dice.roll(6) == 4
+    second = dice.roll(6)
+    assert [d.physical for d in dice.rolled] == [True, False]
+    # A typed result doesn't shift the seeded dice that follow it.
+    plain = SeededDice(5, 1)
+    plain.roll(6)
+    assert plain.roll(6) == second
+
+
+def test_a_physical_face_outside_the_die_is_refused_with_the_range():
+    dice = SeededDice(5, 1, entered=[7])
+    with pytest.raises(InputError, match="1 to 6"):
+        dice.roll(6)
+
+
+def test_recorded_dice_replay_exactly_and_refuse_a_different_request():
+    dice = SeededDice(9, 3)
+    values = [dice.roll(6), dice.roll(12)]
+    replay = RecordedDice(list(dice.rolled))
+    assert [replay.roll(6), replay.roll(12)] == values
+    assert replay.all_used()
+    with pytest.raises(ReplayMismatch):
+        replay.roll(6)
+    with pytest.raises(ReplayMismatch):
+        RecordedDice(list(dice.rolled)).roll(8)
+
+
+@pytest.mark.parametrize("text,count,sides", [("d6", 1, 6), ("2d6", 2, 6), ("3D12", 3, 12), (" 1d20 ", 1, 20)])
+def test_notation(text, count, sides):
+    n, kind = parse_notation(text)
+    assert (n, kind.sides) == (count, sides)
+
+
+@pytest.mark.parametrize("text", ["", "6", "d", "2x6", "0d6", "101d6", "2d1", "2d101", "-1d6", "d6+1"])
+def test_bad_notation_is_refused(text):
+    with pytest.raises(InputError):
+        parse_notation(text)
+
+
+def test_hand_die_faces_follow_the_setting():
+    die = hand_die(2)
+    assert die.faces.count("black hand") == 2 and len(die.faces) == 6
+    assert hand_die(0).faces.count("black hand") == 0
+    with pytest.raises(InputError, match="0 to 6"):
+        hand_die(7)

@@ -1,0 +1,219 @@
+"""The log: apply, undo, redo, the undone tail, stale refusal, and replay."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.base import InputError, RuleError
+from companion.games.counter.rules import Add, Roll
+from companion.log import StaleAction, replay
+from companion.games import get_game
+from companion.table import TableNote, TrayRoll
+from tests.helpers import memory_store
+
+
+@pytest.fixture
+def store():
+    return memory_store()
+
+
+def test_create_starts_at_cursor_zero_with_the_settings_state(store):
+    cid = store.create("counter", "Friday", {"start": 3, "cap": 10})
+    loaded = store.load(cid)
+    assert loaded.cursor == 0 and loaded.game_state.value == 3
+    assert loaded.undo_label is None and loaded.redo_label is None
+
+
+def test_apply_undo_redo(store):
+    cid = store.create("counter", "Friday", {})
+    store.apply(cid, Add(amount=5), expected_cursor=0)
+    store.apply(cid, Add(amount=-2), expected_cursor=1)
+    assert store.load(cid).game_state.value == 3
+    assert store.load(cid).undo_label == "counter -2"
+    store.undo(cid, expected_cursor=2)
+    loaded = store.load(cid)
+    assert loaded.game_state.value == 5 and loaded.redo_label == "counter -2"
+    store.redo(cid, expected_cursor=1)
+    assert store.load(cid).game_state.value == 3
+
+
+def test_nothing_to_undo_or_redo_is_refused(store):
+    cid = store.create("counter", "Friday", {})
+    with pytest.raises(RuleError, match="Nothing to undo"):
+        store.undo(cid, expected_cursor=0)
+    with pytest.raises(RuleError, match="Nothing to redo"):
+        store.redo(cid, expected_cursor=0)
+
+
+def test_a_new_action_after_undo_drops_the_undone_tail(store):
+    cid = store.create("counter", "Friday", {})
+    store.apply(cid, Add(amount=1), expected_cursor=0)
+    store.apply(cid, Add(amount=2), expected_cursor=1)
+    store.undo(cid, expected_cursor=2)
+    store.apply(cid, Add(amount=10), expected_cursor=1)
+    loaded = store.load(cid)
+    assert loaded.game_state.value == 11 and loaded.redo_label is None
+    assert [r.seq for r in store.log_rows(cid)] == [0, 1, 2]
+    assert loaded.campaign.head == 2
+
+
+def test_undo_can_never_reroll(store):
+    cid = store.create("counter", "Friday", {}, seed=1234)
+    first = store.apply(cid, Roll(), expected_cursor=0).dice[0].value
+    for _ in range(5):
+        store.undo(cid, expected_cursor=1)
+        again = store.apply(cid, Roll(), expected_cursor=0).dice[0].value
+        assert again == first
+    store.undo(cid, expected_cursor=1)
+    store.redo(cid, expected_cursor=0)
+    assert store.log_rows(cid)[1].dice[0][1] == first
+
+
+def test_a_stale_action_is_refused_and_changes_nothing(store):
+    cid = store.create("counter", "Friday", {})
+    store.apply(cid, Add(amount=1), expected_cursor=0)
+    # A second phone still showing cursor 0 taps "+1": refused, not doubled.
+    with pytest.raises(StaleAction):
+        store.apply(cid, Add(amount=1), expected_cursor=0)
+    with pytest.raises(StaleAction):
+        store.undo(cid, expected_cursor=0)
+    assert store.load(cid).game_state.value == 1 and store.load(cid).cursor == 1
+
+
+def test_an_illegal_action_changes_nothing(store):
+    cid = store.create("counter", "Friday", {"cap": 5})
+    with pytest.raises(RuleError, match="between 0 and 5"):
+        store.apply(cid, Add(amount=9), expected_cursor=0)
+    with pytest.raises(InputError):
+        store.apply(cid, {"kind": "add", "amount": "lots"}, expected_cursor=0)
+    with pytest.raises(InputError):
+        store.apply(cid, {"kind": "teleport"}, expected_cursor=0)
+    assert store.load(cid).cursor == 0 and len(store.log_rows(cid)) == 1
+
+
+def test_physical_dice_are_recorded_as_physical(store):
+    cid = store.create("counter", "Friday", {})
+    applied = store.apply(cid, Roll(), expected_cursor=0, entered=[6])
+    assert store.load(cid).game_state.value == 6
+    assert applied.dice[0].physical and store.log_rows(cid)[1].dice == [[6, 6, 1]]
+
+
+def test_a_physical_die_out_of_range_or_too_many_entries_is_refused(store):
+    cid = store.create("counter", "Friday", {})
+    with pytest.raises(InputError, match="1 to 6"):
+        store.apply(cid, Roll(), expected_cursor=0, entered=[7])
+    with pytest.raises(InputError, match="entered 2 dice"):
+        store.apply(cid, Roll(), expected_cursor=0, entered=[3, 4])
+    assert store.load(cid).cursor == 0
+
+
+def test_tray_rolls_and_notes_are_logged_actions(store):
+    cid = store.create("counter", "Friday", {})
+    applied = store.apply(cid, TrayRoll(count=2, sides=6), expected_cursor=0)
+    assert applied.label == "roll 2d6" and len(applied.dice) == 2
+    faces = ["black hand"] + ["blank"] * 5
+    store.apply(cid, TrayRoll(count=3, sides=6, faces=faces, name="hand die"), expected_cursor=1)
+    store.apply(cid, TableNote(text="Drew Hurricane"), expected_cursor=2)
+    tray = store.load(cid).state.tray
+    assert tray[0].label == "3×hand die" and set(tray[0].shown) <= {"black hand", "blank"}
+    assert [r.label for r in store.history(cid)] == ["note “Drew Hurricane”", "roll 3×hand die", "roll 2d6"]
+
+
+def test_bad_tray_input_is_refused(store):
+    cid = store.create("counter", "Friday", {})
+    for bad in ({"kind": "tray_roll", "count": 0, "sides": 6}, {"kind": "tray_roll", "count": 1, "sides": 1},
+                {"kind": "tray_roll", "count": 1, "sides": 6, "faces": ["a", "b"]}, {"kind": "note", "text": ""}):
+        with pytest.raises(InputError):
+            store.apply(cid, bad, expected_cursor=0)
+
+
+@pytest.mark.parametrize("name,message", [("", "1 to 60"), ("   ", "1 to 60"), ("x" * 10_000, "at most 60")])
+def test_bad_names_are_refused(store, name, message):
+    with pytest.raises(InputError, match=message):
+        store.create("counter", name, {})
+    assert store.list_campaigns() == []
+
+
+def test_settings_out_of_range_are_refused_with_the_range(store):
+    with pytest.raises(InputError, match="cap"):
+        store.create("counter", "x", {"cap": 0})
+    with pytest.raises(InputError):
+        store.create("counter", "x", {"nonsense": 1})
+    with pytest.raises(InputError, match="Unknown game"):
+        store.create("chess", "x", {})
+
+
+def test_rename_duplicate_delete_and_newest_first(store):
+    a = store.create("counter", "A", {})
+    b = store.create("counter", "B", {})
+    store.apply(a, Add(amount=1), expected_cursor=0)
+    assert [c.name for c in store.list_campaigns()] == ["A", "B"]
+    store.rename(b, "  Bee   night ")
+    assert store.get(b).name == "Bee night"
+    copy = store.duplicate(a)
+    assert store.load(copy).game_state.value == 1 and store.get(copy).name == "A (copy)"
+    store.undo(copy, expected_cursor=1)
+    assert store.load(a).game_state.value == 1  # the copy is independent
+    store.delete(a)
+    assert {c.name for c in store.list_campaigns()} == {"Bee night", "A (copy)"}
+
+
+def test_listeners_hear_every_change(store):
+    heard = []
+    store.on_change = lambda cid, cursor: heard.append((cid, cursor))
+    cid = store.create("counter", "A", {})
+    store.apply(cid, Add(amount=1), expected_cursor=0)
+    store.undo(cid, expected_cursor=1)
+    store.redo(cid, expected_cursor=0)
+    assert heard == [(cid, 1), (cid, 0), (cid, 1)]
+
+
+# --- property: random apply/undo/redo, replay equals the stored states -----------------------------
+
+moves = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.integers(-3, 5)),
+        st.tuples(st.just("roll"), st.none()),
+        st.tuples(st.just("tray"), st.integers(1, 3)),
+        st.tuples(st.just("undo"), st.none()),
+        st.tuples(st.just("redo"), st.none()),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=60)
+@given(moves=moves, seed=st.integers(0, 2**32))
+def test_random_play_replays_to_the_stored_states(moves, seed):
+    store = memory_store()
+    cid = store.create("counter", "prop", {"cap": 40}, seed=seed)
+    model = [store.load(cid).state]  # states by cursor, as a reference model of undo/redo
+    cursor = 0
+    for kind, arg in moves:
+        try:
+            if kind == "add":
+                store.apply(cid, Add(amount=arg), expected_cursor=cursor)
+            elif kind == "roll":
+                store.apply(cid, Roll(), expected_cursor=cursor)
+            elif kind == "tray":
+                store.apply(cid, TrayRoll(count=arg, sides=6), expected_cursor=cursor)
+            elif kind == "undo":
+                store.undo(cid, expected_cursor=cursor)
+            else:
+                store.redo(cid, expected_cursor=cursor)
+        except RuleError:
+            assert store.load(cid).cursor == cursor  # refused: nothing moved
+            continue
+        loaded = store.load(cid)
+        if kind in ("add", "roll", "tray"):
+            assert loaded.cursor == cursor + 1
+            model = model[: cursor + 1] + [loaded.state]
+        else:
+            assert loaded.state == model[loaded.cursor]  # undo/redo land on the same stored states
+        cursor = loaded.cursor
+        value = loaded.game_state.value
+        assert 0 <= value <= 40
+    rows = store.log_rows(cid)
+    report = replay(get_game("counter"), store.get(cid).settings, [r.model_dump() for r in rows])
+    assert report.ok, report.mismatches
+    assert len(rows) == len(model)
