@@ -21,6 +21,7 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 412, "height": 915}
+OPEN_PAGES: list = []  # pages of the running e2e test; screenshotted when it fails
 DESKTOP = {"width": 1280, "height": 800}
 
 ENABLE_SEMANTICS = """
@@ -101,3 +102,25 @@ def settled_screenshot(page, path: str | Path, *, quiet_ms: int = 400, timeout: 
 
 def by_id(page, identifier: str):
     return page.locator(f'[flt-semantics-identifier="{identifier}"]')
+
+
+def type_into(field, text: str) -> None:
+    """Focus a Flutter text field the way a finger does, then fill it: Flutter only listens to an
+    input it has focused itself, so a bare fill() can land in a field that ignores it."""
+    field.click()
+    field.fill(text)
+
+
+def tap(page, locator, *, bottom_margin: int = 100) -> None:
+    """Click a control, first scrolling Flutter's view (with the wheel, as a finger would swipe) until
+    it is on screen: the semantics DOM can't scroll the canvas, so an off-screen click would miss."""
+    locator.wait_for()
+    viewport = page.viewport_size
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box and box["y"] >= 60 and box["y"] + box["height"] <= viewport["height"] - bottom_margin:
+            break
+        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+        page.mouse.wheel(0, 250 if (box is None or box["y"] > 60) else -250)
+        page.wait_for_timeout(120)
+    locator.click()

@@ -1,6 +1,7 @@
 """The join gate: without the token a browser gets only the "scan the code" page, no app, no socket."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from companion.share import COOKIE, JoinGate, join_url, qr_png
 
@@ -22,7 +23,9 @@ def call(gate, scope):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(gate(scope, receive, send))
+    # In a worker thread: Playwright's sync API (e2e tests in the same run) leaves a loop running here.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, gate(scope, receive, send)).result()
     return sent
 
 

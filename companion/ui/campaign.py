@@ -18,7 +18,7 @@ from companion.log import Loaded, NotFound
 from companion.table import TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DiceTray, big_button, dice_faces, history_list, section, tagged
+from companion.ui.widgets import DiceTray, big_button, icon_button, dice_faces, history_list, section, tagged
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,8 @@ class CampaignScreen:
                 title=ft.Column([self.title, self.headline], spacing=0, tight=True),
                 toolbar_height=72,
                 actions=[
-                    ft.IconButton(ft.Icons.QR_CODE_2, tooltip="Share this table", on_click=self._share),
-                    ft.IconButton(ft.Icons.TUNE, tooltip="Campaign settings", on_click=self._settings),
+                    icon_button(ft.Icons.QR_CODE_2, "Share this table", self._share),
+                    icon_button(ft.Icons.TUNE, "Campaign settings", self._settings),
                 ],
             ),
             controls=[self.body],
@@ -118,8 +118,8 @@ class CampaignScreen:
             self._game_panel(),
             section("Dice tray", self.tray_results, DiceTray(self._tray_roll, black_faces=self._black_faces(),
                                                              sizes=self.app.sizes).control(self.app.guard)),
-            section("Table note", ft.Row([self.note, ft.IconButton(ft.Icons.SEND, tooltip="Add note",
-                                                                   on_click=self.app.guard(self._add_note))])),
+            section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",
+                                                                  self.app.guard(self._add_note))])),
             section("History", tagged("history", history_list(self.app.store.history(self.campaign_id, limit=100)))),
         ]
 

@@ -21,8 +21,8 @@ class DiceScreen:
         self.black_faces = ft.Dropdown(label="Hand die: black-hand faces", value=str(app.ctx.setting("hand_die_black_faces") or 1),
                                        options=[ft.DropdownOption(key=str(i), text=f"{i} of 6") for i in range(7)],
                                        on_select=self._black_changed, width=260)
-        self.custom_name = ft.TextField(label="Custom die name", value="", width=200)
-        self.custom_faces = ft.TextField(label="Faces, separated by commas", value="", expand=True)
+        self.custom_name = ft.TextField(label="Custom die name", value="")
+        self.custom_faces = ft.TextField(label="Faces, separated by commas", value="")
 
     def view(self) -> ft.View:
         self._draw()
@@ -33,7 +33,7 @@ class DiceScreen:
             controls=[
                 section("Result", tagged("dice-last", self.last)),
                 section("Roll", tray.control(self.app.guard), self.black_faces),
-                section("Custom die", ft.Row([self.custom_name, self.custom_faces], wrap=True),
+                section("Custom die", self.custom_name, self.custom_faces,
                         ft.FilledTonalButton(content="Roll custom die", icon=ft.Icons.CASINO, height=TAP,
                                              on_click=self.app.guard(self._roll_custom))),
                 section("History", self.history,

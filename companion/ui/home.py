@@ -9,7 +9,7 @@ from companion.games import available_games, get_game
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, section, tagged, when
+from companion.ui.widgets import big_button, icon_button, section, tagged, when
 
 
 class HomeScreen:
@@ -27,9 +27,9 @@ class HomeScreen:
             appbar=ft.AppBar(
                 title=ft.Text("Table Companion"),
                 actions=[
-                    ft.IconButton(ft.Icons.CASINO, tooltip="Dice", on_click=lambda e: app.go("/dice")),
-                    ft.IconButton(ft.Icons.QR_CODE_2, tooltip="Join this table", on_click=lambda e: share_table(app)),
-                    ft.IconButton(ft.Icons.SETTINGS, tooltip="Settings", on_click=lambda e: app.go("/settings")),
+                    icon_button(ft.Icons.CASINO, "Dice", lambda e: app.go("/dice")),
+                    icon_button(ft.Icons.QR_CODE_2, "Join this table", lambda e: share_table(app)),
+                    icon_button(ft.Icons.SETTINGS, "Settings", lambda e: app.go("/settings")),
                 ],
             ),
             controls=[self.body],
@@ -125,8 +125,12 @@ class NewCampaignScreen:
                 section("Game", self.picker),
                 section("Name", self.name),
                 section("Settings", self.settings_box),
-                big_button("Create and open", self.app.guard(self._create), icon=ft.Icons.PLAY_ARROW, expand=True),
             ],
+            bottom_appbar=ft.BottomAppBar(  # the next step stays in reach however long the form is
+                content=ft.Row([big_button("Create and open", self.app.guard(self._create), icon=ft.Icons.PLAY_ARROW,
+                                           expand=True)]),
+                height=TAP + 32, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+            ),
             scroll=ft.ScrollMode.AUTO,
             padding=16,
         )
@@ -145,7 +149,7 @@ class NewCampaignScreen:
     def _load_form(self) -> None:
         game = get_game(self.chosen)
         self.form = SettingsForm(game.Settings)
-        self.settings_box.controls = [ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+        self.settings_box.controls = [tagged("game-summary", ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
                                       *self.form.controls()]
 
     def _create(self, e) -> None:

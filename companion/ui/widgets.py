@@ -23,7 +23,8 @@ def section(title: str, *controls: ft.Control, trailing: Optional[ft.Control] = 
     header = ft.Row([ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD, expand=True)]
                     + ([trailing] if trailing else []), vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ft.Card(
-        content=ft.Container(ft.Column([header, *controls], spacing=GAP), padding=16),
+        content=ft.Container(ft.Column([header, *controls], spacing=GAP,
+                                       horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16),
         margin=ft.Margin.only(bottom=4),
     )
 
@@ -35,16 +36,22 @@ def big_button(text: str, on_click, *, icon=None, filled: bool = True, expand: b
                tooltip=tooltip)
 
 
+def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = False, round_: bool = False) -> ft.Control:
+    """An icon button whose label screen readers (and tests) see as its name, and that shows as a tooltip."""
+    button = ft.IconButton(icon, on_click=on_click, icon_size=size, width=TAP + 8, height=TAP + 8,
+                           disabled=disabled, tooltip=label,
+                           style=ft.ButtonStyle(shape=ft.CircleBorder()) if round_ else None)
+    return ft.Semantics(label=label, button=True, container=True, content=button)
+
+
 def track(label: str, value: int, *, on_minus=None, on_plus=None, identifier: str, low: Optional[int] = None,
           high: Optional[int] = None, caption: str = "", sizes=None) -> ft.Control:
     """A labelled number with big − and + buttons (disabled at the ends of its range)."""
     size = sizes(40) if sizes else 40
-    minus = ft.IconButton(ft.Icons.REMOVE, on_click=on_minus, icon_size=32, width=TAP + 8, height=TAP + 8,
-                          disabled=on_minus is None or (low is not None and value <= low), tooltip=f"{label} −1",
-                          style=ft.ButtonStyle(shape=ft.CircleBorder()))
-    plus = ft.IconButton(ft.Icons.ADD, on_click=on_plus, icon_size=32, width=TAP + 8, height=TAP + 8,
-                         disabled=on_plus is None or (high is not None and value >= high), tooltip=f"{label} +1",
-                         style=ft.ButtonStyle(shape=ft.CircleBorder()))
+    minus = icon_button(ft.Icons.REMOVE, f"{label} -1", on_minus, size=32, round_=True,
+                        disabled=on_minus is None or (low is not None and value <= low))
+    plus = icon_button(ft.Icons.ADD, f"{label} +1", on_plus, size=32, round_=True,
+                       disabled=on_plus is None or (high is not None and value >= high))
     rows = [
         ft.Text(label, theme_style=ft.TextThemeStyle.TITLE_SMALL),
         ft.Row([minus, tagged(identifier, ft.Text(str(value), size=size, weight=ft.FontWeight.BOLD)), plus],

@@ -1,0 +1,385 @@
+"""Biosphere 5's cards as data: the catalog types, card value, playability by level, deck checks.
+
+Every card has two options (rulebook §2.3, fig. 6):
+- the upper option: a perfect achievement (green cube), a makeshift achievement (yellow cube), a
+  rescue card, or Biosphere 5; with a category and a level I–IV;
+- the lower option: a catastrophe of a category, New Hope, Espionage, Sabotage or Attack; with a level.
+
+The rulebook names only some cards, so a catalog may hold unknown fields (None) until the player
+completes it from their box. The Machine's decisions need complete cards (`require_complete`).
+Pure: no I/O. The app reads and writes catalog files; `parse_catalog` checks their text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Iterable, Literal, Optional
+
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
+
+from companion.games.base import InputError, Model
+
+DECK_SIZE = 25  # "a deck of 25 cards" (§1.2)
+MAX_CATALOG_TEXT = 64_000  # characters; a 25-card catalog is far smaller (refuses oversized imports)
+
+Category = Literal["housing", "water", "production", "security", "nature", "community", "salvation"]
+UpperKind = Literal["perfect", "makeshift", "rescue", "biosphere"]
+LowerKind = Literal["catastrophe", "new_hope", "espionage", "sabotage", "attack"]
+Cube = Literal["green", "yellow"]  # green = perfect achievement, yellow = makeshift (§4.1)
+
+# Card value, lowest first (§4.4): categories in this order within each class.
+CATEGORY_ORDER: tuple[Category, ...] = (
+    "housing", "water", "production", "security", "nature", "community", "salvation",
+)
+# The class counts first: perfect (incl. Biosphere) > makeshift > rescue.
+CLASS_RANK: dict[str, int] = {"rescue": 0, "makeshift": 1, "perfect": 2, "biosphere": 2}
+
+# The level of each problem (RULES.md §4): I water, housing · II security, production ·
+# III nature, community. Salvation (Biosphere 5) is level IV.
+CATEGORY_LEVEL: dict[str, int] = {
+    "water": 1, "housing": 1, "security": 2, "production": 2, "nature": 3, "community": 3,
+    "salvation": 4,
+}
+LEVEL_CATEGORIES: dict[int, tuple[Category, Category]] = {
+    1: ("water", "housing"), 2: ("security", "production"), 3: ("nature", "community"),
+}
+# The lower options other than catastrophes have fixed levels (fig. 6: I New Hope, II Espionage,
+# III Sabotage, IV Attack).
+LOWER_LEVEL: dict[str, int] = {"new_hope": 1, "espionage": 2, "sabotage": 3, "attack": 4}
+CUBE_OF: dict[str, Cube] = {"perfect": "green", "makeshift": "yellow"}
+KIND_OF_CUBE: dict[str, str] = {"green": "perfect", "yellow": "makeshift"}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+LOWER_LABEL = {
+    "catastrophe": "catastrophe", "new_hope": "New Hope", "espionage": "Espionage",
+    "sabotage": "Sabotage", "attack": "Attack",
+}
+
+
+def _roman_level(value: Any) -> Any:
+    # Accept "I".."IV" as well as 1..4 in catalog files; always stored as an integer.
+    if isinstance(value, str):
+        roman = {v: k for k, v in ROMAN.items()}
+        text = value.strip().upper()
+        if text in roman:
+            return roman[text]
+        if text.isdigit():
+            return int(text)
+    return value
+
+
+Level = Annotated[int, BeforeValidator(_roman_level), Field(ge=1, le=4)]
+
+
+class Upper(Model):
+    """The upper option. `kind` is the card class; None marks a field not known yet."""
+
+    name: Optional[str] = Field(None, max_length=40)
+    kind: Optional[UpperKind] = None
+    category: Optional[Category] = None
+    level: Optional[Level] = None
+
+
+class Lower(Model):
+    """The lower option. `category` is used by catastrophes only."""
+
+    name: Optional[str] = Field(None, max_length=40)
+    kind: Optional[LowerKind] = None
+    category: Optional[Category] = None
+    level: Optional[Level] = None
+
+
+class Card(Model):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,47}$")
+    name: str = Field(min_length=1, max_length=60)
+    copies: int = Field(1, ge=1, le=DECK_SIZE)
+    upper: Upper = Field(default_factory=Upper)
+    lower: Lower = Field(default_factory=Lower)
+    note: str = Field("", max_length=500)
+
+    def missing(self) -> list[str]:
+        """The fields still unknown, e.g. ['upper kind', 'lower level']."""
+        out = [f"upper {f}" for f in ("kind", "category", "level") if getattr(self.upper, f) is None]
+        out += [f"lower {f}" for f in ("kind", "level") if getattr(self.lower, f) is None]
+        if self.lower.kind == "catastrophe" and self.lower.category is None:
+            out.append("lower category")
+        return out
+
+    @property
+    def is_complete(self) -> bool:
+        return not self.missing()
+
+    @property
+    def is_biosphere(self) -> bool:
+        return self.upper.kind == "biosphere"
+
+    @property
+    def upper_label(self) -> str:
+        return self.upper.name or self.name
+
+    @property
+    def lower_label(self) -> str:
+        if self.lower.name:
+            return self.lower.name
+        return LOWER_LABEL.get(self.lower.kind or "", "lower option")
+
+
+class Catalog(Model):
+    """A deck as saved and shared. `complete` says the player has checked all 25 cards."""
+
+    format: Literal["biosphere5-catalog"] = "biosphere5-catalog"
+    version: Literal[1] = 1
+    complete: bool = False
+    source: str = Field("", max_length=500)
+    cards: list[Card] = Field(default_factory=list, max_length=DECK_SIZE)
+
+    @model_validator(mode="after")
+    def _fits_one_deck(self) -> "Catalog":
+        total = sum(c.copies for c in self.cards)
+        if total > DECK_SIZE:
+            raise ValueError(f"a deck has at most {DECK_SIZE} cards; this catalog has {total}")
+        ids = [c.id for c in self.cards]
+        doubled = sorted({i for i in ids if ids.count(i) > 1})
+        if doubled:
+            raise ValueError(f"each card id must be unique; repeated: {', '.join(doubled)}")
+        return self
+
+    def by_id(self) -> dict[str, Card]:
+        return {c.id: c for c in self.cards}
+
+
+# --- Card value (the Machine's ranking, §4.4) -----------------------------------------------------
+
+
+def card_value(card: Card) -> tuple[int, int]:
+    """The card's value from its upper option: (class rank, category rank); higher is worth more.
+
+    >>> deep_well = Card(id="dw", name="Deep Well", upper=Upper(kind="perfect", category="water", level=1))
+    >>> shack = Card(id="sh", name="Shack", upper=Upper(kind="makeshift", category="housing", level=1))
+    >>> card_value(deep_well) > card_value(shack)
+    True
+    """
+    if card.upper.kind is None or card.upper.category is None:
+        raise InputError(f"{card.name}: its upper option's class and category are needed for its value.")
+    return CLASS_RANK[card.upper.kind], CATEGORY_ORDER.index(card.upper.category)
+
+
+def achievement_value(category: str, cube: str) -> tuple[int, int]:
+    """The value of an achievement on display (a cube): same order as card value."""
+    return CLASS_RANK[KIND_OF_CUBE[cube]], CATEGORY_ORDER.index(category)  # type: ignore[arg-type]
+
+
+def value_label(card: Card) -> str:
+    """'perfect · water' — the two parts of a card's value, for reasons shown to players."""
+    kind = "Biosphere 5" if card.upper.kind == "biosphere" else card.upper.kind
+    return f"{kind} · {card.upper.category}"
+
+
+def cube_label(category: str, cube: str) -> str:
+    return f"{KIND_OF_CUBE[cube]} {category} ({cube} cube)"
+
+
+# --- Playability by level (§2.3) ------------------------------------------------------------------
+
+
+def level_block(held: Iterable[str], level: int) -> Optional[str]:
+    """Why an option of `level` can't be played with these achievements on display, or None.
+
+    Level I is always playable. Level II/III: both achievements of the level below, or an
+    achievement of the option's own level still on display (after others were destroyed).
+    Level IV (Biosphere 5): both level III achievements.
+    """
+    have = set(held)
+    if level <= 1:
+        return None
+    if level >= 4:
+        lacking = [c for c in LEVEL_CATEGORIES[3] if c not in have]
+        return None if not lacking else f"level IV needs both level III achievements; missing {' and '.join(lacking)}"
+    below = LEVEL_CATEGORIES[level - 1]
+    if all(c in have for c in below) or any(c in have for c in LEVEL_CATEGORIES[level]):
+        return None
+    lacking = [c for c in below if c not in have]
+    return (
+        f"level {ROMAN[level]} needs both level {ROMAN[level - 1]} achievements (missing "
+        f"{' and '.join(lacking)}) or a level {ROMAN[level]} achievement on display"
+    )
+
+
+def can_play_level(held: Iterable[str], level: int) -> bool:
+    return level_block(held, level) is None
+
+
+def achievement_block(held: Iterable[str], category: str, level: int) -> Optional[str]:
+    """Why an achievement can't be placed, or None: one per category, and the level rule."""
+    have = set(held)
+    if category in have:
+        return f"{category} is held already (one achievement per category)"
+    return level_block(have, level)
+
+
+def upper_block(card: Card, held: Iterable[str]) -> Optional[str]:
+    """Why this card's upper option can't be played now (as an achievement/Biosphere), or None."""
+    u = card.upper
+    if u.kind == "rescue":
+        return "a rescue card is only discarded against a catastrophe, never played"
+    if u.kind == "biosphere":
+        return level_block(held, 4)
+    return achievement_block(held, u.category or "", u.level or 1)
+
+
+def lower_block(card: Card, held: Iterable[str]) -> Optional[str]:
+    """Why the lower option's level isn't reached, or None. Attack: playable at any level."""
+    if card.lower.kind == "attack":
+        return None  # RULES.md Decision: Attack is playable regardless of level
+    return level_block(held, card.lower.level or 1)
+
+
+def protection(cube: Optional[str]) -> int:
+    """0 none, 1 makeshift, 2 perfect — compared in the Machine's catastrophe rule."""
+    return {None: 0, "yellow": 1, "green": 2}[cube]
+
+
+def cards_due(cube: Optional[str]) -> int:
+    """Cards a catastrophe makes you discard: 4 unprotected, 2 with a makeshift, 0 with a perfect."""
+    return {None: 4, "yellow": 2, "green": 0}[cube]
+
+
+# --- Deck checks ----------------------------------------------------------------------------------
+
+
+class CatalogReport(Model):
+    entered: int  # cards entered, counting copies
+    total: int = DECK_SIZE
+    problems: list[str]  # impossible as entered: fix these
+    missing: list[str]  # fields still unknown, per card
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def complete(self) -> bool:
+        return self.entered == self.total and not self.problems and not self.missing
+
+    def summary(self) -> str:
+        parts = [f"{self.entered} of {self.total} cards entered"]
+        if self.problems:
+            parts.append(f"{len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}")
+        if self.missing:
+            parts.append(f"{len(self.missing)} card{'s' if len(self.missing) != 1 else ''} incomplete")
+        return " · ".join(parts)
+
+
+def card_problems(card: Card) -> list[str]:
+    """What can't be true of a real card as entered (unknown fields are not problems, except an
+    achievement or catastrophe without a category: it can't be played or ranked)."""
+    out: list[str] = []
+    u, lo, n = card.upper, card.lower, card.name
+    if u.kind in ("perfect", "makeshift"):
+        if u.category is None:
+            out.append(f"{n}: an achievement with no category (each achievement solves one category's problem).")
+        elif u.category == "salvation":
+            out.append(f"{n}: salvation is Biosphere 5's category, not an achievement's.")
+        elif u.level is not None and u.level != CATEGORY_LEVEL[u.category]:
+            right = ROMAN[CATEGORY_LEVEL[u.category]]
+            out.append(f"{n}: a {u.category} achievement is level {right}, not {ROMAN[u.level]}.")
+    if u.kind == "rescue":
+        if u.category == "salvation":
+            out.append(f"{n}: there is no rescue card against salvation.")
+        if u.level is not None and u.level != 1:
+            out.append(f"{n}: rescue cards are level I (§2.3), not {ROMAN[u.level]}.")
+    if u.kind == "biosphere":
+        if u.category not in (None, "salvation"):
+            out.append(f"{n}: Biosphere 5's category is salvation, not {u.category}.")
+        if u.level is not None and u.level != 4:
+            out.append(f"{n}: Biosphere 5 is level IV, not {ROMAN[u.level]}.")
+        if lo.kind not in (None, "attack"):
+            out.append(f"{n}: Biosphere 5's other option is Attack, not {LOWER_LABEL[lo.kind]}.")
+    elif u.kind is not None and u.category == "salvation":
+        out.append(f"{n}: only Biosphere 5 has the category salvation.")
+    if lo.kind == "attack" and u.kind not in (None, "biosphere"):
+        out.append(f"{n}: Attack is the other option of Biosphere 5 only.")
+    if lo.kind == "catastrophe":
+        if lo.category is None:
+            out.append(f"{n}: a catastrophe with no category.")
+        elif lo.category == "salvation":
+            out.append(f"{n}: there is no catastrophe against salvation.")
+        elif lo.level is not None and lo.level != CATEGORY_LEVEL[lo.category]:
+            right = ROMAN[CATEGORY_LEVEL[lo.category]]
+            out.append(f"{n}: a {lo.category} catastrophe is level {right}, not {ROMAN[lo.level]}.")
+    elif lo.kind is not None:
+        if lo.category is not None:
+            out.append(f"{n}: only a catastrophe has a category on the lower option.")
+        if lo.level is not None and lo.level != LOWER_LEVEL[lo.kind]:
+            out.append(f"{n}: {LOWER_LABEL[lo.kind]} is level {ROMAN[LOWER_LEVEL[lo.kind]]}, not {ROMAN[lo.level]}.")
+    return out
+
+
+def check_catalog(cards: Iterable[Card]) -> CatalogReport:
+    """Count the cards entered (of 25) and flag impossible decks and unknown fields."""
+    cards = list(cards)
+    entered = sum(c.copies for c in cards)
+    problems: list[str] = []
+    if entered > DECK_SIZE:
+        problems.append(f"A deck has {DECK_SIZE} cards; {entered} are entered.")
+    bios = sum(c.copies for c in cards if c.upper.kind == "biosphere")
+    if bios > 1:
+        problems.append(f"Two or more Biosphere 5 cards ({bios}); the deck has exactly one (§2.3.4).")
+    attacks = sum(c.copies for c in cards if c.lower.kind == "attack")
+    if attacks > 1:
+        problems.append(f"{attacks} Attack options; Attack is only on the one Biosphere 5 card.")
+    new_hopes = sum(c.copies for c in cards if c.lower.kind == "new_hope")
+    if new_hopes > 2:
+        problems.append(f"{new_hopes} New Hope options; the deck has it twice (§2.3.4).")
+    ids = [c.id for c in cards]
+    for dup in sorted({i for i in ids if ids.count(i) > 1}):
+        problems.append(f"The id {dup} is used by more than one card.")
+    for card in cards:
+        problems += card_problems(card)
+    missing = [f"{c.name}: {', '.join(c.missing())} unknown." for c in cards if c.missing()]
+    return CatalogReport(entered=entered, problems=problems, missing=missing)
+
+
+def require_complete(card: Card) -> Card:
+    """Refuse a card the Machine can't reason about (unknown fields or an impossible entry)."""
+    if card.missing():
+        raise InputError(
+            f"{card.name} is incomplete ({', '.join(card.missing())} unknown): complete it in the catalog first."
+        )
+    problems = card_problems(card)
+    if problems:
+        raise InputError(problems[0])
+    return card
+
+
+def _pydantic_message(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    msg = first.get("msg", "invalid")
+    if where.endswith("level"):
+        msg += " (levels are I–IV, written 1–4 or I–IV)"
+    if where.endswith("category"):
+        msg += f" (categories: {', '.join(CATEGORY_ORDER)})"
+    return f"{where}: {msg}" if where else msg
+
+
+def parse_catalog(text: str) -> Catalog:
+    """Check a catalog file's or QR code's text; refuse it whole with a message if anything's off."""
+    if len(text) > MAX_CATALOG_TEXT:
+        raise InputError(f"A catalog is at most {MAX_CATALOG_TEXT} characters; this one has {len(text)}.")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InputError(
+            f"This is not a catalog: the text is not valid JSON ({exc.msg}, at character {exc.pos})."
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != "biosphere5-catalog":
+        raise InputError('This is not a Biosphere 5 catalog (it needs "format": "biosphere5-catalog").')
+    try:
+        return Catalog.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(f"The catalog was not imported: {_pydantic_message(exc)}.") from None
+
+
+def dump_catalog(catalog: Catalog) -> str:
+    """Compact JSON text for a file or a QR code; `parse_catalog` reads it back."""
+    return catalog.model_dump_json(exclude_defaults=False)

@@ -1,0 +1,127 @@
+"""End to end in headless Chromium at phone size: the served app, as a phone at the table sees it.
+
+home → create a campaign → open → an action → undo → redo → reload → kept; a second phone with the
+token sees the same action within moments; a browser without the token sees nothing of it."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import OPEN_PAGES, DESKTOP, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
+
+
+@pytest.fixture
+def server(tmp_path):
+    with served(f"sqlite:///{tmp_path / 'e2e.sqlite'}", token="e2e-token") as s:
+        yield s
+
+
+def open_phone(browser, server, viewport=PHONE):
+    context = new_context(browser, viewport=viewport)
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())  # nothing leaves the machine
+    page = context.new_page()
+    OPEN_PAGES.append(page)
+    page.goto(server["join"])
+    expect(page.get_by_text("Table Companion").first).to_be_visible()
+    return context, page
+
+
+def new_counter_campaign(page, name: str) -> None:
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="Counter (test game)"))
+    expect(by_id(page, "game-summary")).to_have_text("A counter for testing the log.")  # its settings are drawn
+    type_into(page.get_by_label("Campaign name"), name)
+    expect(page.get_by_text(f"{60 - len(name)} characters remaining").first).to_be_visible()  # Flutter has it
+
+
+def test_create_play_undo_redo_reload_and_share(browser, server, artifacts):
+    context, page = open_phone(browser, server)
+    settled_screenshot(page, artifacts / "home-empty-phone.png")
+
+    new_counter_campaign(page, "Friday table")
+    settled_screenshot(page, artifacts / "new-campaign-phone.png")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "counter-value")).to_have_text("0")
+
+    tap(page, page.get_by_role("button", name="Value +1"))
+    expect(by_id(page, "counter-value")).to_have_text("1")
+    tap(page, page.get_by_role("button", name="Value +1"))
+    expect(by_id(page, "counter-value")).to_have_text("2")
+    expect(page.get_by_role("button", name="Undo: counter +1")).to_be_enabled()
+    tap(page, page.get_by_role("button", name="Undo: counter +1"))
+    expect(by_id(page, "counter-value")).to_have_text("1")
+    tap(page, page.get_by_role("button", name="Redo"))
+    expect(by_id(page, "counter-value")).to_have_text("2")
+    tap(page, page.get_by_role("button", name="2d6"))
+    expect(by_id(page, "history")).to_contain_text("Rolled 2d6")
+    settled_screenshot(page, artifacts / "campaign-phone.png")
+
+    campaign_url = page.url
+    page.reload()
+    expect(by_id(page, "counter-value")).to_have_text("2")
+    expect(by_id(page, "history")).to_contain_text("Rolled 2d6")
+
+    # A second phone joined with the token sees the same campaign, and each other's actions.
+    other, other_page = open_phone(browser, server)
+    other_page.goto(campaign_url)
+    expect(by_id(other_page, "counter-value")).to_have_text("2")
+    tap(page, page.get_by_role("button", name="Value +1"))
+    expect(by_id(other_page, "counter-value")).to_have_text("3", timeout=5000)
+    tap(other_page, other_page.get_by_role("button", name="Value +1"))
+    expect(by_id(page, "counter-value")).to_have_text("4", timeout=5000)
+
+    # A browser without the token sees only the scan page, on every path.
+    stranger = new_context(browser, viewport=PHONE)
+    stranger_page = stranger.new_page()
+    for path in ("", campaign_url.split("/", 3)[3]):
+        response = stranger_page.goto(server["base"] + path)
+        assert response.status == 403
+        expect(stranger_page.get_by_text("Scan the code at the table")).to_be_visible()
+        assert "Friday table" not in stranger_page.content()
+    settled_screenshot(stranger_page, artifacts / "stranger-phone.png")
+
+    # Back home, the campaign is listed with its game and status.
+    page.goto(server["base"])
+    expect(page.get_by_role("group", name=re.compile(r"Friday table\s+Counter \(test game\)"))).to_be_visible()
+    settled_screenshot(page, artifacts / "home-phone.png")
+    for c in (context, other, stranger):
+        c.close()
+
+
+def test_refused_input_shows_a_message_and_changes_nothing(browser, server, artifacts):
+    context, page = open_phone(browser, server)
+    new_counter_campaign(page, "   ")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(page.get_by_text("Give the campaign a name")).to_be_visible()
+    type_into(page.get_by_label("Campaign name"), "Ranges")
+    type_into(page.get_by_label("Highest value"), "5000")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(page.get_by_text(re.compile("less than or equal to 1000"))).to_be_visible()
+    type_into(page.get_by_label("Highest value"), "2")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "counter-value")).to_have_text("0")
+    tap(page, page.get_by_role("switch", name="I rolled physical dice"))
+    type_into(page.get_by_label(re.compile("I rolled …")), "9")
+    tap(page, page.get_by_role("button", name="d6", exact=True))
+    expect(page.get_by_text("A d6 shows 1 to 6")).to_be_visible()
+    expect(by_id(page, "history")).to_contain_text("Nothing has happened yet")
+    type_into(page.get_by_label(re.compile("I rolled …")), "4")
+    tap(page, page.get_by_role("button", name="d6", exact=True))
+    expect(by_id(page, "tray-last")).to_contain_text("4")
+    expect(by_id(page, "history")).to_contain_text("Physical dice entered")
+    settled_screenshot(page, artifacts / "campaign-physical-phone.png")
+    context.close()
+
+
+def test_desktop_size_and_the_dice_screen(browser, server, artifacts):
+    context, page = open_phone(browser, server, viewport=DESKTOP)
+    settled_screenshot(page, artifacts / "home-desktop.png")
+    page.goto(server["base"] + "dice")
+    tap(page, page.get_by_role("button", name="3d6"))
+    expect(by_id(page, "dice-last")).to_contain_text("3d6")
+    type_into(page.get_by_label("Faces, separated by commas"), "Bug, Idea, Progress")
+    tap(page, page.get_by_role("button", name="Roll custom die"))
+    expect(by_id(page, "dice-last")).to_contain_text("custom die")
+    settled_screenshot(page, artifacts / "dice-desktop.png")
+    context.close()

@@ -1,0 +1,501 @@
+"""Save the Singularity (RULES.md §1): every rule and role, bad input, JSON, random legal play."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+from pydantic import ValidationError
+
+from companion.dice import ScriptedDice, SeededDice
+from companion.games.base import InputError, RuleError
+from companion.games.save_the_singularity import rules
+from companion.games.save_the_singularity.rules import (
+    GAME, ComputerScientist, Die, MediaLiaison, Mathematician, Player, PressOn, Programmer,
+    Rationalist, Roll, RollD12, Settings, State, Stop, TakeBust, VentureCapitalist,
+)
+
+NAMES = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def game(*roles: str, **options) -> State:
+    players = [Player(name=NAMES[i], role=r) for i, r in enumerate(roles)]
+    return rules.new_state(Settings(players=players, **options))
+
+
+def go(state: State, action, *faces: int):
+    """Apply with scripted dice; every scripted face must be used."""
+    dice = ScriptedDice(faces)
+    new, events = rules.apply(state, action, dice)
+    assert dice.faces == [], f"unused faces {dice.faces}"
+    return new, events
+
+
+def after_throw(state: State, faces: list[int], **update) -> State:
+    """A state in the middle of a turn: the current throw shows `faces`."""
+    fields = dict(phase="throw", pool=len(faces), throw=[Die(face=f) for f in faces])
+    fields.update(update)
+    return state.model_copy(update=fields, deep=True)
+
+
+def kinds(state: State) -> set:
+    return {(a.kind, getattr(a, "by", None)) for a in rules.legal_actions(state)}
+
+
+def refused(state: State, action, error=RuleError, match: str = "", dice=None) -> None:
+    before = state.model_dump_json()
+    with pytest.raises(error, match=match):
+        rules.apply(state, action, dice or ScriptedDice([]))
+    assert state.model_dump_json() == before
+
+
+# --- Settings and targets -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players, team, world", [(1, 25, 4), (2, 50, 8), (5, 125, 20)])
+def test_targets_are_25_and_4_per_player(players, team, world):
+    s = game(*rules.ROLES[:players])
+    assert (rules.team_target(s), rules.world_target(s)) == (team, world)
+
+
+def test_settings_defaults_from_rules_md():
+    s = Settings()
+    assert s.max_pool == 12 and s.media_liaison_timing == "before_roll" and len(s.players) == 1
+
+
+def test_zero_players_refused():
+    with pytest.raises(ValidationError, match="1 or more players"):
+        Settings(players=[])
+
+
+def test_roles_distinct_until_players_outnumber_roles():
+    with pytest.raises(ValidationError, match="Rationalist is taken twice"):
+        game("rationalist", "rationalist")
+    seven = game(*rules.ROLES, "programmer")  # all six taken, then a repeat: fine
+    assert len(seven.settings.players) == 7
+    with pytest.raises(ValidationError, match="missing: Media Liaison"):
+        game("rationalist", "mathematician", "computer_scientist", "programmer",
+             "venture_capitalist", "rationalist", "programmer")
+
+
+def test_names_must_be_present_and_different():
+    with pytest.raises(ValidationError, match="blank"):
+        Player(name="   ", role="rationalist")
+    with pytest.raises(ValidationError, match="appears twice"):
+        Settings(players=[Player(name="Ada", role="rationalist"), Player(name="ada", role="programmer")])
+
+
+@pytest.mark.parametrize("bad", [{"max_pool": 13}, {"max_pool": 2}, {"media_liaison_timing": "whenever"}])
+def test_settings_out_of_range_refused(bad):
+    with pytest.raises(ValidationError):
+        Settings(**bad)
+
+
+def test_new_game():
+    s = game("rationalist", "programmer")
+    assert (s.team, s.world, s.turn, s.current, s.phase, s.pool) == (0, 0, 1, 0, "start", 3)
+    assert s.powers_used == [False, False]
+    assert kinds(s) == {("roll", None)}
+
+
+# --- Phase one: the researcher's throws ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("face, symbol", [(1, "Bug"), (2, "Idea"), (3, "Idea"), (4, "Progress"), (5, "Progress"), (6, "Progress")])
+def test_d6_faces(face, symbol):
+    assert rules.d6_symbol(face) == symbol
+
+
+def test_first_throw_is_3d6_and_progress_goes_at_risk():
+    s, events = go(game("mathematician"), Roll(), 1, 3, 5)
+    assert s.phase == "throw" and s.pool == 3 and [d.face for d in s.throw] == [1, 3, 5]
+    assert rules.at_risk(s) == 1 and rules.next_pool(s) == 4 and s.team == 0
+    assert events == ["Ada: 3 dice → 1, 3, 5; 1 Bug, 1 Idea, 1 Progress; +1 at risk (1 this turn)."]
+
+
+def test_bust_with_exactly_two_bugs_loses_the_points_at_risk():
+    # Earlier throws put 4 at risk; this throw's two Bugs lose them. Nobody holds a reroll power.
+    s = after_throw(game("mathematician"), [4, 5, 2], risk_before_throw=2)
+    s, events = go(s, PressOn(), 1, 1, 6, 6)
+    assert s.phase == "world" and s.team == 0
+    assert "Bust: 2 Bugs in one throw (two or more bust); 4 points at risk lost." in events
+
+
+def test_one_bug_does_not_bust():
+    s, _ = go(game("mathematician"), Roll(), 1, 4, 4)
+    assert s.phase == "throw" and not rules.is_bust(s)
+    assert kinds(s) == {("stop", None), ("press_on", None)}
+
+
+def test_three_bugs_bust():
+    s, _ = go(game("mathematician"), Roll(), 1, 1, 1)
+    assert s.phase == "world"
+
+
+def test_press_on_grows_the_pool_by_the_ideas_and_keeps_points():
+    s = after_throw(game("mathematician"), [2, 3, 5])  # 2 Ideas, 1 Progress
+    s, events = go(s, PressOn(), 4, 4, 2, 6, 1)
+    assert s.pool == 5 and rules.at_risk(s) == 1 + 3
+    assert events[0] == "Ada presses on with 1 at risk: 3 dice + 2 Ideas = 5 dice."
+
+
+def test_pool_is_capped_at_12_dice():
+    s = after_throw(game("mathematician"), [2, 2, 3, 4, 4, 4, 4, 4, 4, 4, 5])  # 11 dice, 3 Ideas
+    s, events = go(s, PressOn(), *([4] * 12))
+    assert s.pool == 12 and len(s.throw) == 12
+    assert "11 dice + 3 Ideas = 12 dice, capped at 12" in events[0]
+
+
+def test_max_pool_setting_caps_the_pool():
+    s = after_throw(game("mathematician", max_pool=5), [2, 2, 3, 4])
+    s, _ = go(s, PressOn(), 4, 4, 4, 4, 4)
+    assert s.pool == 5
+
+
+def test_stop_banks_the_points_and_starts_the_world_phase():
+    s = after_throw(game("mathematician"), [4, 5, 2], risk_before_throw=3)
+    s, events = go(s, Stop())
+    assert (s.team, s.phase, s.world_rolls) == (5, "world", [])
+    assert events[0] == "Ada stops and banks 5 points: team 0 → 5 (target 25)."
+    assert kinds(s) == {("roll_d12", None)}
+
+
+# --- Phase two: the world's d12 ---------------------------------------------------------------------
+
+# face: (Bad, +Dice, Stop), the rulebook's chart
+CHART = {1: (0, 0, 1), 2: (0, 0, 1), 3: (0, 0, 1), 4: (1, 0, 0), 5: (1, 0, 0), 6: (0, 1, 1), 7: (0, 1, 1),
+         8: (0, 1, 0), 9: (1, 0, 1), 10: (1, 0, 1), 11: (1, 1, 0), 12: (1, 1, 1)}
+
+
+@pytest.mark.parametrize("face", range(1, 13))
+def test_d12_chart(face):
+    bad, extra, stops = CHART[face]
+    s = game("mathematician", "programmer").model_copy(update={"phase": "world", "world": 2})
+    s, _ = go(s, RollD12(), face)
+    assert s.world == 2 + bad
+    if stops:
+        assert (s.phase, s.current, s.turn, s.pool, s.owed) == ("start", 1, 2, 3 + extra, 0)
+    else:
+        assert (s.phase, s.current, s.turn, s.owed) == ("world", 0, 1, extra)
+
+
+def test_d12_rolled_until_stop_and_dice_owed_to_the_next_player():
+    s = game("mathematician", "programmer").model_copy(update={"phase": "world"})
+    s, _ = go(s, RollD12(), 8)
+    s, _ = go(s, RollD12(), 11)
+    s, events = go(s, RollD12(), 12)
+    assert (s.world, s.phase, s.current, s.pool) == (2, "start", 1, 6)
+    assert events[-1] == "Turn 2: Bea starts with 3 + 3 owed = 6 dice."
+    assert s.history[-1] == rules.ScorePoint(turn=1, team=0, world=2)
+
+
+def test_dice_owed_are_capped_by_the_pool():
+    s = game("mathematician", "programmer", max_pool=5).model_copy(update={"phase": "world", "owed": 3})
+    s, events = go(s, RollD12(), 6)
+    assert s.pool == 5 and "capped at 5" in events[-1]
+
+
+def test_turns_rotate_through_the_players():
+    s = game("mathematician", "programmer")
+    for expected in (1, 0, 1):
+        s = s.model_copy(update={"phase": "world"})
+        s, _ = go(s, RollD12(), 1)
+        assert s.current == expected
+
+
+# --- Game end -------------------------------------------------------------------------------------------
+
+
+def test_team_wins_on_reaching_its_target():
+    s = after_throw(game("mathematician"), [4, 4, 2], team=22, risk_before_throw=1)
+    s, events = go(s, Stop())
+    assert s.team == 25 and s.phase == "over" and rules.outcome(s) == "Won"
+    assert events[-1] == "The team reaches 25 points: the team wins."
+    assert rules.legal_actions(s) == []
+    refused(s, RollD12(), match="game is over")
+
+
+def test_team_below_target_plays_on():
+    s = after_throw(game("mathematician"), [4, 4, 2], team=21, risk_before_throw=1)
+    s, _ = go(s, Stop())
+    assert s.team == 24 and s.phase == "world" and rules.outcome(s) is None
+
+
+def test_world_wins_on_a_bad_without_stop():
+    s = game("mathematician").model_copy(update={"phase": "world", "world": 3})
+    s, events = go(s, RollD12(), 4)
+    assert s.world == 4 and s.phase == "over" and rules.outcome(s) == "Lost"
+    assert events[-1] == "The world reaches 4 points: the world wins."
+    assert s.history[-1] == rules.ScorePoint(turn=1, team=0, world=4)
+
+
+def test_world_one_short_keeps_playing():
+    s = game("mathematician", "programmer").model_copy(update={"phase": "world", "world": 6})
+    s, _ = go(s, RollD12(), 9)
+    assert s.world == 7 and s.phase == "start" and rules.outcome(s) is None
+
+
+# --- Role powers -------------------------------------------------------------------------------------------
+
+
+def test_bust_waits_for_reroll_powers_then_take_bust():
+    s, events = go(game("rationalist"), Roll(), 1, 1, 5)
+    assert rules.is_bust(s) and s.phase == "throw"
+    assert kinds(s) == {("take_bust", None), ("rationalist", 0)}
+    assert events[-1] == "2 Bugs: this throw busts unless a reroll changes it — Ada (Rationalist)."
+    refused(s, Stop(), match="busts")
+    refused(s, PressOn(), match="busts")
+    s, _ = go(s, TakeBust())
+    assert s.phase == "world" and s.powers_used == [False]
+
+
+def test_rationalist_rerolls_all_dice_once_per_game():
+    s, _ = go(game("rationalist"), Roll(), 1, 1, 5)
+    s, events = go(s, Rationalist(by=0), 4, 5, 2)
+    assert [d.face for d in s.throw] == [4, 5, 2] and rules.at_risk(s) == 2 and s.powers_used == [True]
+    assert events[0] == "Ada (Rationalist) rerolls all 3 dice: 1, 1, 5 → 4, 5, 2; 0 Bugs, 1 Idea, 2 Progress."
+    refused(s, Rationalist(by=0), match="already used the Rationalist power")
+    # Spent: the next bust is applied at once.
+    s, events = go(s, PressOn(), 1, 1, 4, 4)
+    assert s.phase == "world" and any(e.startswith("Bust") for e in events)
+
+
+def test_a_power_is_used_on_another_players_turn():
+    s, _ = go(game("mathematician", "rationalist"), Roll(), 1, 1, 6)
+    assert kinds(s) == {("take_bust", None), ("rationalist", 1)}
+    s, _ = go(s, Rationalist(by=1), 6, 6, 6)
+    assert s.current == 0 and s.powers_used == [False, True] and rules.at_risk(s) == 3
+
+
+def test_rationalist_reroll_of_a_venture_throw_still_ignores_the_first_half():
+    s = game("venture_capitalist", "rationalist")
+    s, _ = go(s, VentureCapitalist(by=0), 1, 1, 1, 4, 2, 5)
+    s, _ = go(s, Rationalist(by=1), 1, 1, 1, 1, 5, 6)
+    assert [d.bugs_ignored for d in s.throw] == [True] * 3 + [False] * 3
+    assert rules.count_bugs(s.throw) == 1 and not rules.is_bust(s) and rules.at_risk(s) == 2
+
+
+def test_computer_scientist_rerolls_ideas_and_ignores_their_bugs():
+    s = after_throw(game("computer_scientist"), [2, 3, 1, 5])
+    s, events = go(s, ComputerScientist(by=0), 1, 1)
+    assert rules.count_bugs(s.throw) == 1 and not rules.is_bust(s)
+    assert [rules.die_symbol(d) for d in s.throw] == ["Bug (ignored)", "Bug (ignored)", "Bug", "Progress"]
+    assert "(Bugs among them ignored)" in events[0]
+
+
+def test_computer_scientist_not_offered_on_a_bust_it_cannot_undo():
+    s, events = go(game("computer_scientist"), Roll(), 1, 1, 2)
+    assert s.phase == "world" and any(e.startswith("Bust") for e in events)
+    s = after_throw(game("computer_scientist", "programmer"), [1, 1, 2])
+    assert kinds(s) == {("take_bust", None), ("programmer", 1)}
+    refused(s, ComputerScientist(by=0), match="can't undo a bust")
+
+
+def test_computer_scientist_needs_idea_dice():
+    s = after_throw(game("computer_scientist"), [4, 5, 1])
+    assert ("computer_scientist", 0) not in kinds(s)
+    refused(s, ComputerScientist(by=0), match="no Idea dice")
+
+
+def test_programmer_rerolls_the_bugs():
+    s, _ = go(game("programmer"), Roll(), 1, 1, 5)
+    s, _ = go(s, Programmer(by=0), 4, 6)
+    assert [d.face for d in s.throw] == [4, 6, 5] and rules.at_risk(s) == 3
+
+
+def test_programmer_reroll_can_bust_again_and_then_the_bust_applies():
+    s, _ = go(game("programmer"), Roll(), 1, 1, 5)
+    s, events = go(s, Programmer(by=0), 1, 1)
+    assert s.phase == "world" and events[-2].startswith("Bust")
+
+
+def test_programmer_needs_a_bug():
+    s = after_throw(game("programmer"), [2, 5, 5])
+    refused(s, Programmer(by=0), match="no Bugs")
+
+
+def test_mathematician_starts_a_turn_with_one_die_and_forfeits_owed_dice():
+    s = game("rationalist", "mathematician").model_copy(update={"pool": 5})  # 2 +Dice owed
+    assert ("mathematician", 1) in kinds(s)
+    s, events = go(s, Mathematician(by=1))
+    assert s.pool == 1 and s.phase == "start" and s.powers_used == [False, True]
+    assert events == ["Bea (Mathematician): Ada starts with only 1 die instead of 5 (any +Dice owed are forfeited)."]
+    s, _ = go(s, Roll(), 4)
+    assert len(s.throw) == 1 and rules.at_risk(s) == 1
+
+
+def test_mathematician_only_before_the_first_throw():
+    s = after_throw(game("rationalist", "mathematician"), [4, 5, 6])
+    refused(s, Mathematician(by=1), match="before a turn's first throw")
+
+
+def test_venture_capitalist_first_throw():
+    s, events = go(game("venture_capitalist"), VentureCapitalist(by=0), 1, 1, 2, 4, 1, 3)
+    # First 3 ignore Bugs (1, 1, 2, ...), then 3 counting them (4, 1, 3): only 1 Bug counts.
+    assert not rules.is_bust(s) and s.pool == 3 and len(s.throw) == 6
+    assert rules.at_risk(s) == 1 and rules.next_pool(s) == 3 + 2  # Ideas from both halves
+    assert events[0] == "Ada (Venture Capitalist) backs the throw: 3 dice ignoring Bugs, then 3 more counting Bugs."
+
+
+def test_venture_capitalist_when_pressing_on_and_both_halves_score():
+    s = after_throw(game("mathematician", "venture_capitalist"), [2, 5, 5])  # 1 Idea, 2 Progress
+    assert ("venture_capitalist", 1) in kinds(s)
+    s, events = go(s, VentureCapitalist(by=1), 1, 1, 2, 4, 1, 4, 4, 3)
+    assert s.pool == 4 and len(s.throw) == 8
+    assert rules.at_risk(s) == 2 + 1 + 2 and rules.next_pool(s) == 4 + 2
+    assert events[0].startswith("Ada presses on with 2 at risk")
+
+
+def test_venture_capitalist_throw_busts_only_on_the_second_half():
+    s, _ = go(game("venture_capitalist"), VentureCapitalist(by=0), 1, 1, 1, 1, 1, 5)
+    assert s.phase == "world"
+
+
+def test_venture_capitalist_not_on_a_bust_or_in_the_world_phase():
+    s = after_throw(game("venture_capitalist", "rationalist"), [1, 1, 4])
+    refused(s, VentureCapitalist(by=0), match="right before a throw")
+
+
+def test_media_liaison_before_roll_makes_the_result_stop():
+    s = game("media_liaison", "programmer").model_copy(update={"phase": "world"})
+    assert kinds(s) == {("roll_d12", None), ("media_liaison", 0)}
+    s, events = go(s, MediaLiaison(by=0), 11)  # Bad, +Dice: normally roll again
+    assert (s.world, s.phase, s.pool) == (1, "start", 4)
+    assert "stop (Media Liaison)" in events[1]
+
+
+def test_media_liaison_after_roll_stops_on_the_last_result():
+    s = game("media_liaison", "programmer", media_liaison_timing="after_roll").model_copy(update={"phase": "world"})
+    assert kinds(s) == {("roll_d12", None)}
+    refused(s, MediaLiaison(by=0), match="Roll the d12 first")
+    s, _ = go(s, RollD12(), 8)
+    assert ("media_liaison", 0) in kinds(s)
+    s, events = go(s, MediaLiaison(by=0))
+    assert (s.phase, s.pool, s.current) == ("start", 4, 1)
+    assert events[0] == "Ada (Media Liaison): the d12's 8 also counts as Stop."
+
+
+def test_powers_offered_only_when_usable():
+    s = game(*rules.ROLES)
+    assert kinds(s) == {("roll", None), ("mathematician", 1), ("venture_capitalist", 4)}
+    s = after_throw(s, [1, 2, 5])
+    assert kinds(s) == {("stop", None), ("press_on", None), ("venture_capitalist", 4),
+                        ("rationalist", 0), ("computer_scientist", 2), ("programmer", 3)}
+    s = s.model_copy(update={"phase": "world"})
+    assert kinds(s) == {("roll_d12", None), ("media_liaison", 5)}
+
+
+def test_power_of_another_role_refused():
+    s = after_throw(game("mathematician", "programmer"), [1, 1, 4])
+    refused(s, Rationalist(by=1), match="Bea is the Programmer, not the Rationalist")
+
+
+# --- Bad input -----------------------------------------------------------------------------------------------
+
+
+def test_physical_d6_outside_1_to_6_refused():
+    s = game("mathematician")
+    refused(s, Roll(), InputError, "1 to 6", dice=SeededDice(1, 0, entered=[3, 7, 2]))
+
+
+def test_physical_d12_outside_1_to_12_refused():
+    s = game("mathematician").model_copy(update={"phase": "world"})
+    refused(s, RollD12(), InputError, "1 to 12", dice=SeededDice(1, 0, entered=[13]))
+
+
+def test_physical_dice_used_when_typed():
+    s, _ = rules.apply(game("mathematician"), Roll(), SeededDice(1, 0, entered=[6, 6, 6]))
+    assert [d.face for d in s.throw] == [6, 6, 6]
+
+
+def test_player_index_out_of_range_refused():
+    s = after_throw(game("rationalist", "programmer"), [1, 1, 4])
+    refused(s, Rationalist(by=2), InputError, "numbered 0 to 1")
+    refused(s, Rationalist(by=-1), InputError, "numbered 0 to 1")
+
+
+def test_actions_out_of_their_step_refused():
+    s = game("mathematician")
+    refused(s, PressOn(), match="after a throw")
+    refused(s, Stop(), match="after a throw")
+    refused(s, RollD12(), match="world phase")
+    refused(s, TakeBust(), match="two or more Bugs")
+    s = after_throw(s, [4, 4, 4])
+    refused(s, Roll(), match="first throw has been made")
+
+
+# --- Views, JSON, contract ----------------------------------------------------------------------------------
+
+
+def test_json_round_trip_of_state_and_actions():
+    s = game(*rules.ROLES, media_liaison_timing="after_roll")
+    s, _ = go(s, VentureCapitalist(by=4), 1, 2, 3, 4, 5, 6)
+    s, _ = go(s, ComputerScientist(by=2), 1, 1)
+    assert State.model_validate_json(s.model_dump_json()) == s
+    for action in rules.legal_actions(s) + [Roll(), RollD12(), TakeBust()]:
+        data = GAME.dump_action(action)
+        assert GAME.parse_action(data) == action
+
+
+def test_describe_headline_outcome():
+    assert rules.describe(PressOn()) == "press on"
+    assert rules.describe(Rationalist(by=0)) == "Rationalist power (player 1)"
+    s = game("mathematician")
+    assert rules.headline(s) == "Turn 1 · Ada · 3 dice to roll"
+    s, _ = go(s, Roll(), 4, 5, 2)
+    assert rules.headline(s) == "Turn 1 · Ada · 2 at risk"
+    assert GAME.key == "save_the_singularity" and GAME.title == "Save the Singularity"
+
+
+def test_apply_never_mutates_its_input():
+    s = game("rationalist", "programmer")
+    before = s.model_dump_json()
+    rules.apply(s, Roll(), ScriptedDice([1, 1, 4]))
+    assert s.model_dump_json() == before
+
+
+# --- Random legal play -----------------------------------------------------------------------------------------
+
+
+@st.composite
+def tables(draw):
+    count = draw(st.integers(1, 8))
+    roles = list(rules.ROLES)
+    order = draw(st.permutations(roles))
+    chosen = list(order[:count]) + [draw(st.sampled_from(roles)) for _ in range(count - 6)]
+    return Settings(
+        players=[Player(name=NAMES[i], role=r) for i, r in enumerate(chosen)],
+        max_pool=draw(st.integers(3, 12)),
+        media_liaison_timing=draw(st.sampled_from(["before_roll", "after_roll"])),
+    )
+
+
+@hsettings(max_examples=40)
+@given(table=tables(), seed=st.integers(0, 2**32), picks=st.lists(st.integers(0, 1000), min_size=300, max_size=300))
+def test_random_legal_play_keeps_the_invariants_and_replays(table, seed, picks):
+    state = rules.new_state(table)
+    log = []
+    uses = [0] * len(table.players)
+    for n, pick in enumerate(picks):
+        legal = rules.legal_actions(state)
+        if not legal:
+            break
+        action = legal[pick % len(legal)]
+        before = state.model_dump_json()
+        new, events = rules.apply(state, action, SeededDice(seed, n))
+        assert state.model_dump_json() == before and events
+        if hasattr(action, "by"):
+            uses[action.by] += 1
+        log.append((action, new))
+        state = new
+        # Invariants
+        assert state.team >= 0 and state.world >= 0 and rules.at_risk(state) >= 0
+        assert 1 <= state.pool <= table.max_pool <= 12
+        assert all(u <= 1 for u in uses) and [u == 1 for u in uses] == state.powers_used
+        reached = state.team >= rules.team_target(state) or state.world >= rules.world_target(state)
+        assert (state.phase == "over") == reached == (rules.outcome(state) is not None)
+        assert State.model_validate_json(state.model_dump_json()) == state
+    # Replaying the log with the same dice gives the same states.
+    replay = rules.new_state(table)
+    for n, (action, stored) in enumerate(log):
+        replay, _ = rules.apply(replay, GAME.parse_action(GAME.dump_action(action)), SeededDice(seed, n))
+        assert replay == stored
