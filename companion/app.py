@@ -1,6 +1,8 @@
 """The Flet entry point: one `TableSession` per connected screen, routing, errors, sync.
 
 Routes: /  (campaigns) · /new · /c/<id> (a campaign) · /dice · /settings · /backups
+        /c/<id>/<name>  a game's extra screen for a campaign (its view module's SCREENS[name])
+        /g/<game>/<name>  a game's screen outside any campaign (catalogs, maps: GAME_SCREENS[name])
 """
 
 from __future__ import annotations
@@ -55,7 +57,14 @@ class TableSession:
         self.show(self.page.route)
 
     def _on_view_pop(self, e) -> None:
-        self.go("/" if self.page.route.startswith("/c/") or self.page.route != "/backups" else "/settings")
+        route = self.page.route.split("?")[0]
+        parts = [p for p in route.split("/") if p]
+        if route == "/backups":
+            self.go("/settings")
+        elif len(parts) == 3 and parts[0] == "c":
+            self.go(f"/c/{parts[1]}")  # a game's extra screen goes back to its campaign
+        else:
+            self.go("/")
 
     def show(self, route: str) -> None:
         from companion.ui.campaign import CampaignScreen
@@ -65,9 +74,12 @@ class TableSession:
 
         self._leave_screen()
         path = (route or "/").split("?")[0]
+        parts = [p for p in path.split("/") if p]
         screen: Any
         if path.startswith("/c/") and path[3:].isdigit():
             screen = CampaignScreen(self, int(path[3:]))
+        elif len(parts) == 3 and parts[0] in ("c", "g"):
+            screen = self._game_screen(parts) or HomeScreen(self)
         elif path == "/new":
             screen = NewCampaignScreen(self)
         elif path == "/dice":
@@ -81,11 +93,33 @@ class TableSession:
         self.screen = screen
         views = [screen.view()]
         if not isinstance(screen, HomeScreen):
-            views.insert(0, ft.View(route="/", controls=[]))  # gives the back arrow
+            views.insert(0, ft.View(route="/", controls=[]))  # gives the back arrow (see _on_view_pop)
         self.page.views.clear()
         self.page.views.extend(views)
         self.page.update()
         screen.entered()
+
+    def _game_screen(self, parts: list[str]):
+        """/c/<id>/<name> or /g/<game>/<name>: a screen a game's view module provides."""
+        from companion.games import is_known
+        from companion.ui.campaign import game_panel_module
+
+        kind, owner, name = parts
+        if kind == "c":
+            if not owner.isdigit():
+                return None
+            try:
+                game_key = self.store.get(int(owner)).game
+            except NotFound:
+                return None
+            module = game_panel_module(game_key)
+            factory = getattr(module, "SCREENS", {}).get(name) if module else None
+            return factory(self, int(owner)) if factory else None
+        if not is_known(owner):
+            return None
+        module = game_panel_module(owner)
+        factory = getattr(module, "GAME_SCREENS", {}).get(name) if module else None
+        return factory(self) if factory else None
 
     def _leave_screen(self) -> None:
         if self.screen is not None and hasattr(self.screen, "left"):

@@ -8,6 +8,7 @@ roll. A player may type a physical die's result instead; that value is used and 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -20,7 +21,9 @@ MAX_DICE = 100
 
 
 def new_seed() -> int:
-    return secrets.randbits(63)
+    """A new campaign's seed. COMPANION_SEED fixes it, for demos and end-to-end tests."""
+    fixed = os.environ.get("COMPANION_SEED")
+    return int(fixed) if fixed else secrets.randbits(63)
 
 
 def _stream(seed: int, n: int) -> random.Random:

@@ -14,6 +14,7 @@ from typing import Any, Optional
 import flet as ft
 
 from companion.games import get_game
+from companion.games.base import InputError
 from companion.log import Loaded, NotFound
 from companion.table import TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
@@ -49,6 +50,7 @@ class CampaignScreen:
                                              on_click=app.guard(self._redo))
         self.tray_results = ft.Container(animate_scale=ft.Animation(150, ft.AnimationCurve.EASE_OUT), scale=1)
         self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
+        self.physical = ft.Switch(label="I roll physical dice (type what they show)", value=False)
 
     # --- lifecycle ---
 
@@ -115,6 +117,7 @@ class CampaignScreen:
         self.redo_button.tooltip = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Nothing to redo"
         self._draw_tray_results()
         self.body.controls = [
+            self.physical,
             self._game_panel(),
             section("Dice tray", self.tray_results, DiceTray(self._tray_roll, black_faces=self._black_faces(),
                                                              sizes=self.app.sizes).control(self.app.guard)),
@@ -160,6 +163,28 @@ class CampaignScreen:
         self.refresh()
         if pulse or applied.dice:
             self._pulse()
+
+    def roll(self, action: Any, *, count: int, sides: int, what: str = "") -> None:
+        """Dispatch an action that rolls `count` d`sides` — or, when the table rolls physical dice,
+        first ask for the faces they show ("I rolled …") and record those instead."""
+        if not self.physical.value:
+            self.dispatch(action, pulse=True)
+            return
+        field = ft.TextField(label=f"{count} × d{sides}: the faces you rolled, e.g. " + " ".join(["3"] * min(count, 3)),
+                             autofocus=True, keyboard_type=ft.KeyboardType.NUMBER)
+
+        def apply(e):
+            parts = (field.value or "").replace(",", " ").split()
+            if not all(p.isdigit() for p in parts) or len(parts) != count:
+                raise InputError(f"Type {count} whole number{'s' if count > 1 else ''} from 1 to {sides}.")
+            self.app.page.pop_dialog()
+            self.dispatch(action, entered=[int(p) for p in parts], pulse=True)
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(f"I rolled … {what}".strip()), content=field,
+            actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
+                     ft.FilledButton(content="Use these dice", on_click=self.app.guard(apply))],
+        ))
 
     def _tray_roll(self, count, sides, faces, name, entered) -> None:
         self.dispatch(TrayRoll(count=count, sides=sides, faces=faces, name=name), entered=entered)

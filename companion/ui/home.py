@@ -147,8 +147,12 @@ class NewCampaignScreen:
         self.settings_box.update()
 
     def _load_form(self) -> None:
+        from companion.ui.campaign import game_panel_module
+
         game = get_game(self.chosen)
-        self.form = SettingsForm(game.Settings)
+        module = game_panel_module(self.chosen)
+        # A game may bring its own setup form (players and roles, ...); otherwise one drawn from Settings.
+        self.form = module.SetupForm(self.app) if module and hasattr(module, "SetupForm") else SettingsForm(game.Settings)
         self.settings_box.controls = [tagged("game-summary", ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
                                       *self.form.controls()]
 

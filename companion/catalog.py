@@ -1,0 +1,52 @@
+"""Catalogs a table enters once and shares: Biosphere 5 cards, Human Ethos maps and enemy types.
+
+Stored in the `catalog` table as (kind, key) → name + JSON data; exported/imported as files or QR
+text by `companion.exchange`. Games validate their own entries (pure code in their rules modules)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Iterable, Optional
+
+from sqlmodel import select
+
+from companion.log import Store
+from models.tables import CatalogEntry
+
+
+def entries(store: Store, kind: str) -> list[CatalogEntry]:
+    with store.db.session() as s:
+        return list(s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind).order_by(CatalogEntry.name)))
+
+
+def get(store: Store, kind: str, key: str) -> Optional[CatalogEntry]:
+    with store.db.session() as s:
+        return s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+
+
+def put(store: Store, kind: str, key: str, name: str, data: dict[str, Any]) -> None:
+    """Add or replace one entry (one transaction)."""
+    with store.db.session() as s:
+        row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+        row = row or CatalogEntry(kind=kind, key=key, name=name)
+        row.name, row.data, row.updated_at = name, data, datetime.now(timezone.utc)
+        s.add(row)
+
+
+def remove(store: Store, kind: str, key: str) -> None:
+    with store.db.session() as s:
+        row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+        if row is not None:
+            s.delete(row)
+
+
+def seed_once(store: Store, kind: str, items: Iterable[tuple[str, str, dict]]) -> int:
+    """Fill an empty catalog kind with the shipped starting entries; leaves a used one alone."""
+    with store.db.session() as s:
+        if s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind)).first() is not None:
+            return 0
+        count = 0
+        for key, name, data in items:
+            s.add(CatalogEntry(kind=kind, key=key, name=name, data=data))
+            count += 1
+        return count
