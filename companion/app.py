@@ -16,7 +16,7 @@ import flet as ft
 from companion.context import AppContext
 from companion.games.base import InputError, RuleError
 from companion.log import NotFound, StaleAction
-from companion.ui.style import Sizes, theme
+from companion.ui.style import FONTS, Sizes, theme
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,7 @@ class TableSession:
     def start(self) -> None:
         page = self.page
         page.title = "Table Companion"
+        page.fonts = FONTS
         page.theme = theme(self.scale)
         page.theme_mode = ft.ThemeMode.LIGHT
         page.on_route_change = self._on_route_change

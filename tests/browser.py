@@ -53,9 +53,9 @@ def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Po
 
 @contextmanager
 def served(db_url: str, *, token: Optional[str] = "test-token", extra_env: Optional[dict] = None,
-           command: Optional[list[str]] = None) -> Iterator[dict]:
-    """Start `companion serve` on a free port; yields {'port', 'base', 'join', 'proc'}."""
-    port = free_port()
+           command: Optional[list[str]] = None, port: Optional[int] = None) -> Iterator[dict]:
+    """Start `companion serve` on a (free) port; yields {'port', 'base', 'join', 'proc'}."""
+    port = port or free_port()
     env = dict(os.environ, COMPANION_TEST_GAMES="1", **(extra_env or {}))
     cmd = command or [sys.executable, "-m", "companion", "--db", db_url, "serve", "--host", "127.0.0.1",
                       "--port", str(port), "--quiet"] + (["--token", token] if token else ["--open"])

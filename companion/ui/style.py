@@ -18,8 +18,15 @@ _BASE = {
 }
 
 
+# Roboto (the web client's font) lacks arrows and math signs ("4.4 → 5", "−1", "≥"); the web client
+# would fetch them from a CDN a table may not reach, so a small subset of DejaVu Sans ships in assets/.
+SYMBOLS_FONT = "DejaVu Sans Symbols"
+FONTS = {SYMBOLS_FONT: "/fonts/DejaVuSans-symbols.ttf"}
+
+
 def theme(scale: float, dark: bool = False) -> ft.Theme:
-    text = ft.TextTheme(**{name: ft.TextStyle(size=round(size * scale)) for name, size in _BASE.items()})
+    text = ft.TextTheme(**{name: ft.TextStyle(size=round(size * scale), font_family_fallback=[SYMBOLS_FONT])
+                           for name, size in _BASE.items()})
     return ft.Theme(color_scheme_seed=SEED_COLOR, text_theme=text, primary_text_theme=text,
                     visual_density=ft.VisualDensity.COMFORTABLE)
 

@@ -165,14 +165,21 @@ def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False) ->
 
 
 def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
-    """A QR code big enough to scan across a table, with its text underneath."""
+    """A QR code big enough to scan across a table, with its text underneath and a copy button."""
+    clipboard = ft.Clipboard()
+
+    async def copy(e):
+        await clipboard.set(text)
+        e.control.content = "Copied"
+        e.control.update()
+
     return ft.AlertDialog(
         title=ft.Text(title),
         content=ft.Column([
             ft.Image(src=qr_png(text, box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN),
             ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_MEDIUM) if caption else ft.Container(),
-            tagged("qr-text", ft.Text(text if len(text) < 120 else text[:117] + "…", selectable=True,
+            tagged("qr-text", ft.Text(text if len(text) < 120 else text[:117] + "…",
                                       theme_style=ft.TextThemeStyle.BODY_SMALL)),
         ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320),
-        actions=[],
+        actions=[ft.TextButton(content="Copy text", icon=ft.Icons.COPY, on_click=copy)],
     )

@@ -125,3 +125,54 @@ def test_desktop_size_and_the_dice_screen(browser, server, artifacts):
     expect(by_id(page, "dice-last")).to_contain_text("custom die")
     settled_screenshot(page, artifacts / "dice-desktop.png")
     context.close()
+
+
+def test_a_dropped_connection_reconnects_and_shows_the_current_state(browser, tmp_path, artifacts):
+    """The phone keeps its page while the server goes away (a Wi-Fi blip, a locked phone, even a host
+    restart); when the server is back it reconnects by itself and shows what changed meanwhile."""
+    from companion.games.counter.rules import Add
+    from tests.helpers import file_store
+
+    db = tmp_path / "blip.sqlite"
+    store = file_store(tmp_path, "blip.sqlite")
+    cid = store.create("counter", "Blip", {}, seed=5)
+    store.db.close()
+    with served(f"sqlite:///{db}", token="blip") as first:
+        port = first["port"]
+        context, page = open_phone(browser, first)
+        page.goto(f"{first['base']}c/{cid}")
+        expect(by_id(page, "counter-value")).to_have_text("0")
+    # Server gone. Another phone's action lands in the save meanwhile.
+    store = file_store(tmp_path, "blip.sqlite")
+    store.apply(cid, Add(amount=3), expected_cursor=0)
+    store.db.close()
+    with served(f"sqlite:///{db}", token="blip", port=port):
+        expect(by_id(page, "counter-value")).to_have_text("3", timeout=30_000)
+        tap(page, page.get_by_role("button", name="Value +1"))
+        expect(by_id(page, "counter-value")).to_have_text("4")
+    context.close()
+
+
+def test_export_a_campaign_to_a_file_and_as_qr(browser, server, artifacts):
+    import json
+
+    context, page = open_phone(browser, server)
+    new_counter_campaign(page, "Export night")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    tap(page, page.get_by_role("button", name="Value +1"))
+    expect(by_id(page, "counter-value")).to_have_text("1")
+    tap(page, page.get_by_role("button", name="Campaign settings"))
+    tap(page, page.get_by_role("button", name="Export"))
+    expect(page.get_by_text(re.compile(r"1 actions, .* as counter-Export-night\.json"))).to_be_visible()
+    tap(page, page.get_by_role("button", name="Show QR"))
+    expect(by_id(page, "qr-text")).to_contain_text("TC1:")
+    settled_screenshot(page, artifacts / "export-qr-phone.png")
+    page.keyboard.press("Escape")
+    tap(page, page.get_by_role("button", name="Campaign settings"))
+    tap(page, page.get_by_role("button", name="Export"))
+    with page.expect_download() as download:
+        tap(page, page.get_by_role("button", name="Save file"))
+    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert data["format"] == "table-companion/campaign" and data["name"] == "Export night"
+    assert data["log"][-1]["state"]["game"]["value"] == 1
+    context.close()
