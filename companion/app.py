@@ -194,12 +194,21 @@ class TableSession:
         self.page.show_dialog(dialog)
 
     def pulse(self) -> None:
-        """A light haptic tap on phones, so nobody wonders whether the roll happened."""
+        """A light haptic tap on phones and a flash of the title bar, so nobody wonders whether the
+        roll happened (the bar is always in view, wherever the dice are on the page)."""
+        bar = self.page.views[-1].appbar if self.page.views else None
+
         async def buzz():
             try:
                 await self.haptics.medium_impact()
             except Exception:
                 pass
+            if bar is not None:
+                bar.bgcolor = ft.Colors.PRIMARY_CONTAINER
+                bar.update()
+                await asyncio.sleep(0.25)
+                bar.bgcolor = None
+                bar.update()
         try:
             self.page.run_task(buzz)
         except RuntimeError:

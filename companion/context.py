@@ -22,6 +22,8 @@ BACKUP_EVERY_SECONDS = 10 * 60
 
 # App-wide settings with their defaults and allowed values.
 DEFAULT_SETTINGS: dict[str, Any] = {"text_scale": 1.0, "keep_awake": True}
+# Settings every open screen must follow at once (they redraw); others are read when needed.
+SHARED_DISPLAY_SETTINGS = {"text_scale", "keep_awake"}
 TEXT_SCALES = (0.9, 1.0, 1.2, 1.4, 1.7)
 
 
@@ -74,7 +76,8 @@ class AppContext:
             row = s.get(Setting, key) or Setting(key=key)
             row.value = value
             s.add(row)
-        self.hub.publish(0, 0)
+        if key in SHARED_DISPLAY_SETTINGS:
+            self.hub.publish(0, 0)
 
     def close(self) -> None:
         self.db.close()

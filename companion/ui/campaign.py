@@ -6,7 +6,6 @@ showing this campaign reloads and redraws."""
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import logging
 from typing import Any, Optional
@@ -48,9 +47,10 @@ class CampaignScreen:
                                                 on_click=app.guard(self._undo))
         self.redo_button = ft.OutlinedButton(content="Redo", icon=ft.Icons.REDO, height=TAP,
                                              on_click=app.guard(self._redo))
-        self.tray_results = ft.Container(animate_scale=ft.Animation(150, ft.AnimationCurve.EASE_OUT), scale=1)
+        self.tray_results = ft.Container()
         self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
         self.physical = ft.Switch(label="I roll physical dice (type what they show)", value=False)
+        self.tray: Optional[DiceTray] = None  # made once, so what a player typed survives redraws
 
     # --- lifecycle ---
 
@@ -116,11 +116,13 @@ class CampaignScreen:
         self.redo_button.disabled = loaded.redo_label is None
         self.redo_button.tooltip = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Nothing to redo"
         self._draw_tray_results()
+        if self.tray is None:
+            self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
+            self.tray_controls = self.tray.control(self.app.guard)
         self.body.controls = [
             self.physical,
             self._game_panel(),
-            section("Dice tray", self.tray_results, DiceTray(self._tray_roll, black_faces=self._black_faces(),
-                                                             sizes=self.app.sizes).control(self.app.guard)),
+            section("Dice tray", self.tray_results, self.tray_controls),
             section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",
                                                                   self.app.guard(self._add_note))])),
             section("History", tagged("history", history_list(self.app.store.history(self.campaign_id, limit=100)))),
@@ -205,14 +207,6 @@ class CampaignScreen:
 
     def _pulse(self) -> None:
         self.app.pulse()
-
-        async def bump():
-            self.tray_results.scale = 1.08
-            self.tray_results.update()
-            await asyncio.sleep(0.16)
-            self.tray_results.scale = 1
-            self.tray_results.update()
-        self.app.page.run_task(bump)
 
     def _share(self, e) -> None:
         from companion.ui.home import share_table

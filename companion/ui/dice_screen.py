@@ -16,7 +16,7 @@ HISTORY_KEEP = 40
 class DiceScreen:
     def __init__(self, app):
         self.app = app
-        self.last = ft.Container(animate_scale=ft.Animation(150, ft.AnimationCurve.EASE_OUT), scale=1)
+        self.last = ft.Container()
         self.history = ft.Column(spacing=4)
         self.black_faces = ft.Dropdown(label="Hand die: black-hand faces", value=str(app.ctx.setting("hand_die_black_faces") or 1),
                                        options=[ft.DropdownOption(key=str(i), text=f"{i} of 6") for i in range(7)],
