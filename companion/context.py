@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from platformdirs import user_data_dir
 from sqlmodel import select
 
 from companion.log import Store
 from companion.sync import Hub
 from models.backup import make_backup
-from models.db import Database, open_database
+from models.db import Database, default_url, open_database, sqlite_path
 from models.tables import Setting
 
 BACKUP_EVERY_SECONDS = 10 * 60
@@ -41,7 +40,9 @@ class AppContext:
     @classmethod
     def open(cls, url: Optional[str] = None, *, join_url: Optional[str] = None, token: Optional[str] = None,
              backup_dir: Optional[Path] = None) -> "AppContext":
-        backup_dir = backup_dir or Path(user_data_dir("table-companion", appauthor=False)) / "backups"
+        path = sqlite_path(url or default_url())
+        # Each database file keeps its own backups beside it: companion.sqlite → companion-backups/.
+        backup_dir = backup_dir or (path.with_name(f"{path.stem}-backups") if path else None)
         db = open_database(url, backup_dir=backup_dir)
         hub = Hub()
         store = Store(db)

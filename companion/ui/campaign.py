@@ -18,7 +18,7 @@ from companion.log import Loaded, NotFound
 from companion.table import TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DiceTray, big_button, icon_button, dice_faces, history_list, section, tagged
+from companion.ui.widgets import DiceTray, big_button, icon_button, switch_row, dice_faces, history_list, section, tagged
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class CampaignScreen:
                                              on_click=app.guard(self._redo))
         self.tray_results = ft.Container()
         self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
-        self.physical = ft.Switch(label="I roll physical dice (type what they show)", value=False)
+        self.physical_row, self.physical = switch_row("I roll physical dice (type what they show)", False)
         self.tray: Optional[DiceTray] = None  # made once, so what a player typed survives redraws
 
     # --- lifecycle ---
@@ -120,7 +120,7 @@ class CampaignScreen:
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
             self.tray_controls = self.tray.control(self.app.guard)
         self.body.controls = [
-            self.physical,
+            self.physical_row,
             self._game_panel(),
             section("Dice tray", self.tray_results, self.tray_controls),
             section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import flet as ft
 
 from companion.context import TEXT_SCALES
-from companion.ui.style import GAP
-from companion.ui.widgets import big_button, section, when
-from models.backup import list_backups, restore_backup
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, section, switch_row, when
+from models.backup import KEEP, list_backups, restore_backup
 
 SCALE_NAMES = {0.9: "Small", 1.0: "Normal", 1.2: "Large", 1.4: "Larger", 1.7: "Huge"}
 
@@ -19,21 +19,21 @@ class SettingsScreen:
     def view(self) -> ft.View:
         app = self.app
         current = float(app.ctx.setting("text_scale") or 1.0)
-        size = ft.SegmentedButton(
-            selected=[str(current)],
-            segments=[ft.Segment(value=str(s), label=ft.Text(SCALE_NAMES[s])) for s in TEXT_SCALES],
-            on_change=lambda e: app.ctx.set_setting("text_scale", float(e.control.selected[0])),
-        )
-        awake = ft.Switch(label="Keep the screen awake while a campaign is open",
-                          value=bool(app.ctx.setting("keep_awake")),
-                          on_change=lambda e: app.ctx.set_setting("keep_awake", bool(e.control.value)))
+        sizes = ft.Row([
+            (ft.FilledButton if s == current else ft.OutlinedButton)(
+                content=SCALE_NAMES[s], height=TAP, icon=ft.Icons.CHECK if s == current else None,
+                on_click=lambda e, s=s: app.ctx.set_setting("text_scale", s))
+            for s in TEXT_SCALES
+        ], wrap=True, spacing=8, run_spacing=8)
+        awake, _ = switch_row("Keep the screen awake while a campaign is open", bool(app.ctx.setting("keep_awake")),
+                              lambda e: app.ctx.set_setting("keep_awake", bool(e.control.value)))
         where = app.ctx.db.path or app.ctx.db.url.split("@")[-1]
         return ft.View(
             route="/settings",
             appbar=ft.AppBar(title=ft.Text("Settings")),
             controls=[
                 section("Text size", ft.Text("Applies to every screen of this table.", theme_style=ft.TextThemeStyle.BODY_SMALL),
-                        ft.Row([size], scroll=ft.ScrollMode.AUTO)),
+                        sizes),
                 section("At the table", awake),
                 section("Saves", ft.Text(f"Database: {where}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
                         big_button("Backups and restore", lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
@@ -75,7 +75,7 @@ class BackupsScreen:
         backups = list_backups(ctx.backup_dir)
         rows: list[ft.Control] = [
             ft.Text("The app copies the database when it starts and every 10 minutes of play, keeping the newest "
-                    f"{8}. Restoring replaces every campaign with the backup's (the current state is backed up first).",
+                    f"{KEEP}. Restoring replaces every campaign with the backup's (the current state is backed up first).",
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             big_button("Back up now", self.app.guard(self._backup_now), icon=ft.Icons.SAVE),
         ]

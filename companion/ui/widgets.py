@@ -4,6 +4,7 @@ confirmation dialogs. Each takes plain values and callbacks; none decides a rule
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from types import SimpleNamespace
 from typing import Callable, Optional, Sequence
 
 import flet as ft
@@ -42,6 +43,30 @@ def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = 
                            disabled=disabled, tooltip=label,
                            style=ft.ButtonStyle(shape=ft.CircleBorder()) if round_ else None)
     return ft.Semantics(label=label, button=True, container=True, content=button)
+
+
+def switch_row(label: str, value: bool, on_change=None) -> tuple[ft.Control, ft.Switch]:
+    """A switch with its label wrapping beside it (a Switch's own label never wraps and gets cut off);
+    a tap anywhere on the row flips it."""
+    def changed(e):
+        wrapper.toggled = bool(switch.value)
+        wrapper.update()
+        if on_change:
+            on_change(e)
+
+    def flip(e):
+        switch.value = not switch.value
+        switch.update()
+        changed(SimpleNamespace(control=switch))
+
+    switch = ft.Switch(value=value, on_change=changed)
+    row = ft.Container(
+        ft.Row([ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE), switch],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        on_click=flip, border_radius=8, padding=ft.Padding.symmetric(vertical=4),
+    )
+    wrapper = ft.Semantics(label=label, toggled=value, container=True, content=row)
+    return wrapper, switch
 
 
 def track(label: str, value: int, *, on_minus=None, on_plus=None, identifier: str, low: Optional[int] = None,
@@ -109,7 +134,7 @@ class DiceTray:
         self.notation = ft.TextField(label="Dice (NdX)", value="2d6", width=150, height=TAP + 8,
                                      text_size=sizes(18) if sizes else 18)
         self.entered = ft.TextField(label="I rolled … (faces, e.g. 3 5)", expand=True, visible=False)
-        self.physical = ft.Switch(label="I rolled physical dice", value=False, on_change=self._toggle)
+        self.physical_row, self.physical = switch_row("I rolled physical dice", False, self._toggle)
 
     def _toggle(self, e) -> None:
         self.entered.visible = bool(self.physical.value)
@@ -148,7 +173,7 @@ class DiceTray:
                                                         on_click=guard(lambda e: self._roll_notation(self.notation.value or "")))],
                         vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
         return ft.Column([ft.Row(quick + [hand], wrap=True, spacing=8, run_spacing=8), custom,
-                          self.physical, self.entered], spacing=GAP)
+                          self.physical_row, self.entered], spacing=GAP)
 
 
 def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False) -> ft.Control:
