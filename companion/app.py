@@ -165,16 +165,25 @@ class TableSession:
                           show_close_icon=True, duration=ft.Duration(seconds=6 if error else 3))
         self.page.show_dialog(bar)
 
-    def guard(self, fn: Callable) -> Callable:
-        """Wrap a tap handler: refused input shows its message and changes nothing."""
+    def guard(self, fn: Callable, *, show_in: Optional[ft.Text] = None) -> Callable:
+        """Wrap a tap handler: refused input shows its message and changes nothing. Inside a dialog,
+        pass `show_in` (a Text in the dialog): a snack bar would sit hidden behind the dialog."""
+        def report(message: str) -> None:
+            if show_in is not None:
+                show_in.value = message
+                show_in.visible = True
+                show_in.update()
+            else:
+                self.toast(message, error=True)
+
         def handler(e=None):
             try:
                 return fn(e)
             except StaleAction as exc:
                 self.refresh()
-                self.toast(str(exc), error=True)
+                report(str(exc))
             except (RuleError, InputError, NotFound) as exc:
-                self.toast(str(exc), error=True)
+                report(str(exc))
         return handler
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None], *, danger: bool = True) -> None:

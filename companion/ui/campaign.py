@@ -18,7 +18,7 @@ from companion.log import Loaded, NotFound
 from companion.table import TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DiceTray, big_button, icon_button, switch_row, dice_faces, history_list, section, tagged
+from companion.ui.widgets import DiceTray, big_button, dialog_error, icon_button, switch_row, dice_faces, history_list, section, tagged
 
 log = logging.getLogger(__name__)
 
@@ -174,18 +174,20 @@ class CampaignScreen:
             return
         field = ft.TextField(label=f"{count} × d{sides}: the faces you rolled, e.g. " + " ".join(["3"] * min(count, 3)),
                              autofocus=True, keyboard_type=ft.KeyboardType.NUMBER)
+        error = dialog_error()
 
         def apply(e):
             parts = (field.value or "").replace(",", " ").split()
             if not all(p.isdigit() for p in parts) or len(parts) != count:
                 raise InputError(f"Type {count} whole number{'s' if count > 1 else ''} from 1 to {sides}.")
             self.app.page.pop_dialog()
-            self.dispatch(action, entered=[int(p) for p in parts], pulse=True)
+            # From here a refusal (a face off the die, a rule) shows as a message on the screen.
+            self.app.guard(lambda _: self.dispatch(action, entered=[int(p) for p in parts], pulse=True))(None)
 
         self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(f"I rolled … {what}".strip()), content=field,
+            title=ft.Text(f"I rolled … {what}".strip()), content=ft.Column([field, error], tight=True, width=360),
             actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
-                     ft.FilledButton(content="Use these dice", on_click=self.app.guard(apply))],
+                     ft.FilledButton(content="Use these dice", on_click=self.app.guard(apply, show_in=error))],
         ))
 
     def _tray_roll(self, count, sides, faces, name, entered) -> None:

@@ -9,7 +9,7 @@ from companion.games import available_games, get_game
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, icon_button, section, tagged, when
+from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged, when
 
 
 class HomeScreen:
@@ -165,6 +165,7 @@ class NewCampaignScreen:
 
 def rename_dialog(app, campaign) -> None:
     field = ft.TextField(label="New name", value=campaign.name, max_length=60, autofocus=True)
+    error = dialog_error()
 
     def save(e):
         app.store.rename(campaign.id, field.value or "")
@@ -172,9 +173,9 @@ def rename_dialog(app, campaign) -> None:
         app.refresh()
 
     app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text("Rename campaign"), content=field,
+        title=ft.Text("Rename campaign"), content=ft.Column([field, error], tight=True, width=360),
         actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content="Save", on_click=app.guard(save))],
+                 ft.FilledButton(content="Save", on_click=app.guard(save, show_in=error))],
     ))
 
 
@@ -211,7 +212,8 @@ def export_dialog(app, campaign_id: int) -> None:
 
 def import_dialog(app) -> None:
     """Import a campaign from a file or from pasted QR text. Nothing is written unless all is valid."""
-    pasted = ft.TextField(label="…or paste the text of an export / QR code", multiline=True, min_lines=2, max_lines=4)
+    pasted = ft.TextField(label="…or paste the text of an export / QR code")
+    error = dialog_error()
 
     def done(campaign_id: int) -> None:
         app.page.pop_dialog()
@@ -223,17 +225,22 @@ def import_dialog(app) -> None:
         if not files:
             return
         f = files[0]
-        if f.size and f.size > exchange.MAX_BYTES:
-            app.toast(f"{f.name} is too big to import (over {exchange.MAX_BYTES // 1_000_000} MB).", error=True)
-            return
-        app.guard(lambda _: done(exchange.import_campaign(app.store, f.bytes or b"")))(None)
+
+        def load(_):
+            if f.size and f.size > exchange.MAX_BYTES:  # refuse before reading it all
+                raise exchange.ImportRefused(f"{f.name} is too big to import (over {exchange.MAX_BYTES // 1_000_000} MB).")
+            done(exchange.import_campaign(app.store, f.bytes or b""))
+
+        app.guard(load, show_in=error)(None)
 
     app.page.show_dialog(ft.AlertDialog(
         title=ft.Text("Import a campaign"),
-        content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), pasted], tight=True, width=360),
+        content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), pasted, error],
+                          tight=True, width=360),
         actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
                  ft.FilledButton(content="Import text",
-                                 on_click=app.guard(lambda e: done(exchange.import_campaign(app.store, pasted.value or ""))))],
+                                 on_click=app.guard(lambda e: done(exchange.import_campaign(app.store, pasted.value or "")),
+                                                    show_in=error))],
     ))
 
 

@@ -15,6 +15,12 @@ from companion.share import qr_png
 from companion.ui.style import GAP, TAP
 
 
+def dialog_error() -> ft.Text:
+    """Where a dialog shows why its input was refused (see TableSession.guard's show_in)."""
+    return tagged("dialog-error", ft.Text("", color=ft.Colors.ERROR,
+                                          theme_style=ft.TextThemeStyle.BODY_MEDIUM))
+
+
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
     """A stable locator for tests and screen readers: [flt-semantics-identifier=identifier]."""
     return ft.Semantics(identifier=identifier, content=control)

@@ -172,7 +172,20 @@ def test_export_a_campaign_to_a_file_and_as_qr(browser, server, artifacts):
     tap(page, page.get_by_role("button", name="Export"))
     with page.expect_download() as download:
         tap(page, page.get_by_role("button", name="Save file"))
-    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    text = open(download.value.path(), encoding="utf-8").read()
+    data = json.loads(text)
     assert data["format"] == "table-companion/campaign" and data["name"] == "Export night"
     assert data["log"][-1]["state"]["game"]["value"] == 1
+
+    # Import it back on the home screen: garbage is refused with a message, the export opens.
+    page.goto(server["base"])
+    tap(page, page.get_by_role("button", name="Import"))
+    pasted = page.get_by_label(re.compile("paste the text of an export"))
+    type_into(pasted, "this is not an export")
+    tap(page, page.get_by_role("button", name="Import text"))
+    expect(page.get_by_text(re.compile("not valid JSON"))).to_be_visible()
+    type_into(pasted, text)
+    tap(page, page.get_by_role("button", name="Import text"))
+    expect(by_id(page, "counter-value")).to_have_text("1")
+    assert re.search(r"/c/2$", page.url)
     context.close()
