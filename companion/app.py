@@ -47,7 +47,7 @@ class TableSession:
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_connect = lambda e: self.refresh()  # a phone woke up or Wi-Fi came back
-        page.on_close = lambda e: self._leave_screen()
+        page.on_close = lambda e: self._closed()
         self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
         self.show(page.route or "/")
 
@@ -121,6 +121,11 @@ class TableSession:
         module = game_panel_module(owner)
         factory = getattr(module, "GAME_SCREENS", {}).get(name) if module else None
         return factory(self) if factory else None
+
+    def _closed(self) -> None:
+        """The session expired (the browser went away for good): stop listening."""
+        self._leave_screen()
+        self._unsubscribe_all()
 
     def _leave_screen(self) -> None:
         if self.screen is not None and hasattr(self.screen, "left"):
