@@ -105,9 +105,9 @@ def by_id(page, identifier: str):
 
 
 def type_into(field, text: str) -> None:
-    """Focus a Flutter text field the way a finger does, then fill it: Flutter only listens to an
-    input it has focused itself, so a bare fill() can land in a field that ignores it."""
-    field.click()
+    """Focus a Flutter text field the way a finger does (scrolled into view first), then fill it:
+    Flutter only listens to an input it has focused itself, so a bare fill() can be ignored."""
+    tap(field.page, field)
     field.fill(text)
 
 
@@ -124,3 +124,16 @@ def tap(page, locator, *, bottom_margin: int = 100) -> None:
         page.mouse.wheel(0, 250 if (box is None or box["y"] > 60) else -250)
         page.wait_for_timeout(120)
     locator.click()
+
+
+def open_app(browser, server: dict, *, viewport=PHONE):
+    """A phone that scanned the join code: a new context, nothing leaving the machine, home shown."""
+    import re
+
+    context = new_context(browser, viewport=viewport)
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+    page = context.new_page()
+    OPEN_PAGES.append(page)
+    page.goto(server["join"])
+    page.get_by_text("Table Companion").first.wait_for()
+    return context, page

@@ -18,7 +18,7 @@ from companion.log import Loaded, NotFound
 from companion.table import TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DiceTray, big_button, dialog_error, icon_button, switch_row, dice_faces, history_list, section, tagged
+from companion.ui.widgets import DiceTray, big_button, dialog_error, icon_button, readable_width, switch_row, dice_faces, history_list, section, tagged
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class CampaignScreen:
                     icon_button(ft.Icons.TUNE, "Campaign settings", self._settings),
                 ],
             ),
-            controls=[self.body],
+            controls=[readable_width(self.body)],
             bottom_appbar=ft.BottomAppBar(
                 content=ft.Row([self.undo_button, self.redo_button], spacing=GAP),
                 height=TAP + 32, padding=ft.Padding.symmetric(horizontal=12, vertical=8),

@@ -9,7 +9,7 @@ from companion.games import available_games, get_game
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged, when
+from companion.ui.widgets import big_button, dialog_error, icon_button, readable_width, section, tagged, when
 
 
 class HomeScreen:
@@ -32,7 +32,7 @@ class HomeScreen:
                     icon_button(ft.Icons.SETTINGS, "Settings", lambda e: app.go("/settings")),
                 ],
             ),
-            controls=[self.body],
+            controls=[readable_width(self.body)],
             scroll=ft.ScrollMode.AUTO,
             padding=16,
         )

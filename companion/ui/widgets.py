@@ -39,8 +39,15 @@ def section(title: str, *controls: ft.Control, trailing: Optional[ft.Control] = 
 def big_button(text: str, on_click, *, icon=None, filled: bool = True, expand: bool = False,
                disabled: bool = False, tooltip: Optional[str] = None) -> ft.Control:
     cls = ft.FilledButton if filled else ft.OutlinedButton
-    return cls(content=text, icon=icon, on_click=on_click, height=TAP, expand=expand, disabled=disabled,
-               tooltip=tooltip)
+    # expand=None (not False) when not expanding, so the button can also sit in a wrapping Row.
+    return cls(content=text, icon=icon, on_click=on_click, height=TAP, expand=True if expand else None,
+               disabled=disabled, tooltip=tooltip)
+
+
+def readable_width(content: ft.Control) -> ft.Control:
+    """Full width on a phone; a centred column of comfortable width on a tablet or desktop."""
+    content.col = {"xs": 12, "md": 10, "lg": 8, "xl": 7}
+    return ft.ResponsiveRow([content], alignment=ft.MainAxisAlignment.CENTER)
 
 
 def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = False, round_: bool = False) -> ft.Control:

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import OPEN_PAGES, DESKTOP, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import DESKTOP, open_app, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
 
 
 @pytest.fixture
@@ -18,13 +18,7 @@ def server(tmp_path):
 
 
 def open_phone(browser, server, viewport=PHONE):
-    context = new_context(browser, viewport=viewport)
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())  # nothing leaves the machine
-    page = context.new_page()
-    OPEN_PAGES.append(page)
-    page.goto(server["join"])
-    expect(page.get_by_text("Table Companion").first).to_be_visible()
-    return context, page
+    return open_app(browser, server, viewport=viewport)
 
 
 def new_counter_campaign(page, name: str) -> None:
