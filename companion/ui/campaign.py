@@ -178,7 +178,7 @@ class CampaignScreen:
 
         def apply(e):
             parts = (field.value or "").replace(",", " ").split()
-            if not all(p.isdigit() for p in parts) or len(parts) != count:
+            if len(parts) != count or not all(p.isdigit() and 1 <= int(p) <= sides for p in parts):
                 raise InputError(f"Type {count} whole number{'s' if count > 1 else ''} from 1 to {sides}.")
             self.app.page.pop_dialog()
             # From here a refusal (a face off the die, a rule) shows as a message on the screen.

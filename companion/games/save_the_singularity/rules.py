@@ -333,7 +333,7 @@ def outcome(state: State) -> Optional[str]:
 
 def headline(state: State) -> str:
     if state.phase == "over":
-        return f"Turn {state.turn} · {outcome(state)}"
+        return f"Turn {state.turn} · game over"  # the campaign status adds Won or Lost
     name = player_name(state, state.current)
     step = {
         "start": f"{state.pool} {_dice(state.pool)} to roll",

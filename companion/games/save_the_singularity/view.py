@@ -1,0 +1,576 @@
+"""Save the Singularity on the phone: the setup (players and roles), the turn, the world phase, the
+role powers, live odds and the end of the game.
+
+The view decides nothing a rule decides: the buttons come from `rules.legal_actions`, the numbers
+from the rules' helpers and `odds.odds`. Every action that rolls goes through `frame.roll`, so the
+"I roll physical dice" switch works at every roll.
+
+Widgets made here (game-specific, not shared): `die_tile` (a d6 marked Bug / Idea / Progress),
+`d12_row` (a world result with its symbols), `score_chart` (team vs world over turns, drawn with
+flet.canvas because flet-charts isn't installed).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import flet as ft
+import flet.canvas as cv
+
+from companion.games.base import InputError
+from companion.games.save_the_singularity import odds as odds_mod
+from companion.games.save_the_singularity import rules
+from companion.games.save_the_singularity.rules import (
+    D12_CHART, ROLE_NAMES, ROLE_POWERS, ROLES, START_POOL, TEAM_POINTS_PER_PLAYER, WORLD_POINTS_PER_PLAYER,
+    PressOn, Roll, RollD12, State, Stop, TakeBust,
+)
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import icon_button, section, tagged
+
+GAME_KEY = "save_the_singularity"
+
+SYMBOL_STYLE = {  # symbol -> (icon, background, foreground)
+    "Bug": (ft.Icons.BUG_REPORT, ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER),
+    "Bug (ignored)": (ft.Icons.BUG_REPORT_OUTLINED, ft.Colors.SURFACE_CONTAINER_HIGHEST, ft.Colors.OUTLINE),
+    "Idea": (ft.Icons.LIGHTBULB, ft.Colors.TERTIARY_CONTAINER, ft.Colors.ON_TERTIARY_CONTAINER),
+    "Progress": (ft.Icons.TRENDING_UP, ft.Colors.PRIMARY_CONTAINER, ft.Colors.ON_PRIMARY_CONTAINER),
+}
+D12_STYLE = {  # world symbol -> (icon, colour)
+    "Bad": (ft.Icons.WARNING_AMBER, ft.Colors.ERROR),
+    "+Dice": (ft.Icons.ADD_BOX, ft.Colors.TERTIARY),
+    "Stop": (ft.Icons.PAN_TOOL, ft.Colors.PRIMARY),
+}
+
+
+def _dice(n: int) -> str:
+    return "die" if n == 1 else "dice"
+
+
+def _points(n: int) -> str:
+    return "point" if n == 1 else "points"
+
+
+def _pct(x) -> str:
+    return f"{float(x) * 100:.1f}%"
+
+
+def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
+    return ft.Text(value, theme_style=style, **kw)
+
+
+# --- The setup form -------------------------------------------------------------------------------
+
+
+class SetupForm:
+    """Players in turn order (1 to any number), each with a name and one of the six roles."""
+
+    def __init__(self, app):
+        self.app = app
+        self.rows: list[tuple[ft.TextField, ft.Dropdown, ft.Text]] = []
+        self.list = ft.Column(spacing=GAP)
+        self.targets = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)
+        self.max_pool = ft.TextField(label="Most dice in one throw (3–12; the box has 12d6)", value="12",
+                                     keyboard_type=ft.KeyboardType.NUMBER)
+        self.timing = ft.Dropdown(
+            label="Media Liaison declares", value="before_roll", expand=True,
+            options=[ft.DropdownOption(key="before_roll", text="before the d12 is rolled"),
+                     ft.DropdownOption(key="after_roll", text="after seeing the d12")])
+        self._add_row()
+        self._draw(update=False)
+
+    def controls(self) -> list[ft.Control]:
+        return [
+            tagged("sts-targets", self.targets),
+            ft.Text("Players in turn order. With up to six players each takes a different role.",
+                    theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            self.list,
+            ft.FilledTonalButton(content="Add player", icon=ft.Icons.PERSON_ADD, height=TAP,
+                                 on_click=self.app.guard(self._add)),
+            ft.ExpansionTile(title=ft.Text("Table rules"), controls=[
+                ft.Container(ft.Column([self.max_pool, ft.Row([self.timing])], spacing=GAP),
+                             padding=ft.Padding.only(top=8, bottom=8)),
+            ]),
+        ]
+
+    def _free_role(self) -> str:
+        taken = {dropdown.value for _, dropdown, _ in self.rows}
+        return next((r for r in ROLES if r not in taken), ROLES[len(self.rows) % len(ROLES)])
+
+    def _add_row(self) -> None:
+        n = len(self.rows) + 1
+        name = ft.TextField(label=f"Player {n} name", max_length=40, expand=True)
+        role = ft.Dropdown(label=f"Player {n} role", value=self._free_role(), expand=True,
+                           options=[ft.DropdownOption(key=r, text=ROLE_NAMES[r]) for r in ROLES])
+        power = ft.Text(ROLE_POWERS[role.value], theme_style=ft.TextThemeStyle.BODY_SMALL)
+
+        def picked(e, role=role, power=power):
+            power.value = ROLE_POWERS.get(role.value or "", "")
+            power.update()
+
+        role.on_select = picked
+        self.rows.append((name, role, power))
+
+    def _add(self, e) -> None:
+        self._add_row()
+        self._draw()
+
+    def _remove(self, index: int) -> None:
+        del self.rows[index]
+        for i, (name, role, _) in enumerate(self.rows, start=1):
+            name.label, role.label = f"Player {i} name", f"Player {i} role"
+        self._draw()
+
+    def _draw(self, update: bool = True) -> None:
+        n = len(self.rows)
+        self.targets.value = (f"Targets for {n} {'player' if n == 1 else 'players'}: team {TEAM_POINTS_PER_PLAYER * n}, "
+                              f"world {WORLD_POINTS_PER_PLAYER * n}" if n else
+                              "Add at least one player (targets: team 25, world 4 per player)")
+        self.list.controls = [
+            ft.Container(ft.Column([
+                ft.Row([name, icon_button(ft.Icons.PERSON_REMOVE, f"Remove player {i + 1}",
+                                          self.app.guard(lambda e, i=i: self._remove(i)))],
+                       vertical_alignment=ft.CrossAxisAlignment.START),
+                ft.Row([role]),
+                power,
+            ], spacing=6), padding=ft.Padding.only(bottom=8),
+                border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
+            for i, (name, role, power) in enumerate(self.rows)
+        ]
+        if update:
+            self.list.update()
+            self.targets.update()
+
+    def collect(self) -> dict:
+        text = (self.max_pool.value or "").strip()
+        try:
+            max_pool = int(text)
+        except ValueError:
+            raise InputError(f"Most dice in one throw: a whole number from 3 to 12, please (got {text[:20]!r}).") from None
+        return {
+            "players": [{"name": (name.value or "").strip(), "role": role.value} for name, role, _ in self.rows],
+            "max_pool": max_pool,
+            "media_liaison_timing": self.timing.value or "before_roll",
+        }
+
+
+# --- Small widgets -----------------------------------------------------------------------------------
+
+
+def die_tile(die: rules.Die, sizes) -> ft.Control:
+    """A d6 with its face and what it means (Bug / Idea / Progress, or an ignored Bug)."""
+    symbol = rules.die_symbol(die)
+    icon, bg, fg = SYMBOL_STYLE[symbol]
+    return ft.Container(
+        ft.Column([
+            ft.Text(str(die.face), size=sizes(26), weight=ft.FontWeight.BOLD, color=fg),
+            ft.Row([ft.Icon(icon, size=sizes(14), color=fg),
+                    ft.Text("Ignored" if symbol == "Bug (ignored)" else symbol, size=sizes(12), color=fg,
+                            weight=ft.FontWeight.W_600)],
+                   spacing=2, alignment=ft.MainAxisAlignment.CENTER, tight=True),
+        ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True),
+        width=sizes(76), height=sizes(70), alignment=ft.Alignment.CENTER, border_radius=12, bgcolor=bg,
+        border=ft.Border.all(2, fg),
+    )
+
+
+def dice_row(throw: list[rules.Die], sizes) -> ft.Control:
+    return ft.Row([die_tile(d, sizes) for d in throw], wrap=True, spacing=8, run_spacing=8)
+
+
+def tally(throw: list[rules.Die]) -> str:
+    bugs, ideas, progress = rules.count_bugs(throw), rules.count_ideas(throw), rules.count_progress(throw)
+    ignored = sum(1 for d in throw if d.face == 1 and d.bugs_ignored)
+    words = f"{bugs} Bug{'s' if bugs != 1 else ''} · {ideas} Idea{'s' if ideas != 1 else ''} · {progress} Progress"
+    return words + (f" · {ignored} Bug{'s' if ignored != 1 else ''} ignored" if ignored else "")
+
+
+def symbol_chip(symbol: str, extra: str = "") -> ft.Control:
+    icon, colour = D12_STYLE[symbol]
+    return ft.Container(
+        ft.Row([ft.Icon(icon, size=18, color=colour), ft.Text(symbol + extra, color=colour, weight=ft.FontWeight.BOLD)],
+               spacing=4, tight=True),
+        padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=16,
+        border=ft.Border.all(1.5, colour),
+    )
+
+
+def world_rows(state: State) -> list[tuple[rules.WorldRoll, tuple[str, ...], int, int]]:
+    """Each d12 result of the (last) world phase with its symbols and the running world score and +Dice."""
+    bads = sum(1 for r in state.world_rolls if "Bad" in D12_CHART[r.face])
+    world, extra = state.world - bads, 0
+    out = []
+    for r in state.world_rolls:
+        symbols = D12_CHART[r.face]
+        world += "Bad" in symbols
+        extra += "+Dice" in symbols
+        out.append((r, symbols, world, extra))
+    return out
+
+
+def d12_row(roll: rules.WorldRoll, symbols, world: int, extra: int, sizes) -> ft.Control:
+    chips = [symbol_chip(s) for s in symbols]
+    if roll.liaison and "Stop" not in symbols:
+        chips.append(symbol_chip("Stop", " (Media Liaison)"))
+    return ft.Row([
+        ft.Container(ft.Text(str(roll.face), size=sizes(24), weight=ft.FontWeight.BOLD),
+                     width=sizes(52), height=sizes(52), alignment=ft.Alignment.CENTER, border_radius=26,
+                     border=ft.Border.all(2, ft.Colors.OUTLINE), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST),
+        ft.Column([ft.Row(chips, wrap=True, spacing=6, run_spacing=4),
+                   ft.Text(f"World {world} · +{extra} {_dice(extra)} for the next player",
+                           theme_style=ft.TextThemeStyle.BODY_MEDIUM)], spacing=4, expand=True),
+    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def score_chart(state: State, width: int = 340, height: int = 170) -> ft.Control:
+    """Team and world after each turn, each as a share of its target (the first to 100% wins)."""
+    points = state.history
+    left, right, top, bottom = 34, 8, 8, 22
+    w, h = width - left - right, height - top - bottom
+    last_turn = max(1, points[-1].turn if points else 1)
+    x = lambda turn: left + w * turn / last_turn  # noqa: E731
+    y = lambda share: top + h * (1 - min(1.0, share))  # noqa: E731
+    grid = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
+    shapes: list = []
+    for share, label in ((0.0, "0%"), (0.5, "50%"), (1.0, "100%")):
+        shapes.append(cv.Line(left, y(share), left + w, y(share), paint=grid))
+        shapes.append(cv.Text(2, y(share) - 8, label, style=ft.TextStyle(size=11, color=ft.Colors.ON_SURFACE_VARIANT)))
+    step = max(1, last_turn // 6)
+    for turn in range(0, last_turn + 1, step):
+        shapes.append(cv.Text(x(turn) - 4, top + h + 4, str(turn), style=ft.TextStyle(size=11, color=ft.Colors.ON_SURFACE_VARIANT)))
+    for colour, value, target in ((ft.Colors.PRIMARY, lambda p: p.team, rules.team_target(state)),
+                                  (ft.Colors.ERROR, lambda p: p.world, rules.world_target(state))):
+        elements = []
+        for i, p in enumerate(points):
+            px, py = x(p.turn), y(value(p) / target)
+            elements.append(cv.Path.MoveTo(px, py) if i == 0 else cv.Path.LineTo(px, py))
+            shapes.append(cv.Circle(px, py, 3.5, paint=ft.Paint(color=colour)))
+        shapes.append(cv.Path(elements, paint=ft.Paint(color=colour, stroke_width=3, style=ft.PaintingStyle.STROKE,
+                                                        stroke_join=ft.StrokeJoin.ROUND)))
+    legend = ft.Row([
+        ft.Row([ft.Container(width=14, height=14, bgcolor=ft.Colors.PRIMARY, border_radius=3),
+                ft.Text(f"Team {state.team}/{rules.team_target(state)}")], spacing=6, tight=True),
+        ft.Row([ft.Container(width=14, height=14, bgcolor=ft.Colors.ERROR, border_radius=3),
+                ft.Text(f"World {state.world}/{rules.world_target(state)}")], spacing=6, tight=True),
+    ], spacing=16, wrap=True)
+    return ft.Column([
+        legend,
+        tagged("sts-chart", ft.Semantics(
+            label=f"Chart of team and world scores over {last_turn} turns, as a share of each target",
+            content=cv.Canvas(shapes, width=width, height=height))),
+        ft.Text("Share of each side's target after each turn.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+    ], spacing=6)
+
+
+# --- The panel ---------------------------------------------------------------------------------------
+
+
+def panel(frame) -> ft.Control:
+    state: State = frame.loaded.game_state
+    odds_mod.prepare(state)  # cached: only the first call for a set-up builds the table
+    turn = _TurnPanel(frame, state)
+    return ft.Column([scoreboard(frame, state), *turn.controls(), roster(frame, state)], spacing=GAP)
+
+
+def scoreboard(frame, state: State) -> ft.Control:
+    sizes = frame.app.sizes
+
+    def side(label: str, value: int, target: int, identifier: str, colour) -> ft.Control:
+        return ft.Column([
+            ft.Text(label, theme_style=ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row([tagged(identifier, ft.Text(str(value), size=sizes(40), weight=ft.FontWeight.BOLD, color=colour)),
+                    ft.Text(f"/ {target}", size=sizes(20))], spacing=4,
+                   vertical_alignment=ft.CrossAxisAlignment.END, tight=True),
+            ft.ProgressBar(value=min(1.0, value / target), color=colour, bar_height=8, border_radius=4),
+        ], spacing=2, expand=True)
+
+    return ft.Card(content=ft.Container(ft.Column([
+        ft.Row([
+            side("Team", state.team, rules.team_target(state), "sts-team", ft.Colors.PRIMARY),
+            side("World", state.world, rules.world_target(state), "sts-world", ft.Colors.ERROR),
+        ], spacing=24),
+        ft.Row([ft.Text(f"Turn {state.turn} · ", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                tagged("sts-move", ft.Text(str(frame.loaded.cursor), theme_style=ft.TextThemeStyle.BODY_SMALL)),
+                ft.Text(" action in the log" if frame.loaded.cursor == 1 else " actions in the log",
+                        theme_style=ft.TextThemeStyle.BODY_SMALL)], spacing=0),
+    ], spacing=8), padding=16), margin=ft.Margin.only(bottom=4))
+
+
+class _TurnPanel:
+    """What the current moment needs: one main action at the top, then the numbers behind it."""
+
+    def __init__(self, frame, state: State):
+        self.frame, self.state = frame, state
+        self.sizes = frame.app.sizes
+        self.guard = frame.app.guard
+        self.legal = rules.legal_actions(state)
+        self.kinds = {a.kind for a in self.legal}
+
+    # --- building blocks ---
+
+    def name(self, index: Optional[int] = None) -> str:
+        return rules.player_name(self.state, self.state.current if index is None else index)
+
+    def who(self) -> str:
+        s = self.state
+        return f"{self.name()} · {ROLE_NAMES[s.settings.players[s.current].role]}"
+
+    def button(self, text: str, on_click, *, filled: bool = True, icon=None) -> ft.Control:
+        cls = ft.FilledButton if filled else ft.OutlinedButton
+        return cls(content=ft.Text(text, size=self.sizes(19), weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER),
+                   icon=icon, height=TAP + 8, on_click=self.guard(on_click), expand=True)
+
+    def roll(self, action, count: int, sides: int, what: str):
+        return lambda e: self.frame.roll(action, count=count, sides=sides, what=what)
+
+    def title(self, text: str, identifier: str = "sts-turn") -> ft.Control:
+        return tagged(identifier, ft.Text(text, theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
+
+    def numbers(self, *pairs: tuple[str, str, str]) -> ft.Control:
+        """Big live numbers side by side: (label, value, identifier)."""
+        return ft.Row([
+            ft.Column([ft.Text(label, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                       tagged(ident, ft.Text(value, size=self.sizes(30), weight=ft.FontWeight.BOLD))],
+                      spacing=0, expand=True)
+            for label, value, ident in pairs
+        ], spacing=12, vertical_alignment=ft.CrossAxisAlignment.START)
+
+    def banner(self, text: str, kind: str, identifier: str = "sts-banner") -> ft.Control:
+        bg, fg, icon = {
+            "bad": (ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER, ft.Icons.BUG_REPORT),
+            "good": (ft.Colors.PRIMARY_CONTAINER, ft.Colors.ON_PRIMARY_CONTAINER, ft.Icons.SAVINGS),
+            "win": (ft.Colors.PRIMARY, ft.Colors.ON_PRIMARY, ft.Icons.EMOJI_EVENTS),
+            "lose": (ft.Colors.ERROR, ft.Colors.ON_ERROR, ft.Icons.SENTIMENT_VERY_DISSATISFIED),
+        }[kind]
+        return ft.Container(ft.Row([ft.Icon(icon, color=fg, size=self.sizes(30)),
+                                    ft.Container(tagged(identifier, ft.Text(text, color=fg, size=self.sizes(20),
+                                                                            weight=ft.FontWeight.BOLD)), expand=True)],
+                                   vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                            bgcolor=bg, border_radius=12, padding=14)
+
+    def odds_box(self) -> Optional[ft.Control]:
+        o = odds_mod.odds(self.state)
+        if o is None:
+            return None
+        first = self.state.phase == "start"
+        rows = [self.numbers(
+            (f"Bust chance ({o.pool} {_dice(o.pool)})", _pct(o.bust_chance), "sts-bust"),
+            ("Expected at risk after it", f"{float(o.expected_points):.1f}", "sts-expected"),
+        )]
+        if first:
+            rows.append(_text(f"Team's chance to win from here: {_pct(o.win_if_press)}.", ft.TextThemeStyle.BODY_MEDIUM))
+        else:
+            rows.append(self.numbers(("Win chance if you stop", _pct(o.win_if_stop), "sts-win-stop"),
+                                     ("…if you press on", _pct(o.win_if_press), "sts-win-press")))
+        if o.hint:
+            word = "Stop and bank" if o.hint == "stop" else "Press on"
+            rows.append(ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
+                                ft.Text(f"Hint: {word}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                                        weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY)]))
+        rows.append(tagged("sts-reason", _text(o.reason, ft.TextThemeStyle.BODY_MEDIUM)))
+        rows.append(_text("Exact odds; the hint assumes careful play for the rest of this turn and "
+                          "expected-value play later, without powers.", ft.TextThemeStyle.BODY_SMALL, italic=True))
+        return section("Live odds", *rows)
+
+    def powers_now(self) -> list[ft.Control]:
+        """One button per power usable right now, with what it will do."""
+        s = self.state
+        out = []
+        for a in self.legal:
+            if a.kind not in ROLES:
+                continue
+            owner = f"{self.name(a.by)} ({ROLE_NAMES[a.kind]})"
+            if a.kind == "rationalist":
+                n = len(s.throw)
+                text, click = f"{owner}: reroll all {n} dice", self.roll(a, n, 6, "— Rationalist reroll")
+            elif a.kind == "programmer":
+                n = rules.count_bugs(s.throw)
+                text, click = f"{owner}: reroll the {n} Bug {_dice(n)}", self.roll(a, n, 6, "— Programmer reroll")
+            elif a.kind == "computer_scientist":
+                n = rules.count_ideas(s.throw)
+                text, click = (f"{owner}: reroll the {n} Idea {_dice(n)}, Bugs ignored",
+                               self.roll(a, n, 6, "— Computer Scientist reroll"))
+            elif a.kind == "venture_capitalist":
+                n = rules.next_pool(s)
+                verb = "roll" if s.phase == "start" else "press on with"
+                text, click = (f"{owner}: {verb} {n} {_dice(n)} ignoring Bugs + {n} more",
+                               self.roll(a, 2 * n, 6, "— Venture Capitalist throw"))
+            elif a.kind == "mathematician":
+                text = f"{owner}: {self.name()} starts with only 1 die"
+                click = lambda e, a=a: self.frame.dispatch(a)  # noqa: E731
+            else:  # media_liaison
+                if s.settings.media_liaison_timing == "before_roll":
+                    text, click = f"{owner}: roll the d12, it counts as Stop", self.roll(a, 1, 12, "— d12, Media Liaison")
+                else:
+                    face = s.world_rolls[-1].face
+                    text = f"{owner}: the {face} counts as Stop"
+                    click = lambda e, a=a: self.frame.dispatch(a)  # noqa: E731
+            out.append(ft.FilledTonalButton(
+                content=ft.Text(text, text_align=ft.TextAlign.CENTER), icon=ft.Icons.AUTO_AWESOME,
+                height=TAP, on_click=self.guard(click), tooltip=ROLE_POWERS[a.kind]))
+        if out:
+            out.insert(0, _text("Powers usable now (once per game):", ft.TextThemeStyle.TITLE_SMALL))
+        return out
+
+    def last_world(self) -> list[ft.Control]:
+        rows = world_rows(self.state)
+        return [d12_row(r, symbols, world, extra, self.sizes) for r, symbols, world, extra in rows]
+
+    def turn_result(self) -> tuple[str, str]:
+        """How the turn's researcher phase ended (the world phase is on): bust, or banked points."""
+        s = self.state
+        who = self.name()
+        if rules.count_bugs(s.throw) >= 2:
+            lost = s.risk_before_throw
+            return (f"Bust! {rules.count_bugs(s.throw)} Bugs — {who} loses the {lost} {_points(lost)} at risk.", "bad")
+        banked = s.risk_before_throw + rules.count_progress(s.throw)
+        return f"{who} stopped and banked {banked} {_points(banked)}.", "good"
+
+    # --- the phases ---
+
+    def controls(self) -> list[ft.Control]:
+        return {"start": self.start, "throw": self.throw, "world": self.world, "over": self.over}[self.state.phase]()
+
+    def start(self) -> list[ft.Control]:
+        s = self.state
+        owed = s.pool - START_POOL
+        why = (f"{START_POOL} + {owed} owed by the world" if owed > 0 else
+               "the Mathematician's 1 die" if s.pool < START_POOL else f"{START_POOL} to start")
+        turn = section(
+            f"Turn {s.turn}",
+            self.title(f"{self.who()}"),
+            self.numbers(("Dice to roll", str(s.pool), "sts-pool"), ("At risk", "0", "sts-risk")),
+            _text(f"Pool: {why}.", ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Row([self.button(f"Roll {s.pool} {_dice(s.pool)}", self.roll(Roll(), s.pool, 6, f"— {s.pool}d6"),
+                                icon=ft.Icons.CASINO)]),
+            *self.powers_now(),
+        )
+        out = [turn]
+        odds_box = self.odds_box()
+        if odds_box:
+            out.append(odds_box)
+        if s.world_rolls:
+            prev = (s.current - 1) % len(s.settings.players)
+            out.append(section(f"Last world phase (after {self.name(prev)}'s turn)", *self.last_world()))
+        return out
+
+    def throw(self) -> list[ft.Control]:
+        s = self.state
+        risk, pool = rules.at_risk(s), rules.next_pool(s)
+        if rules.is_bust(s):
+            lost = s.risk_before_throw
+            body = [
+                self.title(self.who()),
+                self.banner(f"Bust: {rules.count_bugs(s.throw)} Bugs! {lost} {_points(lost)} at risk will be lost "
+                            "unless a reroll power changes this throw.", "bad"),
+                tagged("sts-dice", dice_row(s.throw, self.sizes)),
+                _text(tally(s.throw), ft.TextThemeStyle.TITLE_SMALL),
+                *self.powers_now(),
+                ft.Row([self.button(f"Take the bust (lose {lost})", lambda e: self.frame.dispatch(TakeBust()),
+                                    filled=False, icon=ft.Icons.HEART_BROKEN)]),
+            ]
+            return [section(f"Turn {s.turn}", *body)]
+        o = odds_mod.odds(s)
+        stop_first = o is not None and o.hint == "stop"
+        stop = self.button(f"Stop and bank {risk}", lambda e: self.frame.dispatch(Stop()), filled=stop_first,
+                           icon=ft.Icons.SAVINGS)
+        press = self.button(f"Press on with {pool} {_dice(pool)}", self.roll(PressOn(), pool, 6, f"— {pool}d6"),
+                            filled=not stop_first, icon=ft.Icons.CASINO)
+        n = len(s.throw)
+        body = [
+            self.title(self.who()),
+            _text(f"This throw ({n} {_dice(n)}): {tally(s.throw)}", ft.TextThemeStyle.TITLE_SMALL),
+            tagged("sts-dice", dice_row(s.throw, self.sizes)),
+            self.numbers(("At risk", str(risk), "sts-risk"), ("Next throw", f"{pool} {_dice(pool)}", "sts-pool")),
+            *([ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
+                       ft.Container(tagged("sts-hint", ft.Text(
+                           f"Hint: {'Stop and bank' if stop_first else 'Press on'} — win {_pct(o.win_if_stop)} "
+                           f"if you stop, {_pct(o.win_if_press)} if you press on",
+                           theme_style=ft.TextThemeStyle.TITLE_SMALL, color=ft.Colors.TERTIARY,
+                           weight=ft.FontWeight.BOLD)), expand=True)],
+                      vertical_alignment=ft.CrossAxisAlignment.START)] if o and o.hint else []),
+            ft.Row([stop if stop_first else press]),
+            ft.Row([press if stop_first else stop]),
+            _text(f"Progress adds to the points at risk; each Idea adds a die to the next throw "
+                  f"(at most {s.settings.max_pool}); two or more Bugs in one throw bust.", ft.TextThemeStyle.BODY_SMALL),
+            *self.powers_now(),
+        ]
+        out = [section(f"Turn {s.turn}", *body)]
+        odds_box = self.odds_box()
+        if odds_box:
+            out.append(odds_box)
+        return out
+
+    def world(self) -> list[ft.Control]:
+        s = self.state
+        text, kind = self.turn_result()
+        rows = self.last_world()
+        body = [
+            self.title(f"The world's turn (after {self.name()})"),
+            self.banner(text, kind),
+            ft.Row([self.button("Roll the d12", self.roll(RollD12(), 1, 12, "— the world's d12"),
+                                icon=ft.Icons.PUBLIC)]),
+            *self.powers_now(),
+            self.numbers(("World score", f"{s.world} / {rules.world_target(s)}", "sts-world-now"),
+                         ("+Dice owed", str(s.owed), "sts-owed")),
+            _text("The d12 is rolled until a face with Stop. Bad: world +1. +Dice: the next player rolls one "
+                  "more die.", ft.TextThemeStyle.BODY_SMALL),
+            *(rows or [_text("No d12 rolled yet.", ft.TextThemeStyle.BODY_MEDIUM, italic=True)]),
+        ]
+        out = [section(f"Turn {s.turn} · world phase", *body)]
+        if s.throw:
+            out.append(section(f"{self.name()}'s last throw", dice_row(s.throw, self.sizes),
+                               _text(tally(s.throw), ft.TextThemeStyle.BODY_MEDIUM)))
+        return out
+
+    def over(self) -> list[ft.Control]:
+        s = self.state
+        won = rules.outcome(s) == "Won"
+        text = (f"The team wins! {s.team} points reached the target of {rules.team_target(s)}." if won else
+                f"The world wins: {s.world} Bad reached its target of {rules.world_target(s)}.")
+        body = [
+            self.banner(text, "win" if won else "lose", identifier="sts-outcome"),
+            _text(f"Game over after {s.turn} {'turn' if s.turn == 1 else 'turns'}.", ft.TextThemeStyle.TITLE_MEDIUM),
+            score_chart(s),
+            ft.Row([self.button("Play again with the same players", self.play_again, icon=ft.Icons.REPLAY)]),
+        ]
+        out = [section("Game over", *body)]
+        if s.world_rolls:
+            out.append(section("The last world phase", *self.last_world()))
+        return out
+
+    def play_again(self, e) -> None:
+        campaign = self.frame.loaded.campaign
+        match = re.search(r" · game (\d+)$", campaign.name)
+        base = campaign.name[: match.start()] if match else campaign.name
+        number = int(match.group(1)) + 1 if match else 2
+        suffix = f" · game {number}"
+        new_id = self.frame.app.store.create(GAME_KEY, base[: 60 - len(suffix)] + suffix, dict(campaign.settings))
+        self.frame.app.go(f"/c/{new_id}")
+
+
+def roster(frame, state: State) -> ft.Control:
+    """Everyone's role and power: spent, usable now (the button is in the turn panel), or when it acts."""
+    legal = {(a.kind, a.by) for a in rules.legal_actions(state) if a.kind in ROLES}
+    rows = []
+    for i, p in enumerate(state.settings.players):
+        if state.powers_used[i]:
+            status, colour, icon = "Spent", ft.Colors.OUTLINE, ft.Icons.CHECK_CIRCLE
+        elif (p.role, i) in legal:
+            status, colour, icon = "Usable now", ft.Colors.TERTIARY, ft.Icons.AUTO_AWESOME
+        else:
+            status, colour, icon = "Ready", ft.Colors.PRIMARY, ft.Icons.HOURGLASS_EMPTY
+        current = i == state.current and state.phase != "over"
+        rows.append(ft.Container(ft.Column([
+            ft.Row([
+                ft.Icon(ft.Icons.PLAY_ARROW if current else ft.Icons.PERSON, color=ft.Colors.PRIMARY if current else None),
+                ft.Text(f"{p.name} · {ROLE_NAMES[p.role]}", theme_style=ft.TextThemeStyle.TITLE_SMALL,
+                        weight=ft.FontWeight.BOLD, expand=True),
+                tagged(f"sts-power-{i}", ft.Row([ft.Icon(icon, color=colour, size=18),
+                                                 ft.Text(status, color=colour, weight=ft.FontWeight.BOLD)],
+                                                spacing=4, tight=True)),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            ft.Text(ROLE_POWERS[p.role], theme_style=ft.TextThemeStyle.BODY_MEDIUM,
+                    color=ft.Colors.OUTLINE if state.powers_used[i] else None),
+        ], spacing=2), padding=ft.Padding.symmetric(vertical=4)))
+    return section("Players and powers", *rows)

@@ -1,0 +1,155 @@
+"""Save the Singularity end to end in headless Chromium at phone size, with a fixed dice seed.
+
+New campaign → two players with roles → play (roll, a power, press on, stop, busts, the world's d12)
+→ undo a roll and roll again (the same dice: undo can't fish) → reload mid-game → play on to the
+end → the result with its chart → "Play again with the same players"."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+
+MAIN = re.compile(r"^(Roll \d+ (die|dice)|Stop and bank \d+|Take the bust.*|Roll the d12)$")
+
+
+@pytest.fixture
+def server(tmp_path):
+    with served(f"sqlite:///{tmp_path / 'sts.sqlite'}", token="e2e-token", extra_env={"COMPANION_SEED": "7"}) as s:
+        yield s
+
+
+T0 = [time.monotonic()]
+
+
+def shot(page, artifacts, name: str) -> None:
+    started = time.monotonic()
+    settled_screenshot(page, artifacts / f"save_the_singularity-{name}.png")
+    print(f"screenshot {name}: {time.monotonic() - started:.1f}s (at {time.monotonic() - T0[0]:.1f}s)")
+
+
+def move(page) -> int:
+    return int(by_id(page, "sts-move").inner_text())
+
+
+def step(page, name) -> None:
+    """Tap a button and wait for the action to land in the log."""
+    before = move(page)
+    tap(page, name if hasattr(name, "click") else page.get_by_role("button", name=name))
+    try:
+        expect(by_id(page, "sts-move")).to_have_text(str(before + 1), timeout=4000)
+    except AssertionError:  # a tap Flutter dropped while redrawing: tap again if nothing happened
+        assert move(page) == before
+        tap(page, name if hasattr(name, "click") else page.get_by_role("button", name=name))
+        expect(by_id(page, "sts-move")).to_have_text(str(before + 1))
+
+
+def enter_d12(page, face: str) -> None:
+    """Roll the world's d12 as a physical die: the app asks for its face."""
+    tap(page, page.get_by_role("button", name="Roll the d12", exact=True))
+    field = page.get_by_label(re.compile(r"1 × d12"))
+    tap(page, field)
+    type_into(field, face)
+    expect(field).to_have_value(face)
+    tap(page, page.get_by_role("button", name="Use these dice"))
+
+
+def main_button(page) -> str:
+    """The name of the one main action now (the game plays 'stop at once' after every throw)."""
+    button = page.get_by_role("button", name=MAIN).first
+    button.wait_for()
+    return button.get_attribute("aria-label") or button.inner_text()
+
+
+def test_two_players_play_undo_reload_to_the_end(browser, server, artifacts):
+    T0[0] = time.monotonic()
+    context = new_context(browser)
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+    page = context.new_page()
+    OPEN_PAGES.append(page)
+    page.goto(server["join"])
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="Save the Singularity"))
+    expect(by_id(page, "sts-targets")).to_have_text(re.compile("team 25, world 4"))
+    type_into(page.get_by_label("Campaign name"), "Singularity night")
+    type_into(page.get_by_label("Player 1 name"), "Ada")
+    expect(page.get_by_text("37 characters remaining").last).to_be_visible()
+    tap(page, page.get_by_role("button", name="Add player"))
+    expect(by_id(page, "sts-targets")).to_have_text(re.compile("team 50, world 8"))
+    field = page.get_by_label("Player 2 name")
+    tap(page, field)
+    type_into(field, "Bo")
+    expect(page.get_by_text("38 characters remaining").last).to_be_visible()  # Flutter has it
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # no blinking cursor
+    shot(page, artifacts, "setup-phone")
+    tap(page, page.get_by_role("button", name="Create and open"))
+
+    expect(by_id(page, "sts-turn")).to_have_text(re.compile("Ada · Rationalist"))
+    expect(by_id(page, "sts-team")).to_have_text("0")
+    expect(by_id(page, "sts-bust")).to_have_text(re.compile(r"\d+\.\d%"))  # live odds before the first roll
+    shot(page, artifacts, "start-phone")
+
+    # The first roll, undone and rolled again: the seeded dice come back the same.
+    step(page, "Roll 3 dice")
+    expect(by_id(page, "sts-dice")).to_be_visible()
+    dice = by_id(page, "sts-dice").inner_text()
+    tap(page, page.get_by_role("button", name="Undo: roll the dice"))
+    expect(by_id(page, "sts-move")).to_have_text("0")
+    expect(by_id(page, "sts-pool")).to_have_text("3")
+    step(page, "Roll 3 dice")
+    assert by_id(page, "sts-dice").inner_text() == dice
+    expect(by_id(page, "sts-hint")).to_have_text(re.compile("Hint: (Stop and bank|Press on)"))
+    shot(page, artifacts, "throw-phone")
+
+    # The Rationalist's power, once: afterwards it is shown as spent and offered no more.
+    rationalist = page.get_by_role("button", name=re.compile(r"Ada \(Rationalist\): reroll all"))
+    if rationalist.count():
+        step(page, rationalist)
+        expect(by_id(page, "sts-power-0")).to_have_text("Spent")
+
+    # Seeded play, stopping after every throw, through busts and world phases; a reload mid-game.
+    seen_world = reloaded = False
+    while not (move(page) >= 10 and main_button(page) == "Roll the d12"):
+        name = main_button(page)
+        if name == "Roll the d12" and not seen_world:
+            seen_world = True
+            shot(page, artifacts, "world-phone")
+        if move(page) >= 6 and not reloaded:  # mid-game: a reload keeps everything
+            reloaded = True
+            at, team, world = move(page), by_id(page, "sts-team").inner_text(), by_id(page, "sts-world").inner_text()
+            page.reload()
+            expect(by_id(page, "sts-move")).to_have_text(str(at))
+            expect(by_id(page, "sts-team")).to_have_text(team)
+            expect(by_id(page, "sts-world")).to_have_text(world)
+            continue
+        step(page, re.compile("^" + re.escape(name) + "$"))
+
+    # Physical dice from here: a d12 face 13 is refused; then 11s (Bad, +Dice, roll again) until the world wins.
+    tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
+    at = move(page)
+    enter_d12(page, "13")
+    # Refused: its message is a toast (not asserted: under load the frame's toast right after closing the
+    # dialog sometimes never shows); nothing is logged.
+    expect(page.get_by_role("button", name="Use these dice")).to_have_count(0)
+    assert move(page) == at
+    expect(by_id(page, "history")).not_to_contain_text("d12 shows 13")
+    for _ in range(8):
+        if by_id(page, "sts-outcome").count():
+            break
+        at = move(page)
+        enter_d12(page, "11")
+        expect(by_id(page, "sts-move")).to_have_text(str(at + 1))
+    assert reloaded and seen_world
+    expect(by_id(page, "sts-outcome")).to_have_text(re.compile("The (team|world) wins"))
+    expect(by_id(page, "sts-chart")).to_be_visible()
+    expect(by_id(page, "history")).to_contain_text("d12 shows")
+    shot(page, artifacts, "over-phone")
+
+    tap(page, page.get_by_role("button", name="Play again with the same players"))
+    expect(page.get_by_role("banner", name="Singularity night · game 2")).to_be_visible()
+    expect(by_id(page, "sts-move")).to_have_text("0")
+    expect(by_id(page, "sts-turn")).to_have_text(re.compile("Ada · Rationalist"))
+    expect(by_id(page, "sts-world")).to_have_text("0")
+    context.close()
