@@ -7,6 +7,8 @@ showing this campaign reloads and redraws."""
 from __future__ import annotations
 
 import importlib
+import threading
+from contextlib import contextmanager
 import logging
 from typing import Any, Optional
 
@@ -40,6 +42,7 @@ class CampaignScreen:
         self.loaded: Optional[Loaded] = None
         self.shown_cursor = -2
         self._unsubscribe = None
+        self._acting_thread: Optional[int] = None
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, no_wrap=True)
         self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
         self.body = ft.Column(spacing=GAP)
@@ -86,8 +89,21 @@ class CampaignScreen:
         self.app.keep_awake(False)
 
     def _changed_elsewhere(self, campaign_id: int, cursor: int) -> None:
+        # The store notifies synchronously, in the thread that made the change: this screen's own
+        # actions are redrawn by their handler, so skip them here (a second redraw would wipe what
+        # the player is typing).
+        if threading.get_ident() == self._acting_thread:
+            return
         if cursor != self.shown_cursor:
             self.app.later(self.refresh)
+
+    @contextmanager
+    def _acting(self):
+        self._acting_thread = threading.get_ident()
+        try:
+            yield
+        finally:
+            self._acting_thread = None
 
     def refresh(self) -> None:
         self._load()
@@ -161,7 +177,9 @@ class CampaignScreen:
 
     def dispatch(self, action: Any, *, entered: Optional[list[int]] = None, pulse: bool = False) -> None:
         """Apply an action made against what this screen shows. Errors reach the guard's message."""
-        applied = self.app.store.apply(self.campaign_id, action, expected_cursor=self.shown_cursor, entered=entered)
+        with self._acting():
+            applied = self.app.store.apply(self.campaign_id, action, expected_cursor=self.shown_cursor,
+                                           entered=entered)
         self.refresh()
         if pulse or applied.dice:
             self._pulse()
@@ -174,7 +192,7 @@ class CampaignScreen:
             return
         field = ft.TextField(label=f"{count} × d{sides}: the faces you rolled, e.g. " + " ".join(["3"] * min(count, 3)),
                              autofocus=True, keyboard_type=ft.KeyboardType.NUMBER)
-        error = dialog_error()
+        error_box, error = dialog_error()
 
         def apply(e):
             parts = (field.value or "").replace(",", " ").split()
@@ -185,7 +203,7 @@ class CampaignScreen:
             self.app.guard(lambda _: self.dispatch(action, entered=[int(p) for p in parts], pulse=True))(None)
 
         self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(f"I rolled … {what}".strip()), content=ft.Column([field, error], tight=True, width=360),
+            title=ft.Text(f"I rolled … {what}".strip()), content=ft.Column([field, error_box], tight=True, width=360),
             actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
                      ft.FilledButton(content="Use these dice", on_click=self.app.guard(apply, show_in=error))],
         ))
@@ -200,11 +218,13 @@ class CampaignScreen:
         self.note.update()
 
     def _undo(self, e) -> None:
-        self.app.store.undo(self.campaign_id, expected_cursor=self.shown_cursor)
+        with self._acting():
+            self.app.store.undo(self.campaign_id, expected_cursor=self.shown_cursor)
         self.refresh()
 
     def _redo(self, e) -> None:
-        self.app.store.redo(self.campaign_id, expected_cursor=self.shown_cursor)
+        with self._acting():
+            self.app.store.redo(self.campaign_id, expected_cursor=self.shown_cursor)
         self.refresh()
 
     def _pulse(self) -> None:

@@ -165,7 +165,7 @@ class NewCampaignScreen:
 
 def rename_dialog(app, campaign) -> None:
     field = ft.TextField(label="New name", value=campaign.name, max_length=60, autofocus=True)
-    error = dialog_error()
+    error_box, error = dialog_error()
 
     def save(e):
         app.store.rename(campaign.id, field.value or "")
@@ -173,7 +173,7 @@ def rename_dialog(app, campaign) -> None:
         app.refresh()
 
     app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text("Rename campaign"), content=ft.Column([field, error], tight=True, width=360),
+        title=ft.Text("Rename campaign"), content=ft.Column([field, error_box], tight=True, width=360),
         actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
                  ft.FilledButton(content="Save", on_click=app.guard(save, show_in=error))],
     ))
@@ -213,7 +213,7 @@ def export_dialog(app, campaign_id: int) -> None:
 def import_dialog(app) -> None:
     """Import a campaign from a file or from pasted QR text. Nothing is written unless all is valid."""
     pasted = ft.TextField(label="…or paste the text of an export / QR code")
-    error = dialog_error()
+    error_box, error = dialog_error()
 
     def done(campaign_id: int) -> None:
         app.page.pop_dialog()
@@ -235,7 +235,7 @@ def import_dialog(app) -> None:
 
     app.page.show_dialog(ft.AlertDialog(
         title=ft.Text("Import a campaign"),
-        content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), pasted, error],
+        content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), pasted, error_box],
                           tight=True, width=360),
         actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
                  ft.FilledButton(content="Import text",

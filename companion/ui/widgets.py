@@ -15,10 +15,11 @@ from companion.share import qr_png
 from companion.ui.style import GAP, TAP
 
 
-def dialog_error() -> ft.Text:
-    """Where a dialog shows why its input was refused (see TableSession.guard's show_in)."""
-    return tagged("dialog-error", ft.Text("", color=ft.Colors.ERROR,
-                                          theme_style=ft.TextThemeStyle.BODY_MEDIUM))
+def dialog_error() -> tuple[ft.Control, ft.Text]:
+    """Where a dialog shows why its input was refused: (the control to place, the Text to pass as
+    TableSession.guard's show_in)."""
+    text = ft.Text("", color=ft.Colors.ERROR, theme_style=ft.TextThemeStyle.BODY_MEDIUM)
+    return tagged("dialog-error", text), text
 
 
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
