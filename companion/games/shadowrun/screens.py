@@ -1,0 +1,169 @@
+"""The ledger screen of Shadowrun: Singularis (route /c/<id>/ledger): every change of loan, cash,
+interest and reputation as a line (turn, phase, amount, reason, balance after), a filter by account,
+and a chart of total debt and reputation at the end of each turn, drawn with flet.canvas."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import flet as ft
+import flet.canvas as cv
+
+from companion.games.shadowrun import rules as R
+from companion.games.shadowrun.ledger import ACCOUNTS, balances_by_turn, lines_for, totals
+from companion.log import NotFound
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, section, tagged
+
+DEBT_COLOR = ft.Colors.DEEP_ORANGE_700
+REP_COLOR = ft.Colors.INDIGO_600
+CHART_HEIGHT = 220
+
+
+def chart_shapes(rows: list[dict], width: float, height: float = CHART_HEIGHT) -> list[cv.Shape]:
+    """Debt and reputation per turn as two polylines, with a zero line and the axis values."""
+    if not rows:
+        return [cv.Text(width / 2, height / 2, "No turns yet", alignment=ft.Alignment.CENTER)]
+    left, right, top, bottom = 34, 12, 12, 26
+    w, h = max(40.0, width - left - right), height - top - bottom
+    values = [r["debt"] for r in rows] + [r["reputation"] for r in rows]
+    low, high = min(0, *values), max(1, *values)
+    first, last = rows[0]["turn"], rows[-1]["turn"]
+    span = max(1, last - first)
+
+    def x(turn: int) -> float:
+        return left + (turn - first) / span * w if last > first else left + w / 2
+
+    def y(value: int) -> float:
+        return top + (high - value) / (high - low) * h
+
+    axis = ft.Paint(color=ft.Colors.OUTLINE, stroke_width=1)
+    small = ft.TextStyle(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+    shapes: list[cv.Shape] = [
+        cv.Line(left, top, left, top + h, paint=axis),
+        cv.Line(left, y(0), left + w, y(0), paint=axis),
+        cv.Text(left - 6, y(high), str(high), style=small, alignment=ft.Alignment.CENTER_RIGHT),
+        cv.Text(left - 6, y(0), "0", style=small, alignment=ft.Alignment.CENTER_RIGHT),
+    ]
+    if low < 0:
+        shapes.append(cv.Text(left - 6, y(low), str(low), style=small, alignment=ft.Alignment.CENTER_RIGHT))
+    step = max(1, len(rows) // 8)
+    for r in rows[::step]:
+        label = "setup" if r["turn"] == 0 else f"T{r['turn']}"
+        shapes.append(cv.Text(x(r["turn"]), top + h + 4, label, style=small, alignment=ft.Alignment.TOP_CENTER))
+    for key, color in (("debt", DEBT_COLOR), ("reputation", REP_COLOR)):
+        paint = ft.Paint(color=color, stroke_width=3, style=ft.PaintingStyle.STROKE)
+        points = [(x(r["turn"]), y(r[key])) for r in rows]
+        for (x1, y1), (x2, y2) in zip(points, points[1:]):
+            shapes.append(cv.Line(x1, y1, x2, y2, paint=paint))
+        for px, py in points:
+            shapes.append(cv.Circle(px, py, 4, paint=ft.Paint(color=color)))
+    return shapes
+
+
+class LedgerScreen:
+    def __init__(self, app, campaign_id: int):
+        self.app = app
+        self.campaign_id = campaign_id
+        self.account: Optional[str] = None  # the filter (None = every account)
+        self.width = 340.0
+        self.rows: list[dict] = []
+        self.body = ft.Column(spacing=GAP)
+        self.title = ft.Text("Ledger", theme_style=ft.TextThemeStyle.TITLE_LARGE)
+        self.canvas = cv.Canvas(shapes=[], expand=True, on_resize=self._resized)
+        self._unsubscribe = None
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(
+            route=f"/c/{self.campaign_id}/ledger",
+            appbar=ft.AppBar(title=self.title),
+            controls=[self.body],
+            scroll=ft.ScrollMode.AUTO,
+            padding=12,
+        )
+
+    def entered(self) -> None:
+        self._unsubscribe = self.app.ctx.hub.subscribe(self.campaign_id, lambda cid, cursor: self.app.later(self.refresh))
+
+    def left(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    def _resized(self, e) -> None:
+        if abs(e.width - self.width) > 1:
+            self.width = e.width
+            self.canvas.shapes = chart_shapes(self.rows, self.width)
+            self.canvas.update()
+
+    def _pick(self, account: Optional[str]) -> None:
+        self.account = account
+        self.refresh()
+
+    def _draw(self) -> None:
+        back = big_button("Back to the table", lambda e: self.app.go(f"/c/{self.campaign_id}"),
+                          icon=ft.Icons.ARROW_BACK, filled=False)
+        try:
+            loaded = self.app.store.load(self.campaign_id)
+        except NotFound:
+            self.body.controls = [ft.Text("Campaign not found."), back]
+            return
+        state: R.State = loaded.game_state
+        self.title.value = f"Ledger · {loaded.campaign.name}"
+        lines = state.ledger
+        self.rows = balances_by_turn(lines)
+        self.canvas.shapes = chart_shapes(self.rows, self.width)
+        sums = totals(lines)
+        check = all(sums[a] == getattr(state, a) for a in ACCOUNTS)
+        legend = ft.Row([
+            ft.Row([ft.Container(width=18, height=6, bgcolor=DEBT_COLOR, border_radius=3),
+                    ft.Text("Total debt (loan + interest)")], spacing=6, tight=True),
+            ft.Row([ft.Container(width=18, height=6, bgcolor=REP_COLOR, border_radius=3),
+                    ft.Text("Reputation")], spacing=6, tight=True),
+        ], wrap=True, spacing=16)
+        chips = []
+        for account in (None, *ACCOUNTS):
+            name = "All" if account is None else account.capitalize()
+            cls = ft.FilledButton if account == self.account else ft.OutlinedButton
+            chips.append(cls(content=name, height=TAP, on_click=lambda e, a=account: self._pick(a)))
+        shown = lines if self.account is None else lines_for(lines, self.account)
+        self.body.controls = [
+            back,
+            section("Debt and reputation by turn",
+                    ft.Container(self.canvas, height=CHART_HEIGHT),
+                    legend,
+                    ft.Text(f"Now: loan {state.loan} · cash {state.cash} · interest {state.interest} · "
+                            f"reputation {state.reputation}"
+                            + ("" if check else " · WARNING: balances differ from the lines"),
+                            theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
+            section(f"Lines ({len(shown)} of {len(lines)})",
+                    ft.Row(chips, wrap=True, spacing=8, run_spacing=8),
+                    tagged("sr-ledger", self._table(shown))),
+        ]
+
+    def _table(self, lines) -> ft.Control:
+        if not lines:
+            return ft.Text("No lines.", italic=True)
+        items = []
+        for line in reversed(lines):  # newest first
+            where = "Setup" if line.turn == 0 else f"Turn {line.turn}"
+            color = ft.Colors.RED_700 if line.amount < 0 else ft.Colors.GREEN_800
+            items.append(ft.Container(ft.Row([
+                ft.Column([
+                    ft.Text(line.reason, theme_style=ft.TextThemeStyle.BODY_LARGE),
+                    ft.Text(f"{where} · {R.phase_title(line.phase)} · {line.account}",
+                            theme_style=ft.TextThemeStyle.BODY_SMALL),
+                ], spacing=0, expand=True),
+                ft.Column([
+                    ft.Text(f"{line.amount:+d}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=color,
+                            weight=ft.FontWeight.BOLD),
+                    ft.Text(f"→ {line.balance}", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                padding=ft.Padding.symmetric(vertical=6), border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT))))
+        return ft.Column(items, spacing=0)
