@@ -383,3 +383,50 @@ def parse_catalog(text: str) -> Catalog:
 def dump_catalog(catalog: Catalog) -> str:
     """Compact JSON text for a file or a QR code; `parse_catalog` reads it back."""
     return catalog.model_dump_json(exclude_defaults=False)
+
+
+# --- The app's stored catalog (one entry per card) ------------------------------------------------
+
+CATALOG_KIND = "biosphere5_card"  # the kind of the app's catalog entries (companion/catalog.py)
+
+
+def card_from_data(data: Any) -> Card:
+    """A stored or imported card's data → Card, refused with a message when it doesn't fit."""
+    try:
+        return Card.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(_pydantic_message(exc)) from None
+
+
+def validate_entry(entry: Any) -> Optional[str]:
+    """For `exchange.import_catalog`: why this entry (kind, key, name, data) can't be a Biosphere 5
+    card, or None. An impossible card (Attack on a non-Biosphere card, say) is refused too."""
+    if getattr(entry, "kind", None) != CATALOG_KIND:
+        return f"not a Biosphere 5 card (kind {getattr(entry, 'kind', None)!r})"
+    try:
+        card = card_from_data(entry.data)
+    except InputError as exc:
+        return str(exc)
+    if card.id != entry.key:
+        return f"its key {entry.key!r} differs from the card's id {card.id!r}"
+    problems = card_problems(card)
+    return problems[0] if problems else None
+
+
+def deck_change_problem(before: Iterable[Card], after: Iterable[Card]) -> Optional[str]:
+    """Why a change to the catalog (a card added or corrected, an import) can't be kept, or None:
+    more than 25 cards, or a problem the deck didn't have before (two Biosphere 5 cards, …)."""
+    after = list(after)
+    total = sum(c.copies for c in after)
+    if total > DECK_SIZE:
+        return f"A deck has {DECK_SIZE} cards; this would make {total}. Remove or correct a card first."
+    old = set(check_catalog(before).problems)
+    new = [p for p in check_catalog(after).problems if p not in old]
+    return new[0] if new else None
+
+
+def slug(name: str) -> str:
+    """A card id from its name: 'Deep Well' → 'deep-well'."""
+    out = "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in name.lower().strip())
+    out = "-".join(p for p in out.split("-") if p)[:40]
+    return out or "card"

@@ -1336,6 +1336,29 @@ def human_can_play(state: State, level: int) -> Optional[str]:
     return level_block(_solo(state).human.achievements, level)
 
 
+class _CountingDice:
+    """Counts the dice an action rolls (every face shows 6, so no black hand stops the count)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def roll(self, sides: int) -> int:
+        self.count += 1
+        return sides
+
+
+def dice_needed(state: State, action: Action) -> int:
+    """How many d6 this action would roll now (the Machine's rescue check: as many hand dice as its
+    level, on the first catastrophe of the round; 0 otherwise, or when the action is refused).
+    The app asks for exactly this many physical faces."""
+    counter = _CountingDice()
+    try:
+        apply(state, action, counter)
+    except (RuleError, InputError):
+        return 0
+    return counter.count
+
+
 def legal_actions(state: State) -> list[str]:
     """The action kinds allowed now (buttons to enable). Parameters are still checked by `apply`."""
     if state.result is not None:

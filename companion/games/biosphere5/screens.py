@@ -1,0 +1,428 @@
+"""Biosphere 5's card catalog in the app: stored once per database (companion/catalog.py, seeded from
+the shipped incomplete catalog), the "Add / correct a card" dialog (also used right in the Machine's
+reveal flow), and the catalog screen (/g/biosphere5/catalog): the cards with their two options, how
+many of 25 are entered, the problems flagged, export as a file or QR text, import from pasted text.
+
+Every check is in cards.py (pure); this module only reads and writes and draws."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Callable, Optional
+
+import flet as ft
+from pydantic import ValidationError
+from sqlmodel import select
+
+from companion import catalog, exchange
+from companion.games.base import InputError
+from companion.games.biosphere5.cards import (
+    CATALOG_KIND,
+    CATEGORY_LEVEL,
+    CATEGORY_ORDER,
+    DECK_SIZE,
+    LOWER_LABEL,
+    LOWER_LEVEL,
+    ROMAN,
+    Card,
+    Lower,
+    Upper,
+    card_from_data,
+    card_problems,
+    check_catalog,
+    deck_change_problem,
+    parse_catalog,
+    slug,
+    validate_entry,
+)
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, qr_dialog, section, tagged
+from models.tables import CatalogEntry
+
+log = logging.getLogger(__name__)
+
+ASSET = Path(__file__).resolve().parents[3] / "assets" / "biosphere5_catalog.json"
+UPPER_KINDS = {"perfect": "perfect achievement (green)", "makeshift": "makeshift achievement (yellow)",
+               "rescue": "rescue card", "biosphere": "Biosphere 5"}
+LOWER_KINDS = {"catastrophe": "catastrophe", "new_hope": "New Hope", "espionage": "Espionage",
+               "sabotage": "Sabotage", "attack": "Attack"}
+UNKNOWN = "?"
+
+
+# --- the stored catalog -----------------------------------------------------------------------------
+
+
+def load_cards(store) -> list[Card]:
+    """The catalog's cards (seeded once from the shipped starting catalog), by name."""
+    rows = catalog.entries(store, CATALOG_KIND)
+    if not rows:
+        shipped = parse_catalog(ASSET.read_text(encoding="utf-8"))
+        catalog.seed_once(store, CATALOG_KIND, [(c.id, c.name, c.model_dump(mode="json")) for c in shipped.cards])
+        rows = catalog.entries(store, CATALOG_KIND)
+    cards = []
+    for row in rows:
+        try:
+            cards.append(card_from_data(row.data))
+        except InputError:
+            log.warning("skipping an unreadable Biosphere 5 card %s", row.key)
+    return cards
+
+
+def save_card(store, card: Card, *, replacing: Optional[str] = None) -> None:
+    """Add or correct one card; refused (nothing written) when it is impossible or the deck overflows."""
+    problems = card_problems(card)
+    if problems:
+        raise InputError(problems[0])
+    before = load_cards(store)
+    after = [c for c in before if c.id not in (card.id, replacing)] + [card]
+    problem = deck_change_problem(before, after)
+    if problem:
+        raise InputError(problem)
+    if replacing and replacing != card.id:
+        catalog.remove(store, CATALOG_KIND, replacing)
+    catalog.put(store, CATALOG_KIND, card.id, card.name, card.model_dump(mode="json"))
+
+
+def export_payload(store) -> dict:
+    load_cards(store)
+    return exchange.export_catalog(store, CATALOG_KIND)
+
+
+def import_text(store, text: str, *, replace: bool) -> int:
+    """Import pasted text: a Table Companion catalog export (JSON or QR text "TC1:…") or a Biosphere 5
+    catalog file (format "biosphere5-catalog", like the shipped one). All or nothing. `replace` drops
+    the cards not in the import; otherwise they are added to / correct the cards by id."""
+    text = (text or "").strip()
+    if not text:
+        raise InputError("Paste the text of a catalog export or QR code first.")
+    if len(text) > exchange.MAX_BYTES:
+        raise InputError(f"That text is too long for a catalog ({len(text)} characters).")
+    native = None
+    if text.startswith("{"):
+        try:
+            native = json.loads(text).get("format") == "biosphere5-catalog"
+        except (ValueError, AttributeError):
+            native = False
+    if native:
+        incoming = parse_catalog(text).cards
+    else:
+        data = exchange.parse_payload(text, expect=exchange.CATALOG_FORMAT)
+        try:
+            exported = exchange.ExportedCatalog.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"The catalog is not valid — {exc.errors()[0].get('msg', 'invalid')}.") from None
+        for entry in exported.entries:
+            problem = validate_entry(entry)
+            if problem:
+                raise InputError(f"{entry.name}: {problem}")
+        incoming = [card_from_data(e.data) for e in exported.entries]
+    for card in incoming:
+        problems = card_problems(card)
+        if problems:
+            raise InputError(f"Not imported: {problems[0]}")
+    if not incoming:
+        raise InputError("The catalog holds no cards.")
+    before = load_cards(store)
+    ids = {c.id for c in incoming}
+    after = list(incoming) if replace else [c for c in before if c.id not in ids] + list(incoming)
+    problem = deck_change_problem([] if replace else before, after)
+    if problem:
+        raise InputError(f"Not imported: {problem}" + ("" if replace else " (or choose “Replace my catalog”)."))
+    if not replace and not native:
+        return exchange.import_catalog(store, text, validate_entry=validate_entry)
+    with store.db.session() as s:  # one transaction: the old cards go and the new come, or nothing
+        if replace:
+            for row in s.exec(select(CatalogEntry).where(CatalogEntry.kind == CATALOG_KIND)):
+                s.delete(row)
+            s.flush()
+        for card in incoming:
+            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == CATALOG_KIND,
+                                                    CatalogEntry.key == card.id)).first()
+            row = row or CatalogEntry(kind=CATALOG_KIND, key=card.id, name=card.name)
+            row.name, row.data = card.name, card.model_dump(mode="json")
+            s.add(row)
+    return len(incoming)
+
+
+# --- words for a card ---------------------------------------------------------------------------------
+
+
+def _lv(level: Optional[int]) -> str:
+    return ROMAN.get(level or 0, UNKNOWN)
+
+
+def upper_text(card: Card) -> str:
+    u = card.upper
+    kind = {"perfect": "perfect", "makeshift": "makeshift", "rescue": "rescue",
+            "biosphere": "Biosphere 5"}.get(u.kind or "", "? class")
+    name = f"{u.name}: " if u.name and u.name not in card.name else ""
+    return f"{name}{kind} · {u.category or '? category'} · {_lv(u.level)}"
+
+
+def lower_text(card: Card) -> str:
+    lo = card.lower
+    if lo.kind is None:
+        return "? (lower option unknown)"
+    what = f"{lo.category or '?'} catastrophe" if lo.kind == "catastrophe" else LOWER_LABEL[lo.kind]
+    name = f"{lo.name}: " if lo.name and lo.name != LOWER_LABEL.get(lo.kind) else ""
+    return f"{name}{what} · {_lv(lo.level)}"
+
+
+def card_lines(card: Card) -> list[str]:
+    copies = f"  ×{card.copies}" if card.copies > 1 else ""
+    return [f"{card.name}{copies}", f"Upper: {upper_text(card)}", f"Lower: {lower_text(card)}"]
+
+
+# --- the card dialog ----------------------------------------------------------------------------------
+
+
+def _close(app, dialog) -> None:
+    """Close this dialog (not whatever is on top: an error message may be showing above it)."""
+    dialog.open = False
+    try:
+        dialog.update()
+    except Exception:  # already gone
+        pass
+    app.page.update()
+
+
+def _in_dialog(app, error: ft.Text, fn: Callable) -> Callable:
+    """Like app.guard, but a refusal is shown inside the dialog (a message bar would sit under it)."""
+    def handler(e=None):
+        try:
+            error.value, error.visible = "", False
+            return fn(e)
+        except (InputError, ValueError) as exc:
+            error.value, error.visible = str(exc), True
+            error.update()
+    return handler
+
+
+def _error_text() -> ft.Text:
+    return ft.Text("", color=ft.Colors.ERROR, visible=False, theme_style=ft.TextThemeStyle.BODY_LARGE,
+                   weight=ft.FontWeight.BOLD)
+
+
+def _dropdown(label: str, value: Optional[str], options: dict[str, str], on_select=None) -> ft.Dropdown:
+    return ft.Dropdown(
+        label=label, value=value if value is not None else "", expand=True, text_size=18, menu_height=420,
+        options=[ft.DropdownOption(key="", text="unknown")] + [ft.DropdownOption(key=k, text=t) for k, t in options.items()],
+        on_select=on_select,
+    )
+
+
+def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, title: str = "") -> None:
+    """Add a card (card=None) or correct one: its name, its two options and how many copies."""
+    cats = {c: c for c in CATEGORY_ORDER}
+    levels = {str(n): r for n, r in ROMAN.items()}
+    c = card or Card(id="new", name="New card")
+    name = ft.TextField(label="Card name (as printed)", value="" if card is None else card.name, max_length=60,
+                        text_size=18, autofocus=card is None)
+    copies = _dropdown("Copies in the deck", str(c.copies), {str(n): str(n) for n in range(1, 6)})
+    copies.options = copies.options[1:]
+    u_kind = _dropdown("Upper option: class", c.upper.kind, UPPER_KINDS)
+    u_cat = _dropdown("Upper option: category", c.upper.category, cats)
+    u_level = _dropdown("Upper option: level", str(c.upper.level) if c.upper.level else None, levels)
+    l_kind = _dropdown("Lower option", c.lower.kind, LOWER_KINDS)
+    l_cat = _dropdown("Catastrophe's category", c.lower.category, {k: k for k in CATEGORY_ORDER[:-1]})
+    l_level = _dropdown("Lower option: level", str(c.lower.level) if c.lower.level else None, levels)
+    l_name = ft.TextField(label="Lower option's name (e.g. Hurricane), optional", value=c.lower.name or "",
+                          max_length=40, text_size=18)
+    error = _error_text()
+
+    # A level follows from the category or the lower kind (cards.py's tables); fill it in when unknown.
+    def upper_changed(e):
+        if u_kind.value == "biosphere":
+            u_cat.value, u_level.value = "salvation", "4"
+            if not l_kind.value:
+                l_kind.value, l_level.value = "attack", "4"
+        elif u_kind.value == "rescue" and not u_level.value:
+            u_level.value = "1"
+        elif u_cat.value and not u_level.value:
+            u_level.value = str(CATEGORY_LEVEL[u_cat.value])
+        dialog.update()
+
+    def lower_changed(e):
+        if l_kind.value and l_kind.value != "catastrophe":
+            l_cat.value, l_level.value = "", str(LOWER_LEVEL[l_kind.value])
+        elif l_kind.value == "catastrophe" and l_cat.value:
+            l_level.value = str(CATEGORY_LEVEL[l_cat.value])
+        dialog.update()
+
+    u_kind.on_select = u_cat.on_select = upper_changed
+    l_kind.on_select = l_cat.on_select = lower_changed
+
+    def save(e):
+        text = (name.value or "").strip()
+        if not text:
+            raise InputError("Give the card its name, as printed on it.")
+        existing = {x.id: x for x in load_cards(app.store)}
+        new_id = card.id if card is not None else slug(text)
+        if card is None:
+            base, n = new_id, 2
+            while new_id in existing:
+                new_id, n = f"{base}-{n}", n + 1
+        opt = lambda d: d.value or None  # noqa: E731
+        try:
+            made = Card(
+                id=new_id, name=text, copies=int(copies.value or 1), note=c.note if card else "Entered at the table.",
+                upper=Upper(name=c.upper.name if card and c.upper.name != c.name else None, kind=opt(u_kind),
+                            category=opt(u_cat), level=opt(u_level)),
+                lower=Lower(name=(l_name.value or "").strip() or None, kind=opt(l_kind),
+                            category=opt(l_cat) if l_kind.value == "catastrophe" else None, level=opt(l_level)),
+            )
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise InputError(f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg')}") from None
+        save_card(app.store, made, replacing=card.id if card else None)
+        _close(app, dialog)
+        app.toast(f"{made.name} saved to the catalog" + ("." if made.is_complete else
+                                                          f" (still unknown: {', '.join(made.missing())})."))
+        on_saved(made)
+
+    dialog = ft.AlertDialog(
+        modal=True,
+        title=ft.Text(title or ("Add a card" if card is None else f"Correct {card.name}")),
+        content=ft.Column([
+            name,
+            ft.Text("Upper option (the achievement or rescue side)", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+            u_kind, u_cat, u_level,
+            ft.Text("Lower option", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+            l_kind, l_cat, l_level, l_name, copies,
+            *([ft.Text(card.note, theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if card and card.note else []),
+            tagged("card-error", error),
+        ], tight=True, scroll=ft.ScrollMode.AUTO, width=380, spacing=10),
+        actions=[ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog)),
+                 ft.FilledButton(content="Save card", icon=ft.Icons.SAVE, height=TAP,
+                                 on_click=_in_dialog(app, error, save))],
+    )
+    app.page.show_dialog(dialog)
+
+
+# --- the catalog screen -------------------------------------------------------------------------------
+
+
+class CatalogScreen:
+    """/g/biosphere5/catalog — the deck as data, completed once from the box and shared."""
+
+    def __init__(self, app):
+        self.app = app
+        self.body = ft.Column(spacing=GAP)
+        self.back_to: Optional[str] = None
+        query = (app.page.route or "").partition("?")[2]
+        for part in query.split("&"):
+            key, _, value = part.partition("=")
+            if key == "from" and value.isdigit():
+                self.back_to = f"/c/{value}"
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(
+            route="/g/biosphere5/catalog",
+            appbar=ft.AppBar(title=ft.Text("Biosphere 5 cards")),
+            controls=[self.body],
+            scroll=ft.ScrollMode.AUTO,
+            padding=12,
+        )
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    def _draw(self) -> None:
+        app = self.app
+        cards = load_cards(app.store)
+        report = check_catalog(cards)
+        head = [
+            tagged("catalog-summary", ft.Text(report.summary(), theme_style=ft.TextThemeStyle.TITLE_LARGE)),
+            ft.ProgressBar(value=min(1.0, report.entered / DECK_SIZE), bar_height=10, border_radius=5),
+            ft.Text("The deck has 25 cards. Add and correct them from your box once; the Machine needs a card's "
+                    "class, category and levels to play it. A card can also be added right when it is revealed.",
+                    theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+        ]
+        if report.problems:
+            head.append(tagged("catalog-problems", ft.Column(
+                [ft.Text("Impossible as entered — please fix:", color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD)]
+                + [ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
+                           ft.Text(p, color=ft.Colors.ERROR, expand=True)]) for p in report.problems], spacing=4)))
+        buttons = [big_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: self.refresh())),
+                              icon=ft.Icons.ADD, expand=True)]
+        if self.back_to:
+            buttons.append(big_button("Back to the game", lambda e: app.go(self.back_to), icon=ft.Icons.ARROW_BACK,
+                                      filled=False))
+        share = ft.Row([
+            ft.OutlinedButton(content="Save file", icon=ft.Icons.DOWNLOAD, height=TAP, on_click=self._save_file),
+            ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE_2, height=TAP, on_click=app.guard(self._qr)),
+            ft.OutlinedButton(content="Import", icon=ft.Icons.FILE_OPEN, height=TAP, on_click=app.guard(self._import)),
+        ], wrap=True, spacing=8, run_spacing=8)
+        rows = [self._card_row(c) for c in sorted(cards, key=lambda c: c.name.lower())]
+        self.body.controls = [
+            section("Card catalog", *head, ft.Row(buttons, spacing=GAP)),
+            section(f"Cards ({len(cards)} kinds)", *rows) if rows else section("Cards", ft.Text("No cards yet.")),
+            section("Share the catalog", ft.Text("Pass a completed catalog to another phone: a file, or a QR code "
+                                                 "whose text the other phone pastes into Import.",
+                                                 theme_style=ft.TextThemeStyle.BODY_MEDIUM), share),
+        ]
+
+    def _card_row(self, card: Card) -> ft.Control:
+        lines = card_lines(card)
+        missing = card.missing()
+        texts = [ft.Text(lines[0], theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+                 ft.Text(lines[1], theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                 ft.Text(lines[2], theme_style=ft.TextThemeStyle.BODY_MEDIUM)]
+        if missing:
+            texts.append(ft.Text(f"Incomplete: {', '.join(missing)}", theme_style=ft.TextThemeStyle.BODY_SMALL,
+                                 color=ft.Colors.TERTIARY, italic=True))
+        edit = lambda e: card_dialog(self.app, card, lambda c: self.refresh())  # noqa: E731
+        return ft.Container(
+            ft.Row([ft.Column(texts, spacing=2, expand=True),
+                    ft.Icon(ft.Icons.EDIT if not missing else ft.Icons.EDIT_NOTE,
+                            color=ft.Colors.PRIMARY if not missing else ft.Colors.TERTIARY)],
+                   vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=8), border_radius=10, ink=True,
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), on_click=self.app.guard(edit),
+        )
+
+    async def _save_file(self, e) -> None:
+        data = exchange.dumps(export_payload(self.app.store)).encode("utf-8")
+        await self.app.file_picker.save_file(file_name="biosphere5-catalog.json", src_bytes=data)
+
+    def _qr(self, e) -> None:
+        text = exchange.to_qr_text(export_payload(self.app.store))
+        if text is None:
+            raise InputError("The catalog is too big for one QR code; use “Save file” instead.")
+        self.app.page.show_dialog(qr_dialog("Scan to import the cards", text,
+                                            caption="On the other phone: Biosphere 5 cards → Import → paste this text."))
+
+    def _import(self, e) -> None:
+        app = self.app
+        pasted = ft.TextField(label="Paste the catalog text (JSON or QR text)", multiline=True, min_lines=3,
+                              max_lines=6, text_size=15)
+        error = _error_text()
+
+        def run(replace: bool):
+            def go(e):
+                count = import_text(app.store, pasted.value or "", replace=replace)
+                _close(app, dialog)
+                app.toast(f"{count} card{'s' if count != 1 else ''} imported.")
+                self.refresh()
+            return _in_dialog(app, error, go)
+
+        dialog = ft.AlertDialog(
+            modal=True, title=ft.Text("Import cards"),
+            content=ft.Column([
+                pasted,
+                ft.Text("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the imported "
+                        "one. Nothing changes if anything in the text is wrong.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                tagged("import-error", error),
+            ], tight=True, width=380),
+            actions=[ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog)),
+                     ft.OutlinedButton(content="Add / correct", height=TAP, on_click=run(False)),
+                     ft.FilledButton(content="Replace my catalog", height=TAP, on_click=run(True))],
+        )
+        app.page.show_dialog(dialog)

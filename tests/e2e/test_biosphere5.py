@@ -1,0 +1,167 @@
+"""Biosphere 5 end to end in headless Chromium: import a complete catalog, create a Man-against-Machine
+campaign, reveal cards, let the Machine decide, read its instruction, undo, redo, reload (kept); a human
+catastrophe against the Machine with its rescue dice and the next Machine turn; The Abyss on a desktop."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.games.biosphere5.cards import Catalog, dump_catalog
+from tests.browser import DESKTOP, OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.games.test_biosphere5_cards import TEST_DECK
+
+
+@pytest.fixture
+def server(tmp_path):
+    with served(f"sqlite:///{tmp_path / 'bio5.sqlite'}", token="bio5", extra_env={"COMPANION_SEED": "7"}) as s:
+        yield s
+
+
+def open_page(browser, server, viewport=None):
+    context = new_context(browser, **({"viewport": viewport} if viewport else {}))
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+    page = context.new_page()
+    OPEN_PAGES.append(page)
+    page.goto(server["join"])
+    expect(page.get_by_text("Table Companion").first).to_be_visible()
+    return context, page
+
+
+def pick(page, query: str, name: str) -> None:
+    field = page.get_by_label(re.compile("Search the catalog"))
+    tap(page, field)
+    field.fill(query)
+    tap(page, page.get_by_role("button", name=re.compile(f"^{name}")))
+
+
+def tap_until(page, button, check, tries: int = 3) -> None:
+    """Tap a round +1 button until its effect shows: a second tap on the same spot right after a
+    redraw is sometimes not delivered by Flutter's web engine in headless Chromium."""
+    for attempt in range(tries):
+        tap(page, button)
+        try:
+            check()
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+
+
+def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts):
+    context, page = open_page(browser, server)
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="Biosphere 5"))
+    expect(by_id(page, "game-summary")).to_contain_text("Machine")
+    type_into(page.get_by_label("Campaign name"), "Solo night")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(page.get_by_role("button", name="Reveal 2 cards")).to_be_visible()
+    expect(by_id(page, "machine-level")).to_have_text("2")
+    campaign_url = page.url
+
+    # The shipped catalog is incomplete: import a complete deck, replacing it.
+    tap(page, page.get_by_role("button", name=re.compile("^Card catalog")))
+    expect(by_id(page, "catalog-summary")).to_contain_text("of 25 cards entered")
+    settled_screenshot(page, artifacts / "biosphere5-catalog-phone.png")
+    tap(page, page.get_by_role("button", name="Import"))
+    type_into(page.get_by_label("Paste the catalog text (JSON or QR text)"),
+              dump_catalog(Catalog(complete=True, cards=TEST_DECK)))
+    tap(page, page.get_by_role("button", name="Replace my catalog"))
+    expect(by_id(page, "catalog-summary")).to_have_text("25 of 25 cards entered")
+    tap(page, page.get_by_role("button", name="Back to the game"))
+
+    # Round 1: the Machine reveals 2 cards; it plays the highest-value playable achievement.
+    tap(page, page.get_by_role("button", name="Reveal 2 cards"))
+    pick(page, "deep", "Deep Well")
+    expect(by_id(page, "reveal-status")).to_have_text("1 of 2 tapped — tap 1 more")
+    pick(page, "shack", "Shack")
+    expect(by_id(page, "reveal-status")).to_have_text("2 of 2 tapped — ready")
+    settled_screenshot(page, artifacts / "biosphere5-reveal-phone.png")
+    tap(page, page.get_by_role("button", name="Let the Machine decide"))
+    instruction = "The Machine plays Deep Well — perfect water achievement: place a green cube on water."
+    expect(by_id(page, "machine-instruction")).to_have_text(instruction)
+    expect(by_id(page, "machine-why")).to_contain_text("Rule 5")
+    expect(by_id(page, "machine-water")).to_contain_text("perfect")
+    settled_screenshot(page, artifacts / "biosphere5-decision-phone.png")
+
+    tap(page, page.get_by_role("button", name="Undo: Machine reveals 2"))
+    expect(page.get_by_role("button", name="Reveal 2 cards")).to_be_visible()
+    expect(by_id(page, "machine-water")).to_contain_text("—")
+    tap(page, page.get_by_role("button", name="Redo"))
+    expect(by_id(page, "machine-instruction")).to_have_text(instruction)
+
+    page.reload()
+    expect(by_id(page, "machine-instruction")).to_have_text(instruction)
+    expect(by_id(page, "machine-water")).to_contain_text("perfect")
+
+    context.close()
+
+
+def test_human_catastrophe_against_the_machine_then_its_next_turn(browser, tmp_path, artifacts):
+    """A campaign already at the human's turn (made through the store, as a second phone would), with
+    the complete test deck in the catalog: hand size, a Hurricane with a rescue card and the Machine's
+    rescue dice, end of turn, the Machine's second turn, reload."""
+    from companion.games.biosphere5.rules import reveal_action
+    from companion.games.biosphere5.screens import import_text
+    from tests.games.test_biosphere5_cards import DECK
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "turns.sqlite")
+    import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
+    cid = store.create("biosphere5", "Second round", {}, seed=7)
+    store.apply(cid, reveal_action(DECK, ["deep-well", "shack"]), expected_cursor=0)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'turns.sqlite'}", token="bio5", extra_env={"COMPANION_SEED": "7"}) as server:
+        context, page = open_page(browser, server)
+        page.goto(f"{server['base']}c/{cid}")
+        expect(by_id(page, "machine-water")).to_contain_text("perfect")
+        for n in ("1", "2", "3"):
+            tap_until(page, page.get_by_role("button", name="Your hand cards +1"),
+                      lambda: expect(by_id(page, "human-hand")).to_have_text(n, timeout=3000))
+        tap(page, page.get_by_role("button", name="Catastrophe"))
+        type_into(page.get_by_label("Its name (e.g. Hurricane), optional"), "Hurricane")
+        tap(page, page.get_by_role("switch", name="I discard a matching rescue card with it"))
+        tap(page, page.get_by_role("button", name="Housing catastrophe"))
+        expect(by_id(page, "last-move")).to_contain_text("Rescue check: 2 hand dice show")
+        expect(by_id(page, "human-hand")).to_have_text("1")
+        settled_screenshot(page, artifacts / "biosphere5-human-phone.png")
+        level = by_id(page, "machine-level").inner_text()
+        tap(page, page.get_by_role("button", name="End my turn"))
+
+        # Round 2: the Machine reveals as many cards as its level says (1 or 2 after the Hurricane).
+        count = {"1": 1, "2": 2}[level]
+        tap(page, page.get_by_role("button", name=f"Reveal {count} card" + ("s" if count > 1 else "")))
+        for query, name in (("bunker", "Protection Bunker"), ("tent", "Tent"))[:count]:
+            pick(page, query, name)
+        tap(page, page.get_by_role("button", name="Let the Machine decide"))
+        housing = "The Machine plays Protection Bunker — perfect housing achievement: place a green cube on housing."
+        expect(by_id(page, "machine-instruction")).to_have_text(housing)
+        page.reload()
+        expect(by_id(page, "machine-instruction")).to_have_text(housing)
+        expect(by_id(page, "machine-housing")).to_contain_text("perfect")
+        context.close()
+
+
+def test_abyss_against_people_desktop(browser, server, artifacts):
+    context, page = open_page(browser, server, viewport=DESKTOP)
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="Biosphere 5"))
+    type_into(page.get_by_label("Campaign name"), "Abyss table")
+    tap(page, page.get_by_role("radio", name=re.compile("Against people")))
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "doom-0")).to_have_text("0")
+    tap(page, page.get_by_role("button", name="Draw pile empty +2").first)
+    expect(by_id(page, "doom-0")).to_have_text("2")
+    tap(page, page.get_by_role("button", name="Promote True Believer (Player 1)"))
+    expect(by_id(page, "tier-0-true_believer")).to_have_text("1")
+    tap(page, page.get_by_role("button", name="Use tier 1").first)
+    expect(by_id(page, "doom-0")).to_have_text("1")
+    tap(page, page.get_by_role("button", name="Undo: True Believer: Glimmer of Hope"))
+    expect(by_id(page, "doom-0")).to_have_text("2")
+    page.mouse.move(640, 400)
+    page.mouse.wheel(0, -3000)  # back to the top of the panel
+    settled_screenshot(page, artifacts / "biosphere5-abyss-desktop.png")
+    page.reload()
+    expect(by_id(page, "doom-0")).to_have_text("2")
+    expect(by_id(page, "tier-0-true_believer")).to_have_text("1")
+    context.close()
