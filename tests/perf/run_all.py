@@ -156,6 +156,11 @@ def main() -> None:
           f"   ratio {app_ff[0] / bare_ff[0]:.2f}×   (target ≤ 1.3×)")
     print(f"  companion via the QR join link (one redirect more): {join_ff[0] * 1000:.0f} ms"
           f"   ratio {join_ff[0] / bare_ff[0]:.2f}×")
+    print("automated decisions (median):")
+    from tests.perf import rules_bench
+
+    for line in rules_bench.main():
+        print(f"  {line}")
 
 
 if __name__ == "__main__":
