@@ -1,0 +1,269 @@
+"""Human Ethos catalog screens, outside any campaign: the map editor (/g/human_ethos/maps) and the
+enemy cards (/g/human_ethos/enemies). Maps and cards are entered once and shared by every campaign;
+the editing itself is the pure helpers of `hexmap.py` (toggle_space, toggle_wall, set_space)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Optional
+
+import flet as ft
+
+from companion import catalog, exchange
+from companion.games.base import InputError
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, qr_dialog, section, tagged
+
+from .enemies import DEFAULT_ENEMY_TYPES, EnemyType
+from .hexmap import (SPECIAL_NAMES, Hex, HexMap, check_map, hex_neighbours, parse_map_json, rectangle, set_space,
+                     toggle_space, toggle_wall)
+from .mapdraw import Marks, map_control
+from .view import ENEMY_KIND, MAP_KIND, choice_buttons, enemy_dialog, saved_enemies, saved_maps
+
+MODES = [("spaces", "Add / remove spaces"), ("walls", "Walls (tap an edge)"), ("area", "Paint area"),
+         ("special", "Special space")]
+
+
+def _key_for(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "map"
+
+
+class MapsScreen:
+    def __init__(self, app):
+        self.app = app
+        self.body = ft.Column(spacing=GAP)
+        self.key: Optional[str] = None
+        self.map: Optional[HexMap] = None
+        self.mode = "spaces"
+        self.area = "Area 1"
+        self.special: Optional[str] = "start"
+        self.dirty = False
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(route="/g/human_ethos/maps", appbar=ft.AppBar(title=ft.Text("Human Ethos maps")),
+                       controls=[self.body], scroll=ft.ScrollMode.AUTO, padding=12)
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    # --- drawing ---
+
+    def _draw(self) -> None:
+        maps = saved_maps(self.app.store)
+        if self.map is None and maps:
+            self.key, self.map = maps[0]
+        pick = choice_buttons([(k, m.name) for k, m in maps], self.key or "", self._open)
+        rows: list[ft.Control] = [section(
+            "Saved maps", pick,
+            ft.Row([ft.OutlinedButton(content="New map", icon=ft.Icons.ADD, height=TAP, on_click=self.app.guard(self._new)),
+                    ft.OutlinedButton(content="Import", icon=ft.Icons.FILE_OPEN, height=TAP, on_click=self._import)],
+                   wrap=True, spacing=8),
+        )]
+        if self.map is not None:
+            rows += self._editor()
+        self.body.controls = rows
+
+    def _editor(self) -> list[ft.Control]:
+        m = self.map
+        check = check_map(m)
+        spaces = {s.c for s in m.spaces}
+        ghosts = {n for c in spaces for n in hex_neighbours(c) if n not in spaces} if self.mode == "spaces" else set()
+        if not spaces:
+            ghosts = {(q, r) for q in range(7) for r in range(-3, 6)}
+        marks = Marks(ghosts=ghosts, unreachable=set(check.unreachable))
+        name = ft.TextField(label="Map name", value=m.name, max_length=60, on_change=self._renamed)
+        hint = {"spaces": "Tap a grey outline to add a space, a space to remove it.",
+                "walls": "Tap near the edge between two spaces to put up or take down a wall.",
+                "area": f"Tap a space to paint it area “{self.area or 'none'}”.",
+                "special": f"Tap a space to make it {SPECIAL_NAMES.get(self.special or '', 'a plain space')}."}[self.mode]
+        tools: list[ft.Control] = [choice_buttons(MODES, self.mode, self._set_mode),
+                                   tagged("editor-hint", ft.Text(hint, weight=ft.FontWeight.BOLD))]
+        if self.mode == "area":
+            tools.append(ft.TextField(label="Area name (tap spaces to paint it; empty = no area)", value=self.area,
+                                      max_length=24, on_change=lambda e: setattr(self, "area", e.control.value or "")))
+        if self.mode == "special":
+            tools.append(choice_buttons([("", "Plain")] + list(SPECIAL_NAMES.items()), self.special or "",
+                                        self._set_special))
+        verdict = ([tagged("map-check", ft.Text("Ready to play: one Start, one End, End reachable.",
+                                                color=ft.Colors.GREEN_800, weight=ft.FontWeight.BOLD))]
+                   if check.ok else [tagged("map-check", ft.Text(" ".join(check.errors), color=ft.Colors.ERROR,
+                                                                 weight=ft.FontWeight.BOLD))])
+        verdict += [ft.Text(w, theme_style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
+        width = max(280, min((self.app.page.width or 412) - 56, 680))
+        extra = sorted(ghosts)
+        return [
+            section("Editing" + (" · SAMPLE map" if m.sample else ""), name, *tools,
+                    ft.Row([map_control(m, width, marks, self._tapped, extra=extra, identifier="editor-map")],
+                           scroll=ft.ScrollMode.AUTO),
+                    ft.Text(f"{len(m.spaces)} spaces, {len(m.walls)} walls. Grey outlines: hexes you can add. "
+                            "Red ring: not reachable from Start.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    *verdict,
+                    big_button("Save map" + (" *" if self.dirty else ""), self.app.guard(self._save), icon=ft.Icons.SAVE)),
+            section("Share", ft.Row([
+                ft.OutlinedButton(content="Export JSON", icon=ft.Icons.DATA_OBJECT, height=TAP, on_click=self._export),
+                ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE, height=TAP, on_click=self.app.guard(self._qr)),
+                ft.OutlinedButton(content="Delete", icon=ft.Icons.DELETE, height=TAP, on_click=self._delete),
+            ], wrap=True, spacing=8)),
+        ]
+
+    # --- taps ---
+
+    def _tapped(self, c, lay, x, y) -> None:
+        self.app.guard(lambda e: self._edit(c, lay, x, y))(None)
+
+    def _edit(self, c, lay, x, y) -> None:
+        m, h = self.map, Hex.of(c)
+        if self.mode == "spaces":
+            self.map = toggle_space(m, h)
+        elif self.mode == "walls":
+            a, b = lay.edge_at(x, y)
+            self.map = toggle_wall(m, Hex.of(a), Hex.of(b))
+        elif m.space(h) is None:
+            raise InputError("Add a space there first (mode “Add / remove spaces”).")
+        elif self.mode == "area":
+            self.map = set_space(m, h, area=self.area.strip())
+        else:
+            self.map = set_space(m, h, special=self.special or None)
+        self.dirty = True
+        self.refresh()
+
+    def _set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.refresh()
+
+    def _set_special(self, special: str) -> None:
+        self.special = special or None
+        self.refresh()
+
+    def _renamed(self, e) -> None:
+        value = (e.control.value or "").strip()
+        if value:
+            self.map = self.map.model_copy(update={"name": value})
+            self.dirty = True
+
+    def _open(self, key: str) -> None:
+        self.key, self.map = key, dict(saved_maps(self.app.store)).get(key)
+        self.dirty = False
+        self.refresh()
+
+    def _new(self, e) -> None:
+        existing = {k for k, _ in saved_maps(self.app.store)}
+        n = 1
+        while f"my-map-{n}" in existing:
+            n += 1
+        self.key, self.map, self.dirty = f"my-map-{n}", rectangle(f"My map {n}", 7, 5), True
+        self.refresh()
+
+    def _save(self, e) -> None:
+        m = HexMap.model_validate(self.map.model_dump())  # structural checks again
+        if self.key == "sample" and m.sample:
+            m = m.model_copy(update={"sample": True})
+        catalog.put(self.app.store, MAP_KIND, self.key, m.name, m.model_dump(mode="json"))
+        self.dirty = False
+        check = check_map(m)
+        self.app.toast(f"Saved “{m.name}”." + ("" if check.ok else " Not playable yet: " + " ".join(check.errors)))
+        self.refresh()
+
+    def _delete(self, e) -> None:
+        def gone():
+            catalog.remove(self.app.store, MAP_KIND, self.key)
+            self.key, self.map = None, None
+            self.refresh()
+        self.app.confirm(f"Delete “{self.map.name}”?", "Campaigns that already started an issue on it keep their copy.",
+                         "Delete", gone)
+
+    # --- sharing ---
+
+    def _export(self, e) -> None:
+        text = json.dumps(self.map.model_dump(mode="json"), ensure_ascii=False)
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(f"“{self.map.name}” as JSON"),
+            content=ft.Column([ft.Text("Copy this text, or save it as a .json file.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                               tagged("map-json", ft.TextField(value=text, multiline=True, max_lines=10, read_only=True))],
+                              tight=True, width=360),
+            actions=[ft.TextButton(content="Close", on_click=lambda e: self.app.page.pop_dialog())],
+        ))
+
+    def _qr(self, e) -> None:
+        qr = exchange.to_qr_text(self.map.model_dump(mode="json"))
+        if qr is None:
+            raise InputError("This map is too big for one QR code; use Export JSON.")
+        self.app.page.show_dialog(qr_dialog(f"“{self.map.name}”", qr, caption="On the other phone: Maps → Import → paste."))
+
+    def _import(self, e) -> None:
+        field = ft.TextField(label="Paste the map's JSON or QR text", multiline=True, min_lines=3, max_lines=6)
+
+        def do(e):
+            text = (field.value or "").strip()
+            if text.startswith(exchange.QR_PREFIX):
+                text = exchange.from_qr_text(text)
+            m = parse_map_json(text)
+            key = _key_for(m.name)
+            existing = {k for k, _ in saved_maps(self.app.store)}
+            base, n = key, 2
+            while key in existing:
+                key, n = f"{base}-{n}", n + 1
+            catalog.put(self.app.store, MAP_KIND, key, m.name, m.model_dump(mode="json"))
+            self.app.page.pop_dialog()
+            self.key, self.map, self.dirty = key, m, False
+            self.app.toast(f"Imported “{m.name}”.")
+            self.refresh()
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text("Import a map"), content=ft.Column([field], tight=True, width=360),
+            actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
+                     ft.FilledButton(content="Import map", on_click=self.app.guard(do))],
+        ))
+
+
+class EnemiesScreen:
+    """The enemy cards a table entered once; campaigns take them with “Use saved cards”."""
+
+    def __init__(self, app):
+        self.app = app
+        self.body = ft.Column(spacing=GAP)
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(route="/g/human_ethos/enemies", appbar=ft.AppBar(title=ft.Text("Human Ethos enemy cards")),
+                       controls=[self.body], scroll=ft.ScrollMode.AUTO, padding=12)
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    def _draw(self) -> None:
+        saved = {t.name: t for t in saved_enemies(self.app.store)}
+        types = [saved.get(t.name, t) for t in DEFAULT_ENEMY_TYPES] + [t for n, t in saved.items()
+                                                                      if n not in {d.name for d in DEFAULT_ENEMY_TYPES}]
+        rows = []
+        for t in types:
+            state = "saved" if t.name in saved else "not entered yet (placeholder)"
+            rows.append(ft.Row([
+                ft.Text(f"{t.name}: threat {t.threat}, range {t.range}, health {t.health}, move {t.move} · {state}",
+                        theme_style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
+                ft.OutlinedButton(content="Edit", height=TAP, on_click=lambda e, t=t: enemy_dialog(self.app, t, self._save)),
+            ]))
+        self.body.controls = [
+            section("Enemy cards", ft.Text("Enter each card once from the box; every campaign can take them "
+                                           "(Enemy cards → Use saved cards).", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    *rows,
+                    ft.OutlinedButton(content="Add a type", icon=ft.Icons.ADD, height=TAP,
+                                      on_click=lambda e: enemy_dialog(self.app, None, self._save))),
+            big_button("Edit maps", lambda e: self.app.go("/g/human_ethos/maps"), icon=ft.Icons.MAP, filled=False),
+        ]
+
+    def _save(self, et: EnemyType) -> None:
+        et = et.model_copy(update={"placeholder": False})
+        catalog.put(self.app.store, ENEMY_KIND, et.name, et.name, et.model_dump(mode="json"))
+        self.app.toast(f"Saved {et.name}.")
+        self.refresh()

@@ -1,0 +1,804 @@
+"""The Human Ethos play screen: the board's twin drawn as a hex map, threat and awareness closing on
+each other, the player's turn (move, reveal and place, cache, attack, manual ±), the enemy phase
+explained step by step, ties as tappable options, the win/loss banner, issue setup and story
+progress. Everything a rule decides comes from `rules.py`; this module only draws and dispatches.
+
+Extra screens (`GAME_SCREENS`): the map editor ("maps") and the enemy cards ("enemies"), both
+catalog data entered once and shared by every campaign (see `screens.py`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import flet as ft
+from pydantic import ValidationError
+
+from companion import catalog
+from companion.games.base import InputError
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, icon_button, section, tagged
+
+from . import rules as R
+from .enemies import EnemyType, token_faces
+from .hexmap import Board, Coord, Hex, HexMap, check_map, parse_map_json
+from .mapdraw import MEMBER_COLOURS, Marks, map_control
+
+MAP_KIND = "human_ethos_map"
+ENEMY_KIND = "human_ethos_enemy"
+SAMPLE_PATH = Path(__file__).resolve().parents[3] / "assets" / "human_ethos_sample_map.json"
+
+
+# --- catalog helpers (maps and enemy cards entered once) ---------------------------------------
+
+
+def seed_catalog(store) -> None:
+    """The sample map ships once; afterwards the table's own edits are left alone."""
+    try:
+        sample = parse_map_json(SAMPLE_PATH.read_text(encoding="utf-8"))
+    except (OSError, InputError):
+        return
+    catalog.seed_once(store, MAP_KIND, [("sample", sample.name, sample.model_dump(mode="json"))])
+
+
+def saved_maps(store) -> list[tuple[str, HexMap]]:
+    seed_catalog(store)
+    out = []
+    for row in catalog.entries(store, MAP_KIND):
+        try:
+            out.append((row.key, HexMap.model_validate(row.data)))
+        except ValidationError:
+            continue
+    return out
+
+
+def saved_enemies(store) -> list[EnemyType]:
+    out = []
+    for row in catalog.entries(store, ENEMY_KIND):
+        try:
+            out.append(EnemyType.model_validate(row.data))
+        except ValidationError:
+            continue
+    return out
+
+
+def build(cls, **kw):
+    """An action from its fields; a value out of range becomes a message for the player."""
+    try:
+        return cls(**kw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise InputError(f"{where}: {first.get('msg', 'invalid')}".strip(": ")) from None
+
+
+# --- transient inputs, kept on the frame between redraws ----------------------------------------
+
+
+@dataclass
+class Ui:
+    selected: Optional[str] = None  # team member picked for a move / attack
+    along: set = field(default_factory=set)
+    move_value: int = 2
+    waive_hazard: bool = False
+    damage: int = 1
+    reach: int = 1
+    ignore_walls: bool = False
+    reason: str = ""
+    # spawn form
+    spawn_token: int = -1
+    face: str = ""
+    spawn_enemy: str = ""
+    spawn_count: int = 1
+    placements: list = field(default_factory=list)  # (enemy, coord, count)
+    # setup form
+    number: Optional[int] = None
+    title: str = ""
+    map_key: str = "sample"
+    track: int = 20
+    threat: int = 0
+    awareness: int = 0
+    team: str = ""
+    unlock_text: str = ""
+
+
+def _ui(frame) -> Ui:
+    ui = getattr(frame, "_human_ethos_ui", None)
+    if ui is None:
+        ui = Ui()
+        frame._human_ethos_ui = ui
+    return ui
+
+
+def stepper(label: str, value: int, lo: int, hi: int, on_change: Callable[[int], None], *, identifier: str) -> ft.Control:
+    """A compact labelled number with − and + that updates itself in place (no reload)."""
+    shown = ft.Text(str(value), size=26, weight=ft.FontWeight.BOLD, width=44, text_align=ft.TextAlign.CENTER)
+    box = {"v": value}
+
+    def bump(delta):
+        def handler(e):
+            v = max(lo, min(hi, box["v"] + delta))
+            box["v"] = v
+            shown.value = str(v)
+            on_change(v)
+            shown.update()
+        return handler
+
+    return ft.Row([
+        ft.Text(label, theme_style=ft.TextThemeStyle.BODY_LARGE, expand=True),
+        icon_button(ft.Icons.REMOVE, f"{label} -1", bump(-1), round_=True),
+        tagged(identifier, shown),
+        icon_button(ft.Icons.ADD, f"{label} +1", bump(1), round_=True),
+    ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
+
+
+def choice_buttons(options: list[tuple[str, str]], chosen: str, on_pick: Callable[[str], None]) -> ft.Control:
+    """A wrap of big buttons; the chosen one is filled."""
+    buttons = []
+    for key, text in options:
+        cls = ft.FilledButton if key == chosen else ft.OutlinedButton
+        buttons.append(cls(content=text, height=TAP, on_click=lambda e, k=key: on_pick(k)))
+    return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
+
+
+def _map_width(frame) -> float:
+    width = frame.app.page.width or 412
+    return max(280, min(width - 72, 680))
+
+
+def _say(text: str, *, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
+    return ft.Text(text, theme_style=style, **kw)
+
+
+# =============================================================================================
+# The panel
+# =============================================================================================
+
+
+def panel(frame) -> ft.Control:
+    state: R.State = frame.loaded.game_state
+    ui = _ui(frame)
+    issue = state.issue
+    if issue is None:
+        return ft.Column([*setup_sections(frame, state, ui), progress_section(frame, state, ui),
+                          enemy_cards_section(frame, state)], spacing=GAP)
+    if issue.over:
+        return ft.Column([banner(frame, state), last_section(frame, state), map_section(frame, state, ui, Marks(
+            members=[(m.name, m.at.c) for m in issue.members], enemies=[(g.enemy, g.count, g.at.c) for g in issue.groups])),
+                          *setup_sections(frame, state, ui), progress_section(frame, state, ui),
+                          enemy_cards_section(frame, state)], spacing=GAP)
+    marks = base_marks(frame, state, ui)
+    return ft.Column([
+        status_section(frame, state),
+        next_step_section(frame, state, ui, marks),
+        map_section(frame, state, ui, marks),
+        last_section(frame, state),
+        attack_section(frame, state, ui),
+        adjust_section(frame, state, ui),
+        board_section(frame, state),
+        enemy_cards_section(frame, state),
+        progress_section(frame, state, ui),
+        ft.OutlinedButton(content="Abandon this issue", icon=ft.Icons.FLAG, height=TAP,
+                          on_click=lambda e: frame.app.confirm(
+                              f"Abandon issue #{issue.number}?",
+                              "It ends without counting as a win or a loss. Undo brings it back.", "Abandon",
+                              lambda: frame.dispatch(R.AbandonIssue()))),
+    ], spacing=GAP)
+
+
+# --- threat and awareness, whose turn ----------------------------------------------------------
+
+
+def track_bar(issue: R.Issue) -> ft.Control:
+    """Threat fills from the left, awareness from the right: they meet = the issue is lost."""
+    cells = []
+    for i in range(issue.track):
+        if i < issue.threat:
+            colour = ft.Colors.RED_600
+        elif i >= issue.track - issue.awareness:
+            colour = ft.Colors.INDIGO_500
+        else:
+            colour = ft.Colors.SURFACE_CONTAINER_HIGHEST
+        cells.append(ft.Container(bgcolor=colour, height=30, expand=1, border_radius=3))
+    return ft.Row(cells, spacing=2)
+
+
+def status_section(frame, state: R.State) -> ft.Control:
+    issue = state.issue
+    gap = issue.track - issue.threat - issue.awareness
+    who = "Enemy phase" if issue.phase == "enemies" else f"{issue.members[issue.active].name}'s turn"
+    return section(
+        f"Issue #{issue.number}" + (f" · {issue.title}" if issue.title else ""),
+        tagged("turn", _say(f"Turn {issue.turn} · {who}", style=ft.TextThemeStyle.HEADLINE_SMALL,
+                            weight=ft.FontWeight.BOLD)),
+        ft.Row([
+            ft.Column([_say("THREAT →", style=ft.TextThemeStyle.LABEL_LARGE, color=ft.Colors.RED_700),
+                       tagged("threat", ft.Text(str(issue.threat), size=frame.app.sizes(40), weight=ft.FontWeight.BOLD,
+                                                color=ft.Colors.RED_700))], spacing=0),
+            ft.Column([_say("apart", style=ft.TextThemeStyle.LABEL_LARGE),
+                       tagged("gap", ft.Text(str(gap), size=frame.app.sizes(28), weight=ft.FontWeight.BOLD))],
+                      spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            ft.Column([_say("← AWARENESS", style=ft.TextThemeStyle.LABEL_LARGE, color=ft.Colors.INDIGO_700),
+                       tagged("awareness", ft.Text(str(issue.awareness), size=frame.app.sizes(40),
+                                                   weight=ft.FontWeight.BOLD, color=ft.Colors.INDIGO_700))],
+                      spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END),
+        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN, vertical_alignment=ft.CrossAxisAlignment.END),
+        track_bar(issue),
+        _say(f"Lost when they meet: threat + awareness reaches {issue.track}.", style=ft.TextThemeStyle.BODY_SMALL),
+    )
+
+
+# --- the one next step ---------------------------------------------------------------------------
+
+
+def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
+    issue = state.issue
+    guard = frame.app.guard
+    if issue.pending is not None:
+        pending = issue.pending
+        buttons = [
+            ft.FilledButton(content=f"{i + 1}: {o.label}", height=TAP,
+                            on_click=guard(lambda e, i=i: _choose(frame, i)))
+            for i, o in enumerate(pending.options)
+        ]
+        return tagged("next-step", section(
+            "Enemy phase: your choice",
+            tagged("hint", _say(f"Your choice: {pending.question}", weight=ft.FontWeight.BOLD)),
+            _say("The rules leave this tie to the players. The options are numbered on the map.",
+                 style=ft.TextThemeStyle.BODY_MEDIUM),
+            *buttons,
+        ))
+    waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
+    if waiting:
+        return tagged("next-step", spawn_section(frame, state, ui, waiting[0]))
+    order = R.default_order(state)
+    types = {t.name: t for t in state.enemy_types}
+    board = Board.of(issue.map)
+    listing = [f"{n + 1}. {types[issue.groups[i].enemy].count_name(issue.groups[i].count) if issue.groups[i].enemy in types else issue.groups[i].enemy}"
+               f" on {board.label(issue.groups[i].at.c)}" for n, i in enumerate(order)]
+    if ui.selected:
+        hint = (f"{ui.selected} is picked: tap a green space to move there (card's move {ui.move_value}), "
+                "or tap them again to let go.")
+    else:
+        hint = "Play your cards: tap a team member on the map (or below it), then the space they move to."
+    return tagged("next-step", section(
+        "Next",
+        tagged("hint", _say(hint)),
+        big_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY),
+        _say("Enemy order (closest to the team first): " + ("; ".join(listing) if listing else "no enemies on the board")
+             + ".", style=ft.TextThemeStyle.BODY_MEDIUM),
+    ))
+
+
+def _enemy_phase(frame) -> None:
+    _ui(frame).selected = None
+    frame.dispatch(R.EnemyPhase())
+
+
+def _choose(frame, i: int) -> None:
+    frame.dispatch(R.Choose(option=i))
+
+
+# --- revealed tokens: what they show, where their enemies go -----------------------------------------
+
+
+def _type_for_face(state: R.State, face: str) -> str:
+    names = [t.name for t in state.enemy_types]
+    head = face.split("+")[0].strip()
+    for n in names:
+        if n.lower() == head.lower() or n.lower().startswith(head.lower()) or head.lower().startswith(n.lower()):
+            return n
+    return names[0] if names else ""
+
+
+def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control:
+    issue = state.issue
+    token = issue.tokens[token_index]
+    board = Board.of(issue.map)
+    if ui.spawn_token != token_index:
+        ui.spawn_token, ui.placements = token_index, []
+        ui.face = token_faces(token.tier)[0]
+        ui.spawn_enemy, ui.spawn_count = _type_for_face(state, ui.face), 1
+    guard = frame.app.guard
+
+    def pick_face(face):
+        ui.face = face
+        ui.spawn_enemy = _type_for_face(state, face)
+        frame.refresh()
+
+    def pick_enemy(name):
+        ui.spawn_enemy = name
+        frame.refresh()
+
+    def drop(k):
+        ui.placements.pop(k)
+        frame.refresh()
+
+    def place(e):
+        groups = [build(R.Placement, enemy=en, at=Hex.of(c), count=n) for en, c, n in ui.placements]
+        action = build(R.Spawn, token=token_index, face=ui.face, groups=groups)
+        kept = (ui.spawn_token, list(ui.placements))
+        ui.spawn_token, ui.placements = -1, []  # the redraw sets up the next token's form
+        try:
+            frame.dispatch(action)
+        except Exception:
+            ui.spawn_token, ui.placements = kept
+            raise
+
+    etype = next((t for t in state.enemy_types if t.name == ui.spawn_enemy), None)
+    where = f"area {token.area}" if token.area else f"space {board.label(token.at.c)}"
+    placed = [ft.Row([_say(f"{n} {en} on {board.label(c)}", expand=True),
+                      icon_button(ft.Icons.CLOSE, f"Remove {n} {en} on {board.label(c)}", lambda e, k=k: drop(k))])
+              for k, (en, c, n) in enumerate(ui.placements)]
+    return section(
+        f"Encounter at {board.label(token.at.c)}",
+        tagged("hint", _say(f"{token.encountered_by} entered {where}: turn the {token.tier} token at "
+                            f"{board.label(token.at.c)} face up. What does it show?", weight=ft.FontWeight.BOLD)),
+        choice_buttons([(f, f) for f in token_faces(token.tier)], ui.face, pick_face),
+        _say("Then place its enemies as the enemy card's setup says: pick the type and how many, and tap a "
+             f"highlighted space of {where}.", style=ft.TextThemeStyle.BODY_MEDIUM),
+        choice_buttons([(t.name, t.name) for t in state.enemy_types], ui.spawn_enemy, pick_enemy),
+        *([_say(f"{etype.name} setup: {etype.setup}", style=ft.TextThemeStyle.BODY_SMALL, italic=True)]
+          if etype and etype.setup else []),
+        stepper("How many", ui.spawn_count, 1, 30, lambda v: setattr(ui, "spawn_count", v), identifier="spawn-count"),
+        *placed,
+        big_button(f"Done: place {sum(n for _, _, n in ui.placements)} enem{'y' if sum(n for _, _, n in ui.placements) == 1 else 'ies'}",
+                   guard(place), icon=ft.Icons.CHECK),
+    )
+
+
+# --- the map ----------------------------------------------------------------------------------------
+
+
+_ARROW = re.compile(r"(?=(?<![A-Za-z0-9])([A-Z]\d{1,2}) → ([A-Z]\d{1,2})(?![0-9]))")
+
+
+def _last_row(frame):
+    rows = frame.app.store.history(frame.campaign_id, limit=1)
+    return rows[0] if rows else None
+
+
+def base_marks(frame, state: R.State, ui: Ui) -> Marks:
+    issue = state.issue
+    board = Board.of(issue.map)
+    marks = Marks(
+        members=[(m.name, m.at.c) for m in issue.members],
+        enemies=[(g.enemy, g.count, g.at.c) for g in issue.groups],
+        tokens={t.at.c: ("?" if t.status == "face_down" else "!") for t in issue.tokens if t.status != "resolved"},
+        used={h.c for h in issue.used_caches},
+    )
+    names = {m.name for m in issue.members}
+    if ui.selected not in names:
+        ui.selected = None
+    row = _last_row(frame)
+    if row is not None and row.action.get("kind") in ("enemy_phase", "choose", "move"):
+        by_label = {board.label(c): c for c in board.spaces}
+        for text in row.events:
+            for a, b in _ARROW.findall(text):
+                if a in by_label and b in by_label and a != b:
+                    marks.moved.append((by_label[a], by_label[b]))
+    if issue.pending is not None:
+        for i, o in enumerate(issue.pending.options):
+            for p in o.parts:
+                marks.targets.setdefault(p.at.c, str(i + 1))
+    elif any(t.status == "revealed" for t in issue.tokens):
+        k = next(i for i, t in enumerate(issue.tokens) if t.status == "revealed")
+        for h in R.placement_spaces(state, k):
+            marks.targets[h.c] = ""
+        for en, c, n in ui.placements if ui.spawn_token == k else []:
+            marks.enemies.append((en, n, c))
+    elif ui.selected:
+        member = next(m for m in issue.members if m.name == ui.selected)
+        marks.selected = member.at.c
+        marks.reachable = {h.c for h in R.move_targets(state, ui.selected, ui.move_value)}
+    return marks
+
+
+def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
+    issue = state.issue
+    board = Board.of(issue.map)
+    playing = not issue.over
+    controls: list[ft.Control] = []
+    if playing and issue.pending is None and not any(t.status == "revealed" for t in issue.tokens):
+        controls.append(member_row(frame, state, ui))
+    controls.append(ft.Row([map_control(issue.map, _map_width(frame), marks, _guarded_tap(frame))], scroll=ft.ScrollMode.AUTO))
+    if playing and ui.selected and issue.pending is None:
+        controls.extend(move_controls(frame, state, ui, board))
+    sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
+    controls.append(_say(f"{issue.map.name}{sample}. Green: reachable. Orange: highlighted spaces and the last moves. "
+                         "?: face-down token.", style=ft.TextThemeStyle.BODY_SMALL))
+    return section("Board", *controls)
+
+
+def _guarded_tap(frame):
+    def on_tap(c, lay, x, y):
+        frame.app.guard(lambda e: _tapped(frame, c))(None)
+    return on_tap
+
+
+def member_row(frame, state: R.State, ui: Ui) -> ft.Control:
+    issue = state.issue
+    board = Board.of(issue.map)
+    buttons = []
+    for i, m in enumerate(issue.members):
+        chosen = m.name == ui.selected
+        cls = ft.FilledButton if chosen else ft.OutlinedButton
+        buttons.append(cls(content=f"{m.name} · {board.label(m.at.c)}", height=TAP,
+                           icon=ft.Icons.PERSON, icon_color=None if chosen else MEMBER_COLOURS[i % len(MEMBER_COLOURS)],
+                           on_click=lambda e, n=m.name: _select(frame, n)))
+    return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
+
+
+def _select(frame, name: str) -> None:
+    ui = _ui(frame)
+    ui.selected = None if ui.selected == name else name
+    ui.along = set()
+    frame.refresh()
+
+
+def move_controls(frame, state: R.State, ui: Ui, board: Board) -> list[ft.Control]:
+    issue = state.issue
+    me = next(m for m in issue.members if m.name == ui.selected)
+    others = [m.name for m in issue.members if m.at == me.at and m.name != me.name]
+
+    def set_move(v):
+        ui.move_value = v
+        frame.refresh()
+
+    out: list[ft.Control] = [stepper("Card's move value", ui.move_value, 1, 20, set_move, identifier="move-value")]
+    if others:
+        def toggle(name, value):
+            (ui.along.add if value else ui.along.discard)(name)
+        out.append(_say(f"Also moving with {me.name} from {board.label(me.at.c)}:", style=ft.TextThemeStyle.BODY_MEDIUM))
+        out.append(ft.Row([ft.Checkbox(label=n, value=n in ui.along, on_change=lambda e, n=n: toggle(n, e.control.value))
+                           for n in others], wrap=True))
+    out.append(ft.Switch(label="The card waives hazards", value=ui.waive_hazard,
+                         on_change=lambda e: setattr(ui, "waive_hazard", bool(e.control.value))))
+    return out
+
+
+def _tapped(frame, c: Coord) -> None:
+    state: R.State = frame.loaded.game_state
+    ui = _ui(frame)
+    issue = state.issue
+    if issue is None or issue.over:
+        return
+    board = Board.of(issue.map)
+    if c not in board.spaces:
+        raise InputError("That is not a space of this map.")
+    if issue.pending is not None:
+        raise InputError("The enemies wait for your choice: tap one of the numbered options above the map.")
+    waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
+    if waiting:
+        k = waiting[0]
+        allowed = {h.c for h in R.placement_spaces(state, k)}
+        if c not in allowed:
+            token = issue.tokens[k]
+            raise InputError(f"Place these enemies within area {token.area or board.label(token.at.c)}: "
+                             "tap a space outlined in orange.")
+        if ui.spawn_token != k:
+            return
+        for idx, (en, at, n) in enumerate(ui.placements):
+            if en == ui.spawn_enemy and at == c:
+                ui.placements[idx] = (en, at, n + ui.spawn_count)
+                break
+        else:
+            ui.placements.append((ui.spawn_enemy, c, ui.spawn_count))
+        frame.refresh()
+        return
+    here = [m.name for m in issue.members if m.at.c == c]
+    if ui.selected is None:
+        if not here:
+            raise InputError(f"Nobody is on {board.label(c)}. Tap a team member first (their initials on the map).")
+        ui.selected, ui.along = here[0], set()
+        frame.refresh()
+        return
+    me = next(m for m in issue.members if m.name == ui.selected)
+    if me.at.c == c:
+        ui.selected = None
+        frame.refresh()
+        return
+    action = build(R.Move, member=ui.selected, to=Hex.of(c), move=ui.move_value,
+                   with_members=sorted(ui.along), waive_hazard=ui.waive_hazard)
+    frame.dispatch(action)
+    ui.selected, ui.along = None, set()
+
+
+# --- what just happened --------------------------------------------------------------------------
+
+
+def last_section(frame, state: R.State) -> ft.Control:
+    row = _last_row(frame)
+    if row is None:
+        return ft.Container()
+    items = [_say(e, style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events]
+    return tagged("last-events", section(f"What just happened: {row.label}", *items))
+
+
+# --- attacks and manual ± -----------------------------------------------------------------------------
+
+
+def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
+    issue = state.issue
+    if not issue.groups or issue.pending is not None:
+        return ft.Container()
+    board = Board.of(issue.map)
+    attacker = ui.selected or issue.members[issue.active].name
+    types = {t.name: t for t in state.enemy_types}
+    targets = R.attack_targets(state, attacker, ui.reach, ui.ignore_walls)
+
+    def set_and_redraw(attr):
+        def f(v):
+            setattr(ui, attr, v)
+            frame.refresh()
+        return f
+
+    def hit(i):
+        g = issue.groups[i]
+        frame.dispatch(build(R.Attack, member=attacker, at=g.at, enemy=g.enemy, damage=ui.damage, range=ui.reach,
+                             ignore_walls=ui.ignore_walls))
+
+    buttons = []
+    for i in targets:
+        g = issue.groups[i]
+        et = types.get(g.enemy)
+        name = et.count_name(g.count) if et else f"{g.count} {g.enemy}"
+        health = f" (health {et.health}" + (f", {g.damage} taken" if g.damage else "") + ")" if et else ""
+        buttons.append(ft.FilledTonalButton(content=f"Hit {name} on {board.label(g.at.c)}{health}", height=TAP,
+                                            icon=ft.Icons.GPS_FIXED, on_click=frame.app.guard(lambda e, i=i: hit(i))))
+    if not buttons:
+        buttons = [_say(f"No enemy group is within range {ui.reach} of {attacker} in a straight line.",
+                        style=ft.TextThemeStyle.BODY_MEDIUM, italic=True)]
+    return section(
+        f"Attack with {attacker}",
+        _say("Enter the damage card; pick another attacker by tapping them above the map.",
+             style=ft.TextThemeStyle.BODY_SMALL),
+        stepper("Damage", ui.damage, 1, 30, lambda v: setattr(ui, "damage", v), identifier="attack-damage"),
+        stepper("Range", ui.reach, 0, 20, set_and_redraw("reach"), identifier="attack-range"),
+        ft.Switch(label="The card ignores walls", value=ui.ignore_walls,
+                  on_change=lambda e: set_and_redraw("ignore_walls")(bool(e.control.value))),
+        *buttons,
+    )
+
+
+def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
+    reason = ft.TextField(label="Reason (the card or effect)", value=ui.reason, max_length=80,
+                          on_change=lambda e: setattr(ui, "reason", e.control.value or ""))
+
+    def adjust(track, delta):
+        def handler(e):
+            text = (ui.reason or "").strip()
+            if not text:
+                raise InputError("Say why first: type the card or effect in “Reason” (1 to 80 characters).")
+            frame.dispatch(build(R.Adjust, track=track, delta=delta, reason=text))
+            ui.reason = ""
+        return frame.app.guard(handler)
+
+    def pair(track, colour):
+        return ft.Row([
+            ft.OutlinedButton(content=f"{track.capitalize()} −1", height=TAP, expand=True, on_click=adjust(track, -1)),
+            ft.FilledButton(content=f"{track.capitalize()} +1", height=TAP, expand=True, on_click=adjust(track, 1),
+                            style=ft.ButtonStyle(bgcolor=colour)),
+        ], spacing=8)
+
+    return section("Cards that move threat or awareness", reason, pair("threat", ft.Colors.RED_600),
+                   pair("awareness", ft.Colors.INDIGO_500),
+                   _say("E.g. It's Closing In: awareness +1.", style=ft.TextThemeStyle.BODY_SMALL))
+
+
+# --- lists -------------------------------------------------------------------------------------------
+
+
+def board_section(frame, state: R.State) -> ft.Control:
+    issue = state.issue
+    board = Board.of(issue.map)
+    types = {t.name: t for t in state.enemy_types}
+    rows: list[ft.Control] = []
+    for m in issue.members:
+        special = board.special(m.at.c)
+        extra = f" ({special})" if special else ""
+        rows.append(ft.Row([ft.Icon(ft.Icons.PERSON), _say(f"{m.name}", weight=ft.FontWeight.BOLD),
+                            tagged(f"member-{m.name}", _say(board.label(m.at.c))), _say(extra)], spacing=6))
+    for g in issue.groups:
+        et = types.get(g.enemy)
+        stats = f" · threat {et.threat}, range {et.range}, health {et.health}, move {et.move}" if et else ""
+        rows.append(_say(f"{et.count_name(g.count) if et else g.enemy} on {board.label(g.at.c)}{stats}",
+                         style=ft.TextThemeStyle.BODY_MEDIUM))
+    down = sum(1 for t in issue.tokens if t.status == "face_down")
+    rows.append(_say(f"{down} encounter token(s) face down; caches used: "
+                     f"{', '.join(board.label(h.c) for h in issue.used_caches) or 'none'}.",
+                     style=ft.TextThemeStyle.BODY_MEDIUM))
+    return section("Team and enemies", tagged("enemy-list", ft.Column(rows, spacing=4)))
+
+
+def enemy_cards_section(frame, state: R.State) -> ft.Control:
+    rows: list[ft.Control] = []
+    for t in state.enemy_types:
+        flag = " · PLACEHOLDER: enter from the card" if t.placeholder else ""
+        rows.append(ft.Row([
+            _say(f"{t.name}: threat {t.threat}, range {t.range}, health {t.health}, move {t.move}"
+                 f"{' (stays put)' if t.move_rule == 'stays' else ''}{flag}", style=ft.TextThemeStyle.BODY_MEDIUM,
+                 expand=True),
+            icon_button(ft.Icons.EDIT, f"Edit {t.name}", lambda e, t=t: enemy_dialog(frame.app, t, lambda et: frame.dispatch(
+                R.SetEnemyType(enemy=et)))),
+        ]))
+    saved = saved_enemies(frame.app.store)
+
+    def load(e):
+        changed = 0
+        for et in saved:
+            current = next((t for t in frame.loaded.game_state.enemy_types if t.name == et.name), None)
+            if current is None or current.model_dump(exclude={"placeholder"}) != et.model_dump(exclude={"placeholder"}) \
+                    or current.placeholder:
+                frame.dispatch(R.SetEnemyType(enemy=et))
+                changed += 1
+        frame.app.toast(f"{changed} enemy card(s) taken from the saved cards." if changed else "Already up to date.")
+
+    return section(
+        "Enemy cards",
+        *rows,
+        ft.Row([
+            ft.OutlinedButton(content="Add a type", icon=ft.Icons.ADD, height=TAP, on_click=lambda e: enemy_dialog(
+                frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)))),
+            *([ft.OutlinedButton(content=f"Use saved cards ({len(saved)})", icon=ft.Icons.DOWNLOAD, height=TAP,
+                                 on_click=frame.app.guard(load))] if saved else []),
+            ft.TextButton(content="Saved cards and maps", icon=ft.Icons.MAP, height=TAP,
+                          on_click=lambda e: frame.app.go("/g/human_ethos/enemies")),
+        ], wrap=True, spacing=8, run_spacing=8),
+    )
+
+
+def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType], None]) -> None:
+    """Enter or edit one enemy card's stats; refused values say their range."""
+    cur = current or EnemyType(name="New", threat=1, range=1, health=1, move=1)
+    name = ft.TextField(label="Name (plural, as on the card)", value="" if current is None else cur.name,
+                        read_only=current is not None, max_length=30)
+    nums = {k: ft.TextField(label=label, value=str(getattr(cur, k)), keyboard_type=ft.KeyboardType.NUMBER, width=150)
+            for k, label in (("threat", "Threat"), ("range", "Range"), ("health", "Health"), ("move", "Move"))}
+    stays = ft.Switch(label="Stays put (does not move)", value=cur.move_rule == "stays")
+    setup = ft.TextField(label="Setup text", value="" if cur.placeholder else cur.setup, multiline=True, max_length=400)
+
+    def save(e):
+        values = {}
+        for k, f in nums.items():
+            text = (f.value or "").strip()
+            if not re.fullmatch(r"-?\d+", text):
+                raise InputError(f"{k.capitalize()} is a whole number (got “{text}”).")
+            values[k] = int(text)
+        et = build(EnemyType, name=(name.value or "").strip(), move_rule="stays" if stays.value else "toward_closest",
+                   setup=(setup.value or "").strip(), singular=cur.singular, **values)
+        app.page.pop_dialog()
+        on_save(et)
+
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text(f"Enemy card: {cur.name}" if current else "New enemy type"),
+        content=ft.Column([name, ft.Row(list(nums.values()), wrap=True), stays, setup], tight=True,
+                          scroll=ft.ScrollMode.AUTO, width=340),
+        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
+                 ft.FilledButton(content="Save card", on_click=app.guard(save))],
+    ))
+
+
+# --- end of the issue, setup, story progress -------------------------------------------------------------
+
+
+def banner(frame, state: R.State) -> ft.Control:
+    issue = state.issue
+    won = issue.phase == "won"
+    text = f"Issue #{issue.number} won!" if won else f"Issue #{issue.number} lost"
+    why = ("Every team member stands on End and its area is clear." if won
+           else "Threat and awareness met on the track.")
+    return tagged("banner", ft.Container(
+        ft.Column([ft.Text(text, size=frame.app.sizes(34), weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+                   ft.Text(why, size=frame.app.sizes(18), color=ft.Colors.WHITE)], spacing=4),
+        bgcolor=ft.Colors.GREEN_700 if won else ft.Colors.RED_800, padding=20, border_radius=12,
+    ))
+
+
+def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
+    camp = state.campaign
+    story = state.settings.mode == "story"
+    maps = saved_maps(frame.app.store)
+    keys = [k for k, _ in maps]
+    if ui.map_key not in keys and keys:
+        ui.map_key = keys[0]
+    if ui.number is None or (story and ui.number > camp.unlocked_issue):
+        ui.number = camp.unlocked_issue if story else 1
+    chosen = dict(maps).get(ui.map_key)
+
+    def pick_map(key):
+        ui.map_key = key
+        frame.refresh()
+
+    def start(e):
+        if chosen is None:
+            raise InputError("Pick a map first (or make one with “Edit maps”).")
+        names = [n.strip() for n in re.split(r"[,\n]", ui.team) if n.strip()]
+        if not names:
+            raise InputError("Name the team members, separated by commas, in turn order (e.g. “Max, Ana”).")
+        frame.dispatch(build(R.StartIssue, number=ui.number, title=ui.title.strip(), map=chosen, track=ui.track,
+                             threat=ui.threat, awareness=ui.awareness, members=names))
+
+    check = check_map(chosen) if chosen else None
+    problems = [_say(p, color=ft.Colors.ERROR) for p in (check.errors if check else [])]
+    problems += [_say(w, style=ft.TextThemeStyle.BODY_SMALL) for w in (check.warnings if check else [])]
+    map_buttons = choice_buttons([(k, m.name + (" (sample)" if m.sample and "sample" not in m.name.lower() else ""))
+                                  for k, m in maps], ui.map_key, pick_map)
+    if story:
+        number = _say(f"Story mode: issue #{ui.number} is next (issues are played in order).", weight=ft.FontWeight.BOLD)
+        replay = stepper("Issue to play", ui.number, 1, camp.unlocked_issue, lambda v: setattr(ui, "number", v),
+                         identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container()
+    else:
+        number = _say("Arcade mode: any map, the unlocked enemies.", weight=ft.FontWeight.BOLD)
+        replay = stepper("Issue number", ui.number, 1, R.MAX_ISSUE, lambda v: setattr(ui, "number", v),
+                         identifier="setup-number")
+    team = ft.TextField(label="Team members, in turn order (e.g. Max, Ana)", value=ui.team, max_length=130,
+                        on_change=lambda e: setattr(ui, "team", e.control.value or ""))
+    title = ft.TextField(label="Issue title (optional)", value=ui.title, max_length=60,
+                         on_change=lambda e: setattr(ui, "title", e.control.value or ""))
+    return [section(
+        "Set up the next issue",
+        number, replay,
+        _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
+        ft.TextButton(content="Edit maps", icon=ft.Icons.EDIT_LOCATION_ALT, height=TAP,
+                      on_click=lambda e: frame.app.go("/g/human_ethos/maps")),
+        _say("From the issue's setup card:", style=ft.TextThemeStyle.TITLE_SMALL),
+        stepper("Track length", ui.track, 2, R.MAX_TRACK, lambda v: setattr(ui, "track", v), identifier="setup-track"),
+        stepper("Starting threat", ui.threat, 0, R.MAX_TRACK, lambda v: setattr(ui, "threat", v), identifier="setup-threat"),
+        stepper("Starting awareness", ui.awareness, 0, R.MAX_TRACK, lambda v: setattr(ui, "awareness", v),
+                identifier="setup-awareness"),
+        title, team,
+        big_button(f"Start issue #{ui.number}", frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
+    )]
+
+
+def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
+    camp = state.campaign
+    story = state.settings.mode == "story"
+    rows: list[ft.Control] = []
+    if story:
+        rows.append(tagged("story-next", _say(f"Unlocked up to issue #{camp.unlocked_issue}.", weight=ft.FontWeight.BOLD)))
+        for r in camp.records:
+            rows.append(_say(f"Issue #{r.issue}: {r.wins} win(s), {r.losses} loss(es)", style=ft.TextThemeStyle.BODY_MEDIUM))
+    else:
+        rows.append(_say(f"Arcade: {camp.arcade_wins} win(s), {camp.arcade_losses} loss(es).", weight=ft.FontWeight.BOLD))
+    rows.append(_say("Unlocked cards: " + (", ".join(camp.unlocked_cards) or "none yet"), style=ft.TextThemeStyle.BODY_MEDIUM))
+    rows.append(_say("Unlocked enemies: " + (", ".join(camp.unlocked_enemies) or "none yet"),
+                     style=ft.TextThemeStyle.BODY_MEDIUM))
+    field_ = ft.TextField(label="A card or enemy the setup card unlocks", value=ui.unlock_text, max_length=40,
+                          on_change=lambda e: setattr(ui, "unlock_text", e.control.value or ""))
+
+    def unlock(what):
+        def handler(e):
+            name = ui.unlock_text.strip()
+            if not name:
+                raise InputError("Type the name of the card or enemy to unlock.")
+            frame.dispatch(build(R.Unlock, what=what, name=name))
+            ui.unlock_text = ""
+        return frame.app.guard(handler)
+
+    rows += [field_, ft.Row([
+        ft.OutlinedButton(content="Unlock card", height=TAP, expand=True, on_click=unlock("card")),
+        ft.OutlinedButton(content="Unlock enemy", height=TAP, expand=True, on_click=unlock("enemy")),
+    ], spacing=8)]
+    return section("Campaign progress", *rows)
+
+
+# --- extra screens ------------------------------------------------------------------------------------
+
+
+def _screens():
+    from .screens import EnemiesScreen, MapsScreen
+
+    return {"maps": MapsScreen, "enemies": EnemiesScreen}
+
+
+class _Lazy(dict):
+    def get(self, key, default=None):  # imported on first use, so the panel loads fast
+        return _screens().get(key, default)
+
+
+GAME_SCREENS = _Lazy()
