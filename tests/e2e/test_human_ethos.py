@@ -69,7 +69,7 @@ def tap_hex(page, label: str, coords=None, identifier: str = "hexmap") -> None:
     page.evaluate("() => document.getElementById('let-taps-through').remove()")
     # After raw pointer events Flutter's web engine ignores semantic clicks for a short while (its
     # "gesture mode" switches back lazily); nothing observable marks the end, so give it that while.
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(1000)
 
 
 def says(page, identifier: str, text: str) -> None:
