@@ -1,6 +1,7 @@
 """Biosphere 5 end to end in headless Chromium: import a complete catalog, create a Man-against-Machine
-campaign, reveal cards, let the Machine decide, read its instruction, undo, redo, reload (kept); a human
-catastrophe against the Machine with its rescue dice and the next Machine turn; The Abyss on a desktop."""
+campaign, reveal cards, let the Machine decide, read its instruction, undo, redo, reload (kept); three
+Machine turns with a human catastrophe between them; the catalog's delete button and its QR codes in
+parts; The Abyss on a desktop."""
 
 import re
 
@@ -29,9 +30,7 @@ def open_page(browser, server, viewport=None):
 
 
 def pick(page, query: str, name: str) -> None:
-    field = page.get_by_label(re.compile("Search the catalog"))
-    tap(page, field)
-    field.fill(query)
+    type_into(page.get_by_label(re.compile("Search the catalog")), query)
     tap(page, page.get_by_role("button", name=re.compile(f"^{name}")))
 
 
@@ -97,24 +96,33 @@ def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts
     context.close()
 
 
-def test_human_catastrophe_against_the_machine_then_its_next_turn(browser, tmp_path, artifacts):
-    """A campaign already at the human's turn (made through the store, as a second phone would), with
-    the complete test deck in the catalog: hand size, a Hurricane with a rescue card and the Machine's
-    rescue dice, end of turn, the Machine's second turn, reload."""
-    from companion.games.biosphere5.rules import reveal_action
+def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifacts):
+    """Man against Machine on a prepared catalog (the complete test deck, put in the database as a
+    second phone would): three Machine turns — an achievement, a second achievement, Espionage telling
+    the human what to discard — and between them a Hurricane against the Machine with its rescue
+    dice; reload keeps it. The app's dice are seeded (campaign seed 7), so the rescue check at log
+    position 5 always shows the black hand: the Machine drops to level 1 instead of losing."""
     from companion.games.biosphere5.screens import import_text
-    from tests.games.test_biosphere5_cards import DECK
     from tests.helpers import file_store
 
     store = file_store(tmp_path, "turns.sqlite")
     import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
-    cid = store.create("biosphere5", "Second round", {}, seed=7)
-    store.apply(cid, reveal_action(DECK, ["deep-well", "shack"]), expected_cursor=0)
+    cid = store.create("biosphere5", "Three rounds", {}, seed=7)
     store.db.close()
     with served(f"sqlite:///{tmp_path / 'turns.sqlite'}", token="bio5", extra_env={"COMPANION_SEED": "7"}) as server:
         context, page = open_page(browser, server)
         page.goto(f"{server['base']}c/{cid}")
+
+        # Machine turn 1 (level 2: two cards): the highest-value playable achievement.
+        tap(page, page.get_by_role("button", name="Reveal 2 cards"))
+        pick(page, "deep", "Deep Well")
+        pick(page, "shack", "Shack")
+        tap(page, page.get_by_role("button", name="Let the Machine decide"))
+        expect(by_id(page, "machine-instruction")).to_have_text(
+            "The Machine plays Deep Well — perfect water achievement: place a green cube on water.")
         expect(by_id(page, "machine-water")).to_contain_text("perfect")
+
+        # The human: hand size, then a Hurricane with a rescue card; the Machine's rescue dice.
         for n in ("1", "2", "3"):
             tap_until(page, page.get_by_role("button", name="Your hand cards +1"),
                       lambda: expect(by_id(page, "human-hand")).to_have_text(n, timeout=3000))
@@ -124,21 +132,76 @@ def test_human_catastrophe_against_the_machine_then_its_next_turn(browser, tmp_p
         tap(page, page.get_by_role("button", name="Housing catastrophe"))
         expect(by_id(page, "last-move")).to_contain_text("Rescue check: 2 hand dice show")
         expect(by_id(page, "human-hand")).to_have_text("1")
+        expect(by_id(page, "machine-level")).to_have_text("1")
         settled_screenshot(page, artifacts / "biosphere5-human-phone.png")
-        level = by_id(page, "machine-level").inner_text()
         tap(page, page.get_by_role("button", name="End my turn"))
 
-        # Round 2: the Machine reveals as many cards as its level says (1 or 2 after the Hurricane).
-        count = {"1": 1, "2": 2}[level]
-        tap(page, page.get_by_role("button", name=f"Reveal {count} card" + ("s" if count > 1 else "")))
-        for query, name in (("bunker", "Protection Bunker"), ("tent", "Tent"))[:count]:
-            pick(page, query, name)
+        # Machine turn 2 (level 1: one card).
+        tap(page, page.get_by_role("button", name="Reveal 1 card"))
+        pick(page, "bunker", "Protection Bunker")
+        expect(by_id(page, "reveal-status")).to_have_text("1 of 1 tapped — ready")
         tap(page, page.get_by_role("button", name="Let the Machine decide"))
-        housing = "The Machine plays Protection Bunker — perfect housing achievement: place a green cube on housing."
-        expect(by_id(page, "machine-instruction")).to_have_text(housing)
-        page.reload()
-        expect(by_id(page, "machine-instruction")).to_have_text(housing)
+        expect(by_id(page, "machine-instruction")).to_have_text(
+            "The Machine plays Protection Bunker — perfect housing achievement: place a green cube on housing.")
         expect(by_id(page, "machine-housing")).to_contain_text("perfect")
+        tap(page, page.get_by_role("button", name="End my turn"))
+
+        # Machine turn 3: Ruins' Espionage tells the human exactly what to discard.
+        tap(page, page.get_by_role("button", name="Reveal 1 card"))
+        pick(page, "ruins", "Ruins")
+        tap(page, page.get_by_role("button", name="Let the Machine decide"))
+        espionage = "The Machine plays Espionage (Ruins): discard your hand card with the highest level."
+        expect(by_id(page, "machine-instruction")).to_have_text(espionage)
+        expect(by_id(page, "due")).to_contain_text("Espionage: discard your hand card with the highest level")
+        page.mouse.move(206, 450)
+        page.mouse.wheel(0, -3000)  # back to the top of the panel
+        settled_screenshot(page, artifacts / "biosphere5-espionage-phone.png")
+        tap(page, page.get_by_role("button", name="I discarded 1 card"))
+        expect(by_id(page, "human-hand")).to_have_text("0")
+        expect(page.get_by_role("button", name="End my turn")).to_be_visible()
+
+        page.reload()
+        expect(by_id(page, "machine-instruction")).to_have_text(espionage)
+        expect(by_id(page, "human-hand")).to_have_text("0")
+        expect(by_id(page, "machine-water")).to_contain_text("perfect")
+        expect(by_id(page, "machine-housing")).to_contain_text("perfect")
+        expect(by_id(page, "machine-level")).to_have_text("1")
+        context.close()
+
+
+def test_catalog_delete_and_qr_codes_in_parts(browser, tmp_path, artifacts):
+    """A catalog too big for one QR code (long notes on every card) shows as several codes, paged;
+    the delete button asks first, then removes the card."""
+    from companion.games.biosphere5.screens import import_text
+    from tests.games.test_biosphere5_cards import deck_with_notes
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "cards.sqlite")
+    import_text(store, dump_catalog(Catalog(complete=True, cards=deck_with_notes())), replace=True)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'cards.sqlite'}", token="bio5") as server:
+        context, page = open_page(browser, server)
+        page.goto(f"{server['base']}g/biosphere5/catalog")
+        expect(by_id(page, "catalog-summary")).to_have_text("25 of 25 cards entered")
+
+        tap(page, page.get_by_role("button", name="Show QR"))
+        expect(by_id(page, "qr-part")).to_have_text(re.compile(r"^Part 1 of [2-9]$"))
+        total = by_id(page, "qr-part").inner_text().rsplit(" ", 1)[1]
+        tap(page, page.get_by_role("button", name="Next"))
+        expect(by_id(page, "qr-part")).to_have_text(f"Part 2 of {total}")
+        settled_screenshot(page, artifacts / "biosphere5-qr-parts-phone.png")
+        tap(page, page.get_by_role("button", name="Previous"))
+        expect(by_id(page, "qr-part")).to_have_text(f"Part 1 of {total}")
+        tap(page, page.get_by_role("button", name="Close"))
+        expect(by_id(page, "qr-part")).to_have_count(0)
+
+        tap(page, page.get_by_role("button", name="Delete Shack"))
+        expect(page.get_by_text("Delete Shack?")).to_be_visible()
+        tap(page, page.get_by_role("button", name="Delete", exact=True))
+        expect(by_id(page, "catalog-summary")).to_contain_text("24 of 25")
+        expect(page.get_by_role("button", name="Delete Shack")).to_have_count(0)
+        page.reload()
+        expect(by_id(page, "catalog-summary")).to_contain_text("24 of 25")
         context.close()
 
 

@@ -79,6 +79,16 @@ TEST_DECK: list[Card] = [
     mk("elders", ("rescue", "community"), (C, "nature", "Blight")),
     mk("festival", ("rescue", "community"), (C, "water", "Drought")),
 ]
+
+
+def deck_with_notes() -> list[Card]:
+    """TEST_DECK with a long, poorly compressible note on every card: too big for one QR code."""
+    import hashlib
+
+    return [c.model_copy(update={"note": " ".join(hashlib.sha256(f"{c.id}{i}".encode()).hexdigest()
+                                                   for i in range(4))}) for c in TEST_DECK]
+
+
 DECK = {c.id: c for c in TEST_DECK}
 
 

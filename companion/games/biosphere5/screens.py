@@ -38,7 +38,8 @@ from companion.games.biosphere5.cards import (
     validate_entry,
 )
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, qr_dialog, section, tagged
+from companion.share import qr_png
+from companion.ui.widgets import big_button, icon_button, qr_dialog, section, tagged
 from models.tables import CatalogEntry
 
 log = logging.getLogger(__name__)
@@ -85,9 +86,58 @@ def save_card(store, card: Card, *, replacing: Optional[str] = None) -> None:
     catalog.put(store, CATALOG_KIND, card.id, card.name, card.model_dump(mode="json"))
 
 
+def delete_card(store, card_id: str) -> None:
+    """Remove one card kind from the catalog (games already played keep their copies: actions hold
+    the cards themselves)."""
+    catalog.remove(store, CATALOG_KIND, card_id)
+
+
 def export_payload(store) -> dict:
     load_cards(store)
     return exchange.export_catalog(store, CATALOG_KIND)
+
+
+def qr_parts(payload: dict, *, limit: int = exchange.QR_MAX_CHARS) -> list[str]:
+    """The catalog as QR texts: one when it fits, otherwise several, each a normal catalog export of
+    whole cards. Import merges by card id, so importing every part (one by one, or all pasted at
+    once) rebuilds the whole catalog."""
+    limit = min(limit, exchange.QR_MAX_CHARS)
+
+    def packed(entries: list) -> Optional[str]:
+        text = exchange.to_qr_text({**payload, "entries": entries})
+        return text if text is not None and len(text) <= limit else None
+
+    whole = packed(list(payload["entries"]))
+    if whole is not None:
+        return [whole]
+    parts: list[str] = []
+    current: list = []
+    for entry in payload["entries"]:
+        if packed(current + [entry]) is not None:
+            current.append(entry)
+            continue
+        if not current:
+            raise InputError(f"{entry.get('name', 'A card')} alone is too big for a QR code; use “Save file”.")
+        parts.append(packed(current))
+        current = [entry]
+    if current:
+        parts.append(packed(current))
+    return parts
+
+
+def _merge_qr_parts(text: str) -> str:
+    """Several QR texts pasted together ("TC1:…TC1:…") → one catalog export, later cards winning."""
+    merged: dict = {}
+    for chunk in text.split(exchange.QR_PREFIX)[1:]:
+        data = exchange.parse_payload(exchange.QR_PREFIX + chunk, expect=exchange.CATALOG_FORMAT)
+        entries = data.get("entries")
+        if not isinstance(entries, list):
+            raise InputError("The catalog is not valid — a part has no list of cards.")
+        for entry in entries:
+            key = (entry.get("kind"), entry.get("key")) if isinstance(entry, dict) else len(merged)
+            merged[key] = entry
+    return exchange.dumps({"format": exchange.CATALOG_FORMAT, "version": exchange.VERSION,
+                           "entries": list(merged.values())})
 
 
 def import_text(store, text: str, *, replace: bool) -> int:
@@ -99,6 +149,8 @@ def import_text(store, text: str, *, replace: bool) -> int:
         raise InputError("Paste the text of a catalog export or QR code first.")
     if len(text) > exchange.MAX_BYTES:
         raise InputError(f"That text is too long for a catalog ({len(text)} characters).")
+    if text.startswith(exchange.QR_PREFIX) and text.count(exchange.QR_PREFIX) > 1:
+        text = _merge_qr_parts(text)
     native = None
     if text.startswith("{"):
         try:
@@ -301,6 +353,54 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
     app.page.show_dialog(dialog)
 
 
+def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
+    """A catalog too big for one QR code: its parts one at a time ("Part 1 of 3", previous / next).
+    Each part is a complete catalog export of some cards; importing them all rebuilds the catalog."""
+    clipboard = ft.Clipboard()
+    at = [0]
+    image = ft.Image(src=qr_png(parts[0], box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN)
+    counter = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)
+    snippet = ft.Text("", theme_style=ft.TextThemeStyle.BODY_SMALL)
+    copy = ft.TextButton(content="Copy this part", icon=ft.Icons.COPY, height=TAP)
+    prev = ft.OutlinedButton(content="Previous", icon=ft.Icons.CHEVRON_LEFT, height=TAP)
+    nxt = ft.FilledButton(content="Next", icon=ft.Icons.CHEVRON_RIGHT, height=TAP)
+
+    def show(i: int, update: bool = True) -> None:
+        at[0] = i
+        text = parts[i]
+        image.src = qr_png(text, box_size=8)
+        counter.value = f"Part {i + 1} of {len(parts)}"
+        snippet.value = text if len(text) < 120 else text[:117] + "…"
+        copy.content = "Copy this part"
+        prev.disabled, nxt.disabled = i == 0, i == len(parts) - 1
+        if update:
+            dialog.update()
+
+    async def copied(e):
+        await clipboard.set(parts[at[0]])
+        copy.content = "Copied"
+        copy.update()
+
+    copy.on_click = copied
+    prev.on_click = lambda e: show(max(0, at[0] - 1))
+    nxt.on_click = lambda e: show(min(len(parts) - 1, at[0] + 1))
+    dialog = ft.AlertDialog(
+        title=ft.Text(f"Scan all {len(parts)} codes"),
+        content=ft.Column([
+            tagged("qr-part", counter),
+            image,
+            ft.Text("The catalog is too big for one code. On the other phone: Biosphere 5 cards → Import → "
+                    "paste one part → “Add / correct”, then the next part (or paste all parts at once).",
+                    theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            tagged("qr-text", snippet),
+            ft.Row([prev, nxt], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+        ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320, scroll=ft.ScrollMode.AUTO),
+        actions=[copy, ft.TextButton(content="Close", height=TAP, on_click=lambda e: _close(app, dialog))],
+    )
+    show(0, update=False)
+    return dialog
+
+
 # --- the catalog screen -------------------------------------------------------------------------------
 
 
@@ -379,25 +479,45 @@ class CatalogScreen:
             texts.append(ft.Text(f"Incomplete: {', '.join(missing)}", theme_style=ft.TextThemeStyle.BODY_SMALL,
                                  color=ft.Colors.TERTIARY, italic=True))
         edit = lambda e: card_dialog(self.app, card, lambda c: self.refresh())  # noqa: E731
-        return ft.Container(
+        body = ft.Container(
             ft.Row([ft.Column(texts, spacing=2, expand=True),
                     ft.Icon(ft.Icons.EDIT if not missing else ft.Icons.EDIT_NOTE,
                             color=ft.Colors.PRIMARY if not missing else ft.Colors.TERTIARY)],
                    vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            padding=ft.Padding.symmetric(horizontal=10, vertical=8), border_radius=10, ink=True,
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), on_click=self.app.guard(edit),
+            padding=ft.Padding.only(left=10, top=8, bottom=8, right=4), border_radius=10, ink=True,
+            on_click=self.app.guard(edit), expand=True,
         )
+        return ft.Container(
+            ft.Row([body, icon_button(ft.Icons.DELETE_OUTLINE, f"Delete {card.name}",
+                                      self.app.guard(lambda e: self._delete(card)), size=26)],
+                   spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            border_radius=10, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        )
+
+    def _delete(self, card: Card) -> None:
+        def gone() -> None:
+            delete_card(self.app.store, card.id)
+            self.app.toast(f"{card.name} deleted from the catalog.")
+            self.refresh()
+
+        copies = f"all {card.copies} copies of " if card.copies > 1 else ""
+        self.app.confirm(f"Delete {card.name}?",
+                         f"This removes {copies}{card.name} from the card catalog on this phone. Games already "
+                         "played keep it in their history. You can add it again any time.",
+                         "Delete", gone)
 
     async def _save_file(self, e) -> None:
         data = exchange.dumps(export_payload(self.app.store)).encode("utf-8")
         await self.app.file_picker.save_file(file_name="biosphere5-catalog.json", src_bytes=data)
 
     def _qr(self, e) -> None:
-        text = exchange.to_qr_text(export_payload(self.app.store))
-        if text is None:
-            raise InputError("The catalog is too big for one QR code; use “Save file” instead.")
-        self.app.page.show_dialog(qr_dialog("Scan to import the cards", text,
-                                            caption="On the other phone: Biosphere 5 cards → Import → paste this text."))
+        parts = qr_parts(export_payload(self.app.store))
+        if len(parts) == 1:
+            self.app.page.show_dialog(qr_dialog(
+                "Scan to import the cards", parts[0],
+                caption="On the other phone: Biosphere 5 cards → Import → paste this text."))
+        else:
+            self.app.page.show_dialog(qr_pages_dialog(self.app, parts))
 
     def _import(self, e) -> None:
         app = self.app
