@@ -18,7 +18,7 @@ from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
 from companion.games.klaw.odds import most_likely, win_chance_text
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, icon_button, section, tagged
+from companion.ui.widgets import big_button, icon_button, section, switch_row, tagged
 
 ATTACK_COLOR = ft.Colors.RED_700
 DEFENSE_COLOR = ft.Colors.BLUE_700
@@ -244,6 +244,10 @@ def _now(frame, s: R.State) -> ft.Control:
             why = _why_no_attack(s, me)
             if why:
                 rows.append(_txt(f"No attack possible now: {why}", italic=True))
+        if s.played != "attack":
+            buttons.append(tagged("klaw-no-draw", big_button(
+                "End turn without drawing", guard(lambda e: frame.dispatch(R.EndTurn(draw=False))),
+                icon=ft.Icons.NOT_INTERESTED, filled=False)))
         if buttons:  # (big_button sets expand, which a wrapping Row can't hold: a column of full-width buttons)
             rows.append(ft.Column(buttons, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
         rows.append(_txt(REMINDER, ft.TextThemeStyle.BODY_SMALL, italic=True))
@@ -323,7 +327,8 @@ def _roll(frame, s: R.State) -> None:
         frame.dispatch(R.Roll(), pulse=True)
         return
     frame.roll(R.Roll(), count=n_a + n_d, sides=6,
-               what=f"({n_a} attack dice for {striker.name} first, then {n_d} defense dice for {target.name})")
+               what=f"({n_a} attack {'die' if n_a == 1 else 'dice'} for {striker.name} first, then {n_d} defense "
+                    f"{'die' if n_d == 1 else 'dice'} for {target.name})")
 
 
 OUTCOME_WORDS = {
@@ -431,21 +436,39 @@ def support_dialog(frame) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, s.combat.striker)
     heal = _num_field("Heal by (life)", 0, helper=f"0–24; life now {h.life}, at most 24")
-    flee = ft.Switch(label="Flee the fight (both survive; the fleeing host is Protected a full round)", value=False)
-    from_hand = ft.Switch(label="Play an item or action card from the hand", value=False)
+    flee_row, flee = switch_row("Flee the fight (both survive; the fleeing host is Protected a full round)", False)
+    hand_row, from_hand = switch_row("Play an item or action card from the hand", False)
     item = ft.Dropdown(label="Use an item on this host (then discarded)", value="none",
                        options=[ft.DropdownOption(key="none", text="No item")] +
                                [ft.DropdownOption(key=str(i), text=it.name) for i, it in enumerate(h.items)])
 
+    # A support host played from the hand: its card's numbers, asked for only when switched on.
+    sh_name = ft.TextField(label="Support host name", max_length=R.NAME_LENGTH)
+    sh_att = _num_field("Support attack", 1, helper="1–3")
+    sh_def = _num_field("Support defense", 1, helper="1–3")
+    sh_life = _num_field("Support life", 6, helper="6–12")
+    sh_fields = ft.Column([_txt("It joins the table as a support host (items only, Protected a full round)."),
+                           sh_name, ft.Row([sh_att, sh_def], spacing=8), sh_life], spacing=8, visible=False)
+
+    def toggle_support(e):
+        sh_fields.visible = bool(sh_on.value)
+        sh_fields.update()
+
+    sh_row, sh_on = switch_row("Play a support host from the hand", False, toggle_support)
+
     def apply():
         use = None if item.value in (None, "none") else int(item.value)
+        card = None
+        if sh_on.value:
+            card = R.HostCard(name=sh_name.value or "", attack=_int(sh_att, "Support attack"),
+                              defense=_int(sh_def, "Support defense"), life=_int(sh_life, "Support life"))
         frame.dispatch(R.Support(heal=_int(heal, "Healing", 0), flee=bool(flee.value), use_item=use,
-                                 from_hand=bool(from_hand.value)))
+                                 from_hand=bool(from_hand.value), support_host=card))
 
     _dialog(frame, f"{h.name}: support instead of rolling", [
         _txt("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
              "If it doesn't flee, the other host strikes next."),
-        heal, flee, from_hand, *([item] if h.items else []),
+        heal, flee_row, hand_row, *([item] if h.items else []), sh_row, sh_fields,
     ], [_submit("Do it", apply)])
 
 
@@ -582,7 +605,8 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
     ]
     can_remove = mine_now and "remove_totem" in legal
     if h.totems:
-        rows.append(_txt(f"Totems ({len(h.totems)})", ft.TextThemeStyle.TITLE_SMALL))
+        rows.append(tagged(f"klaw-totems-{h.id}", _txt(
+            f"Totems ({len(h.totems)}): " + ", ".join(t.name for t in h.totems), ft.TextThemeStyle.TITLE_SMALL)))
         for i, t in enumerate(h.totems):
             line: list[ft.Control] = [_txt(_totem_text(t), expand=True)]
             if can_remove:
@@ -590,8 +614,9 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
                                         guard(lambda e, i=i: frame.dispatch(R.RemoveTotem(host=h.id, totem=i)))))
             rows.append(ft.Row(line, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if h.items:
-        rows.append(_txt(f"Items ({len(h.items)} of {R.MAX_ITEMS})", ft.TextThemeStyle.TITLE_SMALL))
-        rows += [_txt(_item_text(it)) for it in h.items]
+        rows.append(tagged(f"klaw-items-{h.id}", ft.Column(
+            [_txt(f"Items ({len(h.items)} of {R.MAX_ITEMS})", ft.TextThemeStyle.TITLE_SMALL),
+             *[_txt(_item_text(it)) for it in h.items]], spacing=4)))
     if h.check_bonus or h.free_totems:
         rows.append(_txt(f"Talents: singularity check {h.check_bonus:+d}, {h.free_totems} totems without a check",
                          ft.TextThemeStyle.BODY_SMALL))
@@ -626,7 +651,7 @@ def deploy_dialog(frame) -> None:
     life = _num_field("Life", 9, helper="6–12")
     check = _num_field("Check bonus", 0, helper="talent, −3 to +3")
     free = _num_field("Free totems", 0, helper="talent, 0–6 w/o check")
-    support = ft.Switch(label="Support host (items only)", value=False)
+    support_row, support = switch_row("Support host (items only)", False)
 
     def apply():
         card = R.HostCard(name=name.value or "", attack=_int(att, "Attack dice"), defense=_int(dfn, "Defense dice"),
@@ -636,7 +661,7 @@ def deploy_dialog(frame) -> None:
 
     _dialog(frame, f"{s.players[me].name} deploys a host", [
         _txt("Copy the host card's numbers. It is Protected for one full round (it can't be attacked)."),
-        name, ft.Row([att, dfn], spacing=8), life, ft.Row([check, free], spacing=8), support,
+        name, ft.Row([att, dfn], spacing=8), life, ft.Row([check, free], spacing=8), support_row,
     ], [_submit("Deploy", apply, icon=ft.Icons.PERSON_ADD)])
 
 
@@ -660,8 +685,8 @@ def totem_dialog(frame, host_id: int) -> None:
     dfn = _num_field("Defense", 0, helper="−3 to +3")
     life = _num_field("Life", 0, helper="−6 to +6")
     pair = ft.TextField(label="Binomial pair (the pair's name, if any)")
-    dormant = ft.Switch(label="Dormant (adds no dice)", value=False)
-    from_hand = ft.Switch(label="Played from the hand", value=True)
+    dormant_row, dormant = switch_row("Dormant (adds no dice)", False)
+    hand_row, from_hand = switch_row("Played from the hand", True)
     held = ", ".join(t.name for t in h.totems)
 
     def apply():
@@ -679,7 +704,7 @@ def totem_dialog(frame, host_id: int) -> None:
         _txt(_check_text(h), weight=ft.FontWeight.BOLD),
         _txt(f"Already carries: {held}. A host can't carry both cards of one binomial totem." if held else
              "A host can't carry both cards of one binomial totem.", ft.TextThemeStyle.BODY_SMALL),
-        name, ft.Row([att, dfn, life], spacing=8), pair, dormant, from_hand,
+        name, ft.Row([att, dfn, life], spacing=8), pair, dormant_row, hand_row,
     ], [_submit("Attach", apply, icon=ft.Icons.PETS)])
 
 
@@ -693,7 +718,7 @@ def item_dialog(frame, host_id: int) -> None:
     dn = _num_field("on defense dice", 0, helper="0–6")
     life = _num_field("Life +", 0, helper="0–12")
     check = _num_field("Check bonus", 0, helper="−3 to +3")
-    vessel = ft.Switch(label="Vessel (a won totem goes to the hand, no check)", value=False)
+    vessel_row, vessel = switch_row("Vessel (a won totem goes to the hand, no check)", False)
 
     def make(replace: Optional[int]) -> Callable[[], None]:
         def apply():
@@ -711,7 +736,7 @@ def item_dialog(frame, host_id: int) -> None:
         note = _txt(f"Items: {len(h.items)} of {R.MAX_ITEMS}. “+3 to two dice”: Attack + 3 on attack dice 2.")
         actions = [_submit("Add item", make(None), icon=ft.Icons.ADD)]
     _dialog(frame, f"Item for {h.name}", [note, name, ft.Row([ap, an], spacing=8), ft.Row([dp, dn], spacing=8),
-                                          ft.Row([life, check], spacing=8), vessel], actions)
+                                          ft.Row([life, check], spacing=8), vessel_row], actions)
 
 
 def instant_dialog(frame, host_id: int) -> None:
@@ -719,9 +744,10 @@ def instant_dialog(frame, host_id: int) -> None:
     h = R.find_host(s, host_id)
     damage = _num_field("Damage", 0, helper="0–24")
     heal = _num_field("Heal", 0, helper="0–24")
-    cond = ft.Dropdown(label="Give a condition", value="none", options=[
-        ft.DropdownOption(key="none", text="None"), *[ft.DropdownOption(key=c, text=c.capitalize()) for c in
-                                                      ("poisoned", "burning", "sleep", "shackled", "protected")]])
+    # Radios, not a drop-down: one tap each, all choices visible at arm's length.
+    cond = ft.RadioGroup(value="none", content=ft.Row([
+        ft.Container(ft.Radio(value=c, label=c.capitalize() if c != "none" else "No condition"), height=TAP)
+        for c in ("none", "poisoned", "burning", "sleep", "shackled", "protected")], wrap=True, spacing=4, run_spacing=0))
     duration = _num_field("Turns (blank: burning 3, others until cured)", "", helper="1–10")
     cure = ft.Dropdown(label="Cure a condition", value="none", options=[
         ft.DropdownOption(key="none", text="None"), *[ft.DropdownOption(key=c.kind, text=c.kind.capitalize()) for c in h.conditions]])
@@ -743,7 +769,7 @@ def instant_dialog(frame, host_id: int) -> None:
 
     _dialog(frame, f"Instant action on {h.name}", [
         _txt(f"{_host_line(s, h)}. Poisoned: −1 a turn until cured. Burning: −2 a turn for 3 turns."),
-        ft.Row([damage, heal], spacing=8), cond, duration, *([cure] if h.conditions else []),
+        ft.Row([damage, heal], spacing=8), _txt("Give a condition", ft.TextThemeStyle.TITLE_SMALL), cond, duration, *([cure] if h.conditions else []),
         *([item] if h.items else []), *([totem] if h.totems else []),
     ], [_submit("Apply", apply, icon=ft.Icons.BOLT)])
 
