@@ -1,6 +1,8 @@
-"""End to end, phone size: a Shadowrun: Singularis campaign — setup objectives, turn 1 from Objective
-through the Credstick phase (interest +2 shown with its arithmetic), undo once, reload: the dashboard
-is kept. Then Legwork (deploy, errand), a Shadowrun with damage allocated hit by hit, and the ledger."""
+"""End to end, phone size: a Shadowrun: Singularis campaign made through the UI, then two full turns
+through every phase with physical dice typed in (so every number is known): interest with its
+arithmetic, a payment-due roll undone and rolled again, bad payments refused, deploys, errands (the 6
+branch), a Shadowrun whose damage kills a runner, the survival roll; then the ledger lists every line
+of the state's ledger, and a reload keeps it all."""
 
 import re
 
@@ -56,10 +58,33 @@ def button(page, name: str, exact: bool = False):
     return page.get_by_role("button", name=name, exact=exact)
 
 
-def advance(page, to: str) -> None:
-    target = button(page, f"Advance to {to}")
+def last(page) -> str:
+    """The "Just now" box's text: it changes with every action the table makes."""
+    box = by_id(page, "sr-last")
+    return box.inner_text() if box.count() else ""
+
+
+def act(page, locator, fields: dict | None = None) -> None:
+    """Fill `fields` (label → text), tap an action's button and wait until the action is made (the
+    "Just now" box changes). On a loaded machine a tap, or a field typed into just as the panel is
+    rebuilt after the previous action, can be lost: only then (nothing was made) fill and tap again."""
+    before = last(page)
+    for attempt in range(3):
+        for label, text in (fields or {}).items():
+            fill(page, label, text)
+        tap(page, locator)
+        try:
+            expect(by_id(page, "sr-last")).not_to_have_text(before, timeout=6000 if attempt < 2 else 10000)
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
+
+
+def advance(page, to: str, label: str = "") -> None:
+    target = button(page, label or f"Advance to {to}")
     expect(target).to_be_enabled()
-    tap(page, target)
+    act(page, target)
     expect(by_id(page, "sr-phase")).to_have_text(to)
 
 
@@ -83,19 +108,40 @@ def fill(page, label: str, text: str) -> None:
     # Flutter may merge the texts around a lone field into its name: match the label as one line of it.
     named = page.get_by_label(re.compile(rf"(^|\n){re.escape(label)}($|\n)"))
     field = reach(page, named.and_(page.locator("input, textarea")))
-    tap(page, field)
-    type_into(field, text)
+    type_into(field, text)  # (taps the field first, scrolled into view)
     page.keyboard.press("Tab")  # leave the field, as a finger tapping the button does: its value is sent
 
 
 def add_objective(page, name: str, rep: int) -> None:
-    fill(page, "Objective name", name)
-    fill(page, "Reputation", str(rep))
-    tap(page, button(page, "Add objective"))
+    act(page, button(page, "Add objective"), {"Objective name": name, "Reputation": str(rep)})
     expect(by_id(page, "sr-last")).to_contain_text(f"Objective {name} ({rep} rep)")
 
 
-def test_turn_one_through_credstick_undo_reload(browser, server, artifacts):
+def roll_typed(page, name: str, faces: str) -> None:
+    """Tap a rolling button with "I roll physical dice" on, and type the faces the dice show."""
+    field = page.get_by_label(re.compile("the faces you rolled"))
+    for attempt in range(3):  # (a lost tap opens no dialog: tap again)
+        tap(page, button(page, name))
+        try:
+            expect(field).to_be_visible(timeout=6000 if attempt < 2 else 10000)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
+    before = last(page)
+    type_into(field, faces)
+    tap(page, button(page, "Use these dice"))
+    expect(button(page, "Use these dice")).to_have_count(0)
+    expect(by_id(page, "sr-last")).not_to_have_text(before)
+
+
+def refused(page, message: str, **unchanged) -> None:
+    pattern = re.compile(re.escape(message))
+    expect(page.get_by_text(pattern).or_(page.get_by_label(pattern)).first).to_be_visible()
+    dashboard(page, **unchanged)
+
+
+def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_path, artifacts):
     context, page = open_page(browser, server)
     tap(page, button(page, "New campaign"))
     tap(page, page.get_by_role("radio", name=GAME))
@@ -104,117 +150,142 @@ def test_turn_one_through_credstick_undo_reload(browser, server, artifacts):
     settled_screenshot(page, artifacts / "shadowrun-setup-form-phone.png")
     tap(page, button(page, "Create and open"))
 
-    # Setup: the loan paid out, one objective of each range.
+    # Setup: the loan paid out, one objective of each range; from now on the table rolls real dice.
     dashboard(page, loan=20, cash=20, interest=0, debt=20, rep=0, target=25, turn="Setup")
     add_objective(page, "Data steal", 5)
     add_objective(page, "Extraction", 15)
     add_objective(page, "Wetwork", 25)
-    tap(page, button(page, "Start turn 1: Objective"))
+    tap(page, reach(page, page.get_by_role("switch", name=re.compile("I roll physical dice"))))
+    act(page, button(page, "Start turn 1: Objective"))
     dashboard(page, turn="Turn 1", phase="Objective")
-
-    # 1b: normal difficulty puts its one extra challenge on the highest value (25 → 3 + 1).
-    tap(page, button(page, "Refresh the challenges (1b)"))
+    # ---- Turn 1 ----
+    # 1b: normal difficulty puts its one extra challenge on the highest value (25 → 3 + 1); no tie, no die.
+    act(page, button(page, "Refresh the challenges (1b)"))
     expect(by_id(page, "sr-last")).to_contain_text("Extra challenge 1 of 1 (normal) → Wetwork")
     settled_screenshot(page, artifacts / "shadowrun-objective-phone.png")
     advance(page, "Refresh")
-    tap(page, button(page, "Roll Luck of the Draw (2d6)"))
+    act(page, button(page, "Take 1 Nuyen instead of a card"))
+    dashboard(page, cash=21)
+    roll_typed(page, "Roll Luck of the Draw (2d6)", "3 5")
     expect(by_id(page, "sr-last")).to_contain_text("Luck of the Draw")
     advance(page, "Credstick 3a · Getting paid")
-    tap(page, button(page, "Collect Mr Johnson's payment (+0)"))
+    act(page, button(page, "Collect Mr Johnson's payment (+0)"))
     expect(by_id(page, "sr-last")).to_contain_text("Getting paid: nothing")
     advance(page, "Credstick 3b · Secondary income")
+    act(page, button(page, "Add secondary income"), {"Nuyen": "2", "From (card)": "Fame"})
+    dashboard(page, cash=23)
     advance(page, "Credstick 3c · Payroll")
-    tap(page, button(page, "Pay the payroll (nothing due)"))
+    act(page, button(page, "Pay the payroll (nothing due)"))
     advance(page, "Credstick 3d · Interest")
-    tap(page, button(page, "Charge interest (+2)"))
+    act(page, button(page, "Charge interest (+2)"))
     expect(by_id(page, "sr-interest-sums")).to_have_text("Interest +2: 10% of 20 = 2")
-    dashboard(page, interest=2, debt=22, cash=20)
+    dashboard(page, interest=2, debt=22, cash=23)
     advance(page, "Credstick 3e · Payment due")
     expect(by_id(page, "sr-payment-odds")).to_contain_text("Total debt 22: due on a d6 of 1–4")
-    tap(page, button(page, "Roll: is payment due? (d6)"))
+    roll_typed(page, "Roll: is payment due? (d6)", "6")
     expect(by_id(page, "sr-last")).to_contain_text("Payment due? Total debt 22 (20–29): due on 1–4.")
-    settled_screenshot(page, artifacts / "shadowrun-payment-phone.png")
-
-    # Undo the roll: back before it, the interest kept; reload: still there.
+    # Undo the roll (the interest is kept), then roll again: a 2, due.
     tap(page, button(page, "Undo: payment-due roll"))
     expect(button(page, "Roll: is payment due? (d6)")).to_be_enabled()
-    dashboard(page, interest=2, debt=22, cash=20, loan=20, phase="Credstick 3e · Payment due")
-    page.reload()
-    dashboard(page, loan=20, cash=20, interest=2, debt=22, rep=0, target=25, turn="Turn 1",
-              phase="Credstick 3e · Payment due")
-    expect(button(page, "Roll: is payment due? (d6)")).to_be_enabled()
-    context.close()
-
-
-def test_legwork_shadowrun_damage_and_the_ledger(browser, tmp_path, artifacts):
-    """From a saved campaign at Legwork: deploy a runner through the form, a refused 7th-runner-style
-    bad input, an errand, a Shadowrun whose damage is allocated hit by hit, then the ledger screen."""
-    from companion.games.shadowrun import rules as R
+    dashboard(page, interest=2, debt=22, cash=23, phase="Credstick 3e · Payment due")
+    roll_typed(page, "Roll: is payment due? (d6)", "2")
+    settled_screenshot(page, artifacts / "shadowrun-payment-phone.png")
+    act(page, button(page, "Pay the interest"))
+    dashboard(page, cash=21, interest=0, debt=20)
+    advance(page, "Legwork")
+    # Legwork: bad payments refused with their message, nothing changes; two runners; a payment.
+    fill(page, "Off the loan", "-3")
+    tap(page, button(page, "Pay off"))
+    refused(page, "Loan payment must be between 0 and 20 (got -3)", cash=21, loan=20)
+    for name, cost, upkeep, body, cash in (("Ghost", 2, 1, 3, 19), ("Dodger", 3, 0, 4, 16)):
+        form = {"Card name": name, "Cost": str(cost), "Body": str(body)} | ({"Upkeep": str(upkeep)} if upkeep else {})
+        act(page, button(page, "Deploy (pay its cost)"), form)
+        expect(by_id(page, "sr-last")).to_contain_text(f"Deployed {name} (runner) for {cost}: cash {cash}.")
+    fill(page, "Off the loan", "18")
+    tap(page, button(page, "Pay off"))
+    refused(page, "Paying 18 needs 18 cash; you have 16", cash=16, loan=20)
+    act(page, button(page, "Pay off"), {"Off the loan": "4"})
+    dashboard(page, cash=12, loan=16, debt=16)
+    roll_typed(page, "Errand: Ghost", "6")
+    expect(by_id(page, "sr-last")).to_contain_text("Ghost runs an errand: rolled 6!")
+    act(page, button(page, "Take 6"))
+    dashboard(page, cash=18)
+    advance(page, "Shadowrun")
+    # The run: Dodger alone (Ghost is turned), one event at cost 0, then 5 damage hit by hit: Dodger dies.
+    act(page, button(page, "Start the Shadowrun"))
+    expect(by_id(page, "sr-run")).to_contain_text("Events drawn 0 of 1")
+    act(page, button(page, "Roll for the event"))  # cost 0: always played, no die
+    expect(by_id(page, "sr-last")).to_contain_text("cost 0 or 1, played automatically")
+    act(page, button(page, "Allocate this damage"), {"Challenge damage": "5"})
+    expect(by_id(page, "sr-damage")).to_contain_text("5 of 5 damage left")
+    settled_screenshot(page, artifacts / "shadowrun-damage-phone.png")
+    roll_typed(page, "Hit Dodger (0/4)", "3")
+    expect(by_id(page, "sr-damage")).to_contain_text("2 of 5 damage left")
+    roll_typed(page, "Hit Dodger (3/4)", "2")
+    expect(by_id(page, "sr-last")).to_contain_text("Dodger dies")
+    dashboard(page, rep=-3)
+    settled_screenshot(page, artifacts / "shadowrun-after-hit-phone.png")
+    act(page, button(page, "End the run without it"))
+    advance(page, "Victory/Failure")
+    roll_typed(page, "Check victory and roll to survive (d6)", "6")  # loses on 1–3
+    advance(page, "End")
+    advance(page, "Objective", "Advance to turn 2: Objective")
+    dashboard(page, turn="Turn 2", phase="Objective", rep=-3, cash=18, loan=16, interest=0)
+    # ---- Turn 2 ----
+    act(page, button(page, "Refresh the challenges (1b)"))
+    expect(by_id(page, "sr-last")).to_contain_text("→ Wetwork")
+    advance(page, "Refresh")
+    advance(page, "Credstick 3a · Getting paid")
+    act(page, button(page, "Collect Mr Johnson's payment (+0)"))
+    advance(page, "Credstick 3b · Secondary income")
+    advance(page, "Credstick 3c · Payroll")
+    act(page, button(page, "Pay the payroll"))
+    dashboard(page, cash=17)
+    advance(page, "Credstick 3d · Interest")
+    act(page, button(page, "Charge interest (+2)"))  # negative reputation: still 10%
+    expect(by_id(page, "sr-interest-sums")).to_have_text("Interest +2: 10% of 16 = 1.6 → 2")
+    dashboard(page, interest=2, debt=18)
+    advance(page, "Credstick 3e · Payment due")
+    roll_typed(page, "Roll: is payment due? (d6)", "5")  # debt 18: due on 1–3
+    expect(by_id(page, "sr-last")).to_contain_text("not due")
+    advance(page, "Legwork")
+    roll_typed(page, "Errand: Ghost", "4")
+    dashboard(page, cash=21)
+    act(page, button(page, "Pay off"), {"Off the loan": "3", "Off the interest": "2"})
+    dashboard(page, cash=16, loan=13, interest=0, debt=13)
+    advance(page, "Shadowrun")  # no run this turn
+    advance(page, "Victory/Failure")
+    roll_typed(page, "Check victory and roll to survive (d6)", "5")
+    advance(page, "End")
+    advance(page, "Objective", "Advance to turn 3: Objective")
+    dashboard(page, turn="Turn 3", loan=13, cash=16, interest=0, debt=13, rep=-3)
+    # The ledger lists every line of the state's ledger; the filter; the chart.
+    from companion.games.shadowrun.ledger import ACCOUNTS
     from tests.helpers import file_store
-
-    store = file_store(tmp_path, "run.sqlite")
-    cid = store.create("shadowrun", "Run night", {}, seed=7)
-    setup = [R.AddObjective(name="Data steal", rep=5), R.AddObjective(name="Extraction", rep=15),
-             R.AddObjective(name="Wetwork", rep=25), R.Advance(), R.RefreshChallenges()]
-    setup += [R.Advance()] * 2 + [R.GetPaid(), R.Advance(), R.Advance(), R.Payroll(), R.Advance(),
-                                  R.ChargeInterest(), R.Advance()]
-    for n, action in enumerate(setup):
-        store.apply(cid, action, expected_cursor=n)
-    store.apply(cid, R.RollPaymentDue(), expected_cursor=len(setup), entered=[6])  # not due
-    store.apply(cid, R.Advance(), expected_cursor=len(setup) + 1)
-    store.apply(cid, R.Deploy(name="Ghost", cost=2, body=3), expected_cursor=len(setup) + 2)
+    store = file_store(tmp_path, "e2e.sqlite")  # the server's database (the fixture's tmp_path)
+    cid = int(re.search(r"/c/(\d+)", page.url).group(1))
+    state = store.load(cid).game_state
     store.db.close()
+    lines = state.ledger
+    assert {a: sum(l.amount for l in lines if l.account == a) for a in ACCOUNTS} == \
+        {"loan": 13, "cash": 16, "interest": 0, "reputation": -3}
+    tap(page, button(page, "Ledger"))
+    expect(page.get_by_text("Debt and reputation by turn")).to_be_visible()
+    expect(page.get_by_role("group", name=f"Lines ({len(lines)} of {len(lines)})")).to_be_visible()
+    for line in lines:
+        expect(by_id(page, "sr-ledger")).to_contain_text(line.reason)
+    settled_screenshot(page, artifacts / "shadowrun-ledger-phone.png")
+    tap(page, button(page, "Reputation", exact=True))
+    rep_lines = [l for l in lines if l.account == "reputation"]
+    expect(page.get_by_role("group", name=f"Lines ({len(rep_lines)} of {len(lines)})")).to_be_visible()
+    expect(by_id(page, "sr-ledger")).to_contain_text("Dodger died (cost 3)")
+    expect(by_id(page, "sr-ledger")).not_to_contain_text("Interest paid")
 
-    with served(f"sqlite:///{tmp_path / 'run.sqlite'}", token="e2e-token") as server:
-        context, page = open_page(browser, server)
-        page.goto(f"{server['base']}c/{cid}")
-        dashboard(page, phase="Legwork", cash=18, interest=2, debt=22)
-
-        # Deploy through the form; a bad cost is refused with its message and nothing changes.
-        fill(page, "Card name", "Dodger")
-        fill(page, "Cost", "30")
-        fill(page, "Body", "4")
-        tap(page, button(page, "Deploy (pay its cost)"))
-        refusal = re.compile("Dodger costs 30 but you have 18 cash")
-        expect(page.get_by_text(refusal).or_(page.get_by_label(refusal)).first).to_be_visible()
-        dashboard(page, cash=18)
-        fill(page, "Cost", "3")
-        tap(page, button(page, "Deploy (pay its cost)"))
-        expect(by_id(page, "sr-last")).to_contain_text("Deployed Dodger (runner) for 3: cash 15.")
-        dashboard(page, cash=15)
-
-        # An errand: Ghost turns and rolls.
-        tap(page, button(page, "Errand: Ghost"))
-        expect(by_id(page, "sr-last")).to_contain_text("Ghost runs an errand")
-        if page.get_by_role("button", name="Take 6").count():
-            tap(page, button(page, "Take 6"))
-        advance(page, "Shadowrun")
-
-        # The run: Dodger alone (Ghost is turned), one event, 13 damage allocated hit by hit.
-        tap(page, button(page, "Start the Shadowrun"))
-        expect(by_id(page, "sr-run")).to_contain_text("Events drawn 0 of 1")
-        tap(page, button(page, "Roll for the event"))  # cost 0: always played
-        expect(by_id(page, "sr-last")).to_contain_text("cost 0 or 1, played automatically")
-        fill(page, "Challenge damage", "13")
-        tap(page, button(page, "Allocate this damage"))
-        expect(by_id(page, "sr-last")).to_contain_text("13 damage to allocate: each hit is 2d6")
-        expect(by_id(page, "sr-damage")).to_contain_text("13 of 13 damage left")
-        settled_screenshot(page, artifacts / "shadowrun-damage-phone.png")
-        tap(page, button(page, "Hit Dodger (0/4)"))
-        expect(by_id(page, "sr-last")).to_contain_text("Dodger takes the hit")
-        expect(by_id(page, "sr-last")).to_contain_text("Dodger dies")
-        dashboard(page, rep=-3)
-        settled_screenshot(page, artifacts / "shadowrun-after-hit-phone.png")
-
-        # The ledger: every line, a filter, the chart.
-        tap(page, button(page, "Ledger"))
-        expect(page.get_by_text("Debt and reputation by turn")).to_be_visible()
-        expect(by_id(page, "sr-ledger")).to_contain_text("Interest: 10% of 20 = 2")
-        expect(by_id(page, "sr-ledger")).to_contain_text("Dodger died (cost 3)")
-        settled_screenshot(page, artifacts / "shadowrun-ledger-phone.png")
-        tap(page, button(page, "Interest", exact=True))
-        expect(by_id(page, "sr-ledger")).not_to_contain_text("Dodger died")
-        expect(by_id(page, "sr-ledger")).to_contain_text("Interest: 10% of 20 = 2")
-        tap(page, button(page, "Back to the table"))
-        dashboard(page, rep=-3, phase="Shadowrun")
-        context.close()
+    # Reload: the ledger and the table are kept.
+    page.reload()
+    expect(page.get_by_role("group", name=re.compile(rf"Lines \(\d+ of {len(lines)}\)"))).to_be_visible()
+    tap(page, button(page, "All", exact=True))
+    expect(page.get_by_role("group", name=f"Lines ({len(lines)} of {len(lines)})")).to_be_visible()
+    tap(page, button(page, "Back to the table"))
+    dashboard(page, turn="Turn 3", phase="Objective", loan=13, cash=16, interest=0, debt=13, rep=-3, target=25)
+    context.close()

@@ -776,3 +776,21 @@ def test_ledger_lines_and_chart():
     rows = balances_by_turn(s.ledger)
     assert rows[0]["turn"] == 0 and rows[0]["debt"] == 20
     assert rows[-1]["loan"] == 18
+
+
+def test_tie_break_dice_are_known_before_the_refresh():
+    from companion.games.shadowrun.rules import tie_break_dice
+    three = [Objective(id=i, name=n, rep=15, challenges=2) for i, n in ((1, "A"), (2, "B"), (3, "C"))]
+    s = at(started(difficulty="extreme"), "objective", objectives=three)
+    assert tie_break_dice(s) == [3, 2]  # a d3, then a d2 among the two still tied, then the last one
+    s2, _ = act(s, RefreshChallenges(), 3, 1)  # exactly those dice are used
+    assert [o.challenges for o in s2.objectives] == [3, 3, 3]
+    two = [Objective(id=1, name="A", rep=20, challenges=2), Objective(id=2, name="B", rep=20, challenges=2),
+           Objective(id=3, name="C", rep=5, challenges=1)]
+    assert tie_break_dice(at(started(difficulty="normal"), "objective", objectives=two)) == [2]
+    assert tie_break_dice(at(started(difficulty="easy"), "objective", objectives=two)) == []
+    # The top-up comes first: B, short of its 2 challenges, gets one, which makes the tie.
+    short = [Objective(id=1, name="A", rep=20, challenges=2), Objective(id=2, name="B", rep=20, challenges=1)]
+    assert tie_break_dice(at(started(difficulty="normal"), "objective", objectives=short)) == [2]
+    uneven = [Objective(id=1, name="A", rep=20, challenges=3), Objective(id=2, name="B", rep=20, challenges=1)]
+    assert tie_break_dice(at(started(difficulty="normal"), "objective", objectives=uneven)) == []

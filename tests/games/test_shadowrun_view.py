@@ -125,3 +125,32 @@ def test_setup_form_collects_settings():
     form.loan.value = "21"
     with pytest.raises(ValidationError):
         R.Settings.model_validate(form.collect())
+
+
+def test_a_full_tie_goes_through_frame_roll_with_its_dice():
+    """The tie-break dice are known before "Refresh the challenges": the button asks the frame to roll
+    exactly them (so physical dice can be typed), a d3 then a d2 sent as two dice of up to 3 sides."""
+    s = R.new_state(R.Settings(difficulty="extreme")).model_copy(update={
+        "phase": "objective", "turn": 1,
+        "objectives": [R.Objective(id=i, name=n, rep=15, challenges=2) for i, n in ((1, "A"), (2, "B"), (3, "C"))]})
+    frame = FakeFrame(s)
+    rolled = []
+    frame.roll = lambda action, count, sides, what: rolled.append((action.kind, count, sides, what))
+    frame.dispatch = lambda *a, **k: pytest.fail("a roll must go through frame.roll")
+    frame.__dict__["_shadowrun_typed"] = {}
+    built = view.panel(frame)
+    assert "the app rolls a d3, then a d2" in texts(built)
+    found = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            if getattr(c, "content", None) == "Refresh the challenges (1b)":
+                found.append(c)
+            for attr in ("controls", "content"):
+                walk(getattr(c, attr, None))
+    walk(built)
+    found[0].on_click(None)
+    assert rolled == [("refresh_challenges", 2, 3, "tie-break: a d3, then a d2")]

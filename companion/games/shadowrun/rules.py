@@ -700,25 +700,21 @@ def _discard_objective(s: State, a: DiscardObjective, dice: Dice, ev: Events) ->
     ev.append(f"Objective {objective.name} discarded with its {objective.challenges} challenge(s).")
 
 
-def _refresh_challenges(s: State, a: RefreshChallenges, dice: Dice, ev: Events) -> None:
-    s.step_done = True
-    for o in s.objectives:  # top up: one per objective short of its full complement
-        if o.challenges < challenges_for(o.rep):
-            o.challenges += 1
-            ev.append(f"{o.name} is short of its {challenges_for(o.rep)} challenges: add 1 (now {o.challenges}).")
-    extras = EXTRA_CHALLENGES[s.settings.difficulty]
-    if extras == 0 or not s.objectives:
-        ev.append(f"{s.settings.difficulty.capitalize()}: no extra challenges.")
-        return
-    # Going down the objectives by value; equal values: fewest challenges first, then a die roll.
+def _topped_up(o: Objective) -> bool:
+    return o.challenges < challenges_for(o.rep)
+
+
+def _extra_order(objectives: list[Objective], extras: int, roll: Callable[[int], int]) -> list[tuple[Objective, str]]:
+    """Where the difficulty's extra challenges go, in order: highest value first; equal values: fewest
+    challenges first, then a die (`roll(n)` gives 1..n) among the still-tied ones."""
     order: list[tuple[Objective, str]] = []
-    remaining = list(s.objectives)
-    while len(order) < min(extras, len(s.objectives)):
+    remaining = list(objectives)
+    while len(order) < min(extras, len(objectives)):
         top = min(remaining, key=lambda o: (-o.rep, o.challenges))
         same_rep = [o for o in remaining if o.rep == top.rep and o is not top]
         tied = [o for o in remaining if (o.rep, o.challenges) == (top.rep, top.challenges)]
         if len(tied) > 1:
-            face = dice.roll(len(tied))
+            face = roll(len(tied))
             top = tied[face - 1]
             others = ", ".join(o.name for o in tied if o is not top)
             why = (f"tied with {others} on {top.rep} rep and {top.challenges} challenge(s), so the app rolled "
@@ -729,6 +725,35 @@ def _refresh_challenges(s: State, a: RefreshChallenges, dice: Dice, ev: Events) 
             why = "highest value left" if order else "highest value"
         order.append((top, why))
         remaining.remove(top)
+    return order
+
+
+def tie_break_dice(state: State) -> list[int]:
+    """The sides of each die "Refresh the challenges" will roll to break full ties, in order (empty:
+    no die). Known in advance: a tie's size doesn't depend on which tied objective the die picks."""
+    objectives = [o.model_copy(update={"challenges": o.challenges + 1}) if _topped_up(o) else o.model_copy()
+                  for o in state.objectives]
+    sides: list[int] = []
+
+    def record(n: int) -> int:
+        sides.append(n)
+        return 1
+    _extra_order(objectives, EXTRA_CHALLENGES[state.settings.difficulty], record)
+    return sides
+
+
+def _refresh_challenges(s: State, a: RefreshChallenges, dice: Dice, ev: Events) -> None:
+    s.step_done = True
+    for o in s.objectives:  # top up: one per objective short of its full complement
+        if _topped_up(o):
+            o.challenges += 1
+            ev.append(f"{o.name} is short of its {challenges_for(o.rep)} challenges: add 1 (now {o.challenges}).")
+    extras = EXTRA_CHALLENGES[s.settings.difficulty]
+    if extras == 0 or not s.objectives:
+        ev.append(f"{s.settings.difficulty.capitalize()}: no extra challenges.")
+        return
+    # Going down the objectives by value; equal values: fewest challenges first, then a die roll.
+    order = _extra_order(s.objectives, extras, dice.roll)
     for k in range(extras):
         target, why = order[k % len(order)]
         target.challenges += 1

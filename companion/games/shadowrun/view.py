@@ -283,7 +283,13 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
              f"{extras} extra challenge(s): the first on the highest-value objective, the next on the next highest; "
              "equal values go to the one with fewest challenges, then the app rolls and says so")
     out.append(_small(f"1b · Each objective short of its challenges gets one. {s.settings.difficulty.capitalize()}: {where}."))
-    out.append(ui.button("Refresh the challenges (1b)", "refresh_challenges", ui.roll(R.RefreshChallenges, 0, "tie-break"),
+    ties = R.tie_break_dice(s)  # known in advance, so physical dice can be typed too
+    what = "tie-break: " + ", then ".join(f"a d{n}" for n in ties)
+    if ties:
+        out.append(_small(f"Full ties to break: the app rolls {what.removeprefix('tie-break: ')} "
+                          "(1 = the first tied objective in the list order)."))
+    out.append(ui.button("Refresh the challenges (1b)", "refresh_challenges", ui.roll(R.RefreshChallenges, len(ties), what,
+                                                       sides=max(ties, default=6)),
                          icon=ft.Icons.STYLE, primary=True))
     return out
 
@@ -533,7 +539,8 @@ def run_block(ui: Ui) -> list[ft.Control]:
                 amount=_int(amount, "Damage"), armor_piercing=bool(ap.value))), icon=ft.Icons.BOLT),
             _row(ui.button("Challenge beaten / sleazed", "trash_challenge", ui.send(R.TrashChallenge),
                            icon=ft.Icons.CHECK),
-                 ui.button("Pump a cost (d6)", "pump", ui.roll(R.Pump, 1, "pump"), icon=ft.Icons.CASINO)),
+                 ui.button("Pump a cost (d6)", "pump", ui.roll(R.Pump, 1, "pump (a 6: the app rolls once more)"),
+                           icon=ft.Icons.CASINO)),
             _row(ui.button(f"Take the objective (+{objective.rep} rep)", "complete_objective",
                            ui.send(R.CompleteObjective), icon=ft.Icons.EMOJI_EVENTS, primary=objective.challenges == 0),
                  ui.button("End the run without it", "end_run", ui.send(R.EndRun), icon=ft.Icons.LOGOUT))]
