@@ -126,6 +126,21 @@ def tap(page, locator, *, bottom_margin: int = 100) -> None:
     locator.click()
 
 
+def tap_until(page, locator, shown, *, attempts: int = 3) -> None:
+    """Tap a control whose tap changes nothing but shows something (a refusal's message), again if
+    Flutter dropped the tap: safe only because a refused tap is harmless to repeat."""
+    from playwright.sync_api import expect
+
+    for attempt in range(attempts):
+        tap(page, locator)
+        try:
+            expect(shown.first).to_be_visible(timeout=5_000)
+            return
+        except AssertionError:
+            if attempt == attempts - 1:
+                raise
+
+
 def open_app(browser, server: dict, *, viewport=PHONE):
     """A phone that scanned the join code: a new context, nothing leaving the machine, home shown."""
     import re

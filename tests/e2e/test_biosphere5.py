@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.biosphere5.cards import Catalog, dump_catalog
-from tests.browser import DESKTOP, OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import DESKTOP, by_id, served, settled_screenshot, tap, type_into, open_app, PHONE
 from tests.games.test_biosphere5_cards import TEST_DECK
 
 
@@ -20,13 +20,7 @@ def server(tmp_path):
 
 
 def open_page(browser, server, viewport=None):
-    context = new_context(browser, **({"viewport": viewport} if viewport else {}))
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
-    page = context.new_page()
-    OPEN_PAGES.append(page)
-    page.goto(server["join"])
-    expect(page.get_by_text("Table Companion").first).to_be_visible()
-    return context, page
+    return open_app(browser, server, viewport=viewport or PHONE)
 
 
 def pick(page, query: str, name: str) -> None:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from companion.games.human_ethos.hexmap import from_label, parse_map_json
 from companion.games.human_ethos.mapdraw import layout
-from tests.browser import DESKTOP, OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import by_id, served, settled_screenshot, tap, type_into, open_app, PHONE
 
 SAMPLE = parse_map_json((Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json").read_text())
 GAME = "The Singularity War: Human Ethos"
@@ -23,13 +23,7 @@ def server(tmp_path):
 
 
 def open_page(browser, server, viewport=None):
-    context = new_context(browser, **({"viewport": viewport} if viewport else {}))
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
-    page = context.new_page()
-    OPEN_PAGES.append(page)
-    page.goto(server["join"])
-    expect(page.get_by_text("Table Companion").first).to_be_visible()
-    return context, page
+    return open_app(browser, server, viewport=viewport or PHONE)
 
 
 def tap_hex(page, label: str, coords=None, identifier: str = "hexmap") -> None:

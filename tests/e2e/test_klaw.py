@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import OPEN_PAGES, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import PHONE, by_id, served, settled_screenshot, tap, type_into, open_app
 
 
 @pytest.fixture
@@ -18,13 +18,7 @@ def server(tmp_path):
 
 
 def open_phone(browser, server, viewport=PHONE):
-    context = new_context(browser, viewport=viewport)
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
-    page = context.new_page()
-    OPEN_PAGES.append(page)
-    page.goto(server["join"])
-    expect(page.get_by_text("Table Companion").first).to_be_visible()
-    return context, page
+    return open_app(browser, server, viewport=viewport or PHONE)
 
 
 def fill(page, field, text: str) -> None:

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import DESKTOP, OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import by_id, served, settled_screenshot, tap, type_into, open_app, PHONE
 
 GAME = "Shadowrun: Singularis"
 
@@ -21,13 +21,7 @@ def server(tmp_path):
 
 
 def open_page(browser, server, viewport=None):
-    context = new_context(browser, **({"viewport": viewport} if viewport else {}))
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
-    page = context.new_page()
-    OPEN_PAGES.append(page)
-    page.goto(server["join"])
-    expect(page.get_by_text("Table Companion").first).to_be_visible()
-    return context, page
+    return open_app(browser, server, viewport=viewport or PHONE)
 
 
 def tap(page, locator):  # noqa: F811  (the shared tap, then a click only once the view stops moving)
