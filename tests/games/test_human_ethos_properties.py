@@ -21,6 +21,7 @@ from companion.games.human_ethos.rules import (
     EnemyGroup,
     EnemyPhase,
     Move,
+    NextMap,
     Placement,
     SetEnemyType,
     Settings,
@@ -30,6 +31,7 @@ from companion.games.human_ethos.rules import (
     Team,
     Unlock,
     apply,
+    arcade_offer,
     attack_targets,
     legal_actions,
     move_targets,
@@ -38,12 +40,7 @@ from companion.games.human_ethos.rules import (
     plan_move,
 )
 
-TYPES = [
-    EnemyType(name="Nanobots", threat=1, range=1, health=1, move=1),
-    EnemyType(name="Hosts", threat=2, range=0, health=2, move=2),
-    EnemyType(name="Rhinos", threat=3, range=2, health=3, move=1),
-    EnemyType(name="Turrets", threat=2, range=3, health=1, move=0, move_rule="stays"),
-]
+from tests.games.human_ethos_fixtures import TYPES
 
 
 @st.composite
@@ -80,7 +77,8 @@ def maps(draw) -> HexMap:
 def draw_action(data, s: State):
     """A random action that the legal-action list and the helpers say is allowed now."""
     kinds = legal_actions(s)
-    weights = {"move": 5, "enemy_phase": 3, "attack": 3, "spawn": 2, "choose": 2, "adjust": 1, "start_issue": 1}
+    weights = {"move": 5, "enemy_phase": 3, "attack": 3, "spawn": 2, "choose": 2, "adjust": 1, "start_issue": 1,
+               "next_map": 3}
     pool = [k for k in kinds for _ in range(weights.get(k, 0))] or kinds
     # (rare events use a middle value: hypothesis favours 0 and the ends of a range)
     if "abandon_issue" in kinds and data.draw(st.integers(0, 40)) == 20:
@@ -89,12 +87,18 @@ def draw_action(data, s: State):
         return draw_catalog(data, s)
     kind = data.draw(st.sampled_from(pool))
     issue = s.issue
+    if kind == "next_map":
+        return NextMap()
     if kind == "start_issue":
         track = data.draw(st.integers(6, 30))
+        arcade = data.draw(st.integers(0, 3)) == 2
         return StartIssue(
             number=s.campaign.unlocked_issue, map=data.draw(maps()) if data.draw(st.booleans()) else issue.map,
             track=track, threat=data.draw(st.integers(0, 2)), awareness=data.draw(st.integers(0, 2)),
             members=data.draw(st.sampled_from([["Max"], ["Max", "Ana"], ["Max", "Ana", "Kim"]])),
+            mode="arcade" if arcade else None,
+            enemies=data.draw(st.lists(st.sampled_from(arcade_offer(s)), max_size=3)) if arcade else [],
+            more_maps=data.draw(st.lists(maps(), max_size=2)) if arcade else [],
         )
     names = [m.name for m in issue.members]
     if kind == "move":
@@ -120,7 +124,7 @@ def draw_action(data, s: State):
         token = next(i for i, t in enumerate(issue.tokens) if t.status == "revealed")
         where = placement_spaces(s, token)
         placements = data.draw(st.lists(st.builds(
-            Placement, enemy=st.sampled_from([t.name for t in s.enemy_types]), at=st.sampled_from(where),
+            Placement, enemy=st.sampled_from(issue.pool or [t.name for t in s.enemy_types]), at=st.sampled_from(where),
             count=st.integers(1, 5)), max_size=3))
         return Spawn(token=token, face="random", groups=placements)
     if kind == "enemy_phase":

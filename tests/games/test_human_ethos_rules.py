@@ -20,6 +20,7 @@ from companion.games.human_ethos.rules import (
     EnemyGroup,
     EnemyPhase,
     Move,
+    NextMap,
     Placement,
     SetEnemyType,
     Settings,
@@ -29,6 +30,7 @@ from companion.games.human_ethos.rules import (
     Team,
     Unlock,
     apply,
+    arcade_offer,
     attack_targets,
     default_order,
     describe,
@@ -36,18 +38,16 @@ from companion.games.human_ethos.rules import (
     legal_actions,
     move_targets,
     new_state,
+    option_at,
     outcome,
     placement_spaces,
     plan_move,
 )
 
+from tests.games.human_ethos_fixtures import HOST, NANO, RHINO, TURRET, TYPES
+
 SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json"
 
-NANO = EnemyType(name="Nanobots", threat=1, range=1, health=1, move=1)
-HOST = EnemyType(name="Hosts", threat=2, range=0, health=2, move=2)
-RHINO = EnemyType(name="Rhinos", threat=3, range=2, health=3, move=1)
-TURRET = EnemyType(name="Turrets", threat=2, range=3, health=1, move=2, move_rule="stays")
-TYPES = [NANO, HOST, RHINO, TURRET]
 
 
 def H(q, r=None) -> Hex:
@@ -358,7 +358,7 @@ def test_choose_refuses_a_missing_option_and_only_works_on_a_tie():
     s = setup(axial_map(), at={"Max": (3, 3)}, groups=[("Nanobots", (1, 1), 1)])
     refused(s, Choose(option=0), RuleError, "no tie")
     s, _ = act(s, EnemyPhase())
-    refused(s, Choose(option=2), InputError, "option 0 to 1")
+    refused(s, Choose(option=2), InputError, r"2 options, 1 to 2 \(got 3\)")
     refused(s, Move(member="Max", to=H(3, 4), move=1), RuleError, "waiting for the players")
 
 
@@ -433,6 +433,42 @@ def test_equally_close_members_are_the_players_choice():
     assert [o.label for o in p.options] == ["2 to D6 (toward Max)", "1 to D6, 1 to E6 (toward Ana)"]
     s, ev = act(s, Choose(option=1))
     assert groups(s) == [("Nanobots", (3, 4), 1), ("Nanobots", (4, 3), 1)]
+
+
+def test_a_tap_on_the_map_picks_the_option_sending_the_most_there():
+    s, _ = act(setup(axial_map(), at={"Max": (3, 3)}, groups=[("Nanobots", (1, 1), 3)]), EnemyPhase())
+    p = s.issue.pending  # 2 to (1,2) and 1 to (2,1), or the other way round
+    assert option_at(p, (1, 2)) == 0 and option_at(p, (2, 1)) == 1
+    with pytest.raises(InputError, match="No option sends enemies there"):
+        option_at(p, (0, 0))
+    s, _ = act(_two_targets(), EnemyPhase())  # "2 to D6 (toward Max)" or "1 to D6, 1 to E6 (toward Ana)"
+    assert option_at(s.issue.pending, from_label("D6")) == 0 and option_at(s.issue.pending, from_label("E6")) == 1
+
+
+def test_a_tap_that_does_not_tell_the_options_apart_is_refused():
+    s, _ = act(setup(axial_map(), at={"Max": (3, 3)}, groups=[("Hosts", (1, 1), 2)]), EnemyPhase())
+    p = s.issue.pending  # two of three spaces get one each: (1,3) is in options 1 and 2 alike
+    with pytest.raises(InputError, match="options 1 and 2 alike"):
+        option_at(p, (1, 3))
+
+
+def test_ties_are_numbered_from_1_in_words_and_in_the_undo_label():
+    s, ev = act(_two_targets(), EnemyPhase())
+    assert "Options: 1: 2 to D6 (toward Max); 2: 1 to D6, 1 to E6 (toward Ana)." in ev[-1]
+    s, ev = act(s, Choose(option=1))
+    assert ev[0] == "Players' choice 2: 1 to D6, 1 to E6 (toward Ana)."
+    assert describe(Choose(option=1)) == "enemy tie: option 2"
+
+
+def test_the_players_may_change_the_enemy_order():
+    s = setup(axial_map(), members=("Max",), at={"Max": (4, 4)},
+              groups=[("Nanobots", (4, 2), 1), ("Hosts", (0, 4), 1)])
+    assert default_order(s) == [0, 1]
+    _, ev = act(s, EnemyPhase())
+    assert ev[0].startswith("Enemy phase, in this order: 1 Nanobot")
+    _, ev = act(s, EnemyPhase(order=[1, 0]))
+    assert ev[0].startswith("Enemy phase, in the players' order: 1 Host")
+    refused(s, EnemyPhase(order=[1, 1]), InputError, "each group number")
 
 
 @pytest.mark.parametrize("tie_break,expected", [
@@ -578,6 +614,47 @@ def test_unlocks_and_arcade_mode():
     s, _ = act(s, StartIssue(number=7, map=corridor(n=2), track=10, members=["Max"]))  # arcade: any map
     s, _ = act(s, Move(member="Max", to=H(1, 0), move=1))
     assert s.campaign.arcade_wins == 1 and s.campaign.records == [] and s.campaign.unlocked_issue == 1
+
+
+def test_arcade_offers_the_box_enemies_and_the_unlocked_ones_with_cards():
+    s = new_state(Settings())  # a story campaign may play arcade games with what it unlocked
+    s, _ = act(s, Unlock(what="enemy", name="Sentinels"))
+    s, _ = act(s, Unlock(what="card", name="Plasma Rifle"))
+    assert arcade_offer(s) == ["Nanobots", "Hosts", "Drakens", "Alphas", "Rhinos"]
+    refused(s, StartIssue(map=corridor(3), track=10, members=["Max"], mode="arcade", enemies=["Sentinels"]),
+            InputError, "enter its enemy card first")
+    refused(s, StartIssue(map=corridor(3), track=10, members=["Max"], enemies=["Nanobots"]),
+            InputError, "arcade")
+    s, _ = act(s, SetEnemyType(enemy=EnemyType(name="Sentinels", threat=2, range=2, health=2, move=1)))
+    assert arcade_offer(s)[-1] == "Sentinels"
+    s, ev = act(s, StartIssue(map=corridor(4, areas={2: "Gate"}, specials={(2, 0): "common"}), track=10, members=["Max"],
+                              mode="arcade", enemies=["Nanobots", "Sentinels"]))
+    assert s.issue.pool == ["Nanobots", "Sentinels"] and headline(s).startswith("Arcade · Turn 1")
+    assert "Arcade enemies: Nanobots and Sentinels. Unlocked cards to shuffle in: Plasma Rifle." in ev
+    s, _ = act(s, Move(member="Max", to=H(1, 0), move=1))
+    s2, _ = act(s, Move(member="Max", to=H(2, 0), move=1))  # into the Gate: its token turns up
+    refused(s2, Spawn(token=0, face="Hosts", groups=[Placement(enemy="Hosts", at=H(2, 0), count=1)]),
+            RuleError, "not in this arcade game")
+    s2, _ = act(s2, Spawn(token=0, face="Nanobots", groups=[Placement(enemy="Sentinels", at=H(2, 0), count=1)]))
+    assert groups(s2) == [("Sentinels", (2, 0), 1)]
+
+
+def test_an_arcade_run_plays_several_maps_in_a_row():
+    s = new_state(Settings(mode="arcade"))
+    first, second = corridor(2), corridor(3)
+    refused(s, StartIssue(map=first, track=10, members=["Max"], more_maps=[HexMap(name="bad", spaces=[Space(q=0, r=0)])]),
+            InputError, "Start")
+    s, _ = act(s, StartIssue(map=first, track=10, threat=2, members=["Max", "Ana"], more_maps=[second]))
+    s, _ = act(s, Adjust(track="threat", delta=3, reason="test"))
+    s, _ = act(s, Move(member="Max", to=H(1, 0), move=1, with_members=["Ana"]))
+    assert s.issue.phase == "won" and s.campaign.arcade_wins == 1 and outcome(s) == "Won arcade map corridor"
+    assert "next_map" in legal_actions(s)
+    s, ev = act(s, NextMap())
+    assert s.issue.map == second and s.issue.threat == 2 and [m.name for m in s.issue.members] == ["Max", "Ana"]
+    assert s.issue.more_maps == [] and describe(NextMap()) == "next arcade map"
+    s, ev = act(s, Adjust(track="threat", delta=8, reason="test"))
+    assert s.issue.phase == "lost" and s.campaign.arcade_losses == 1 and "Arcade: the run ends here." in ev
+    refused(s, NextMap(), RuleError, "arcade map with more maps")
 
 
 def test_enemy_cards_are_entered_and_bad_stats_refused():

@@ -108,6 +108,11 @@ class PendingChoice(Model):
 class Issue(Model):
     number: int = Field(ge=1, le=MAX_ISSUE)
     title: str = ""
+    mode: Literal["story", "arcade"] = "story"
+    pool: list[str] = Field(default_factory=list, description="Arcade: the enemy types this game uses")
+    more_maps: list[HexMap] = Field(default_factory=list, description="Arcade: maps still to play after this one")
+    start_threat: int = Field(0, ge=0, description="Arcade: the next map starts the track here again")
+    start_awareness: int = Field(0, ge=0)
     map: HexMap
     track: int = Field(ge=2, le=MAX_TRACK)
     threat: int = Field(ge=0)
@@ -126,6 +131,11 @@ class Issue(Model):
     def over(self) -> bool:
         return self.phase in ("won", "lost")
 
+    @property
+    def called(self) -> str:
+        """How the events name it: 'issue #3' in story mode, 'arcade map Plaza' in arcade."""
+        return f"issue #{self.number}" if self.mode == "story" else f"arcade map {self.map.name}"
+
 
 class IssueRecord(Model):
     issue: int
@@ -136,8 +146,8 @@ class IssueRecord(Model):
 class Campaign(Model):
     unlocked_issue: int = Field(1, ge=1, description="Highest story issue that may be played")
     records: list[IssueRecord] = Field(default_factory=list)
-    arcade_wins: int = 0
-    arcade_losses: int = 0
+    arcade_wins: int = Field(0, description="Arcade maps won")
+    arcade_losses: int = Field(0, description="Arcade maps lost")
     unlocked_cards: list[str] = Field(default_factory=list)
     unlocked_enemies: list[str] = Field(default_factory=list)
 
@@ -165,6 +175,18 @@ class StartIssue(Model):
     threat: int = Field(0, ge=0, le=MAX_TRACK)
     awareness: int = Field(0, ge=0, le=MAX_TRACK)
     members: list[str] = Field(min_length=1, max_length=MAX_MEMBERS, description="Team members in turn order")
+    mode: Optional[Literal["story", "arcade"]] = Field(None, description="Empty: the campaign's mode setting")
+    enemies: list[str] = Field(
+        default_factory=list, max_length=40,
+        description="Arcade: the enemy types in play (the box's and the unlocked ones); empty: every known type",
+    )
+    more_maps: list[HexMap] = Field(default_factory=list, max_length=9, description="Arcade: maps to play next, in order")
+
+
+class NextMap(Model):
+    """Arcade: the map just won leads to the next one of the run (same team, same track)."""
+
+    kind: Literal["next_map"] = "next_map"
 
 
 class Move(Model):
@@ -226,7 +248,7 @@ class EnemyPhase(Model):
 
 
 class Choose(Model):
-    """Answer the paused enemy phase's tie with one of its options."""
+    """Answer the paused enemy phase's tie: `option` indexes the options (shown to players from 1)."""
 
     kind: Literal["choose"] = "choose"
     option: int = Field(ge=0)
@@ -257,7 +279,8 @@ class AbandonIssue(Model):
 
 
 Action = Annotated[
-    Union[StartIssue, Move, Spawn, Attack, Adjust, EnemyPhase, Choose, SetEnemyType, Unlock, ChangeSettings, AbandonIssue],
+    Union[StartIssue, NextMap, Move, Spawn, Attack, Adjust, EnemyPhase, Choose, SetEnemyType, Unlock, ChangeSettings,
+          AbandonIssue],
     Field(discriminator="kind"),
 ]
 
@@ -267,7 +290,8 @@ def legal_actions(state: State) -> list[str]:
     always = ["set_enemy_type", "unlock", "change_settings"]
     issue = state.issue
     if issue is None or issue.over:
-        return ["start_issue", *always]
+        more = ["next_map"] if issue is not None and issue.phase == "won" and issue.more_maps else []
+        return [*more, "start_issue", *always]
     if issue.pending is not None:
         return ["choose", *always, "abandon_issue"]
     if any(t.status == "revealed" for t in issue.tokens):
@@ -323,6 +347,8 @@ def _copy(state: State) -> State:
 
 def _not_now(state: State, kind: str) -> str:
     issue = state.issue
+    if kind == "next_map":
+        return "Only after winning an arcade map with more maps to play."
     if issue is None or issue.over:
         return "No issue is being played: start one first."
     if issue.pending is not None:
@@ -330,7 +356,7 @@ def _not_now(state: State, kind: str) -> str:
     if any(t.status == "revealed" for t in issue.tokens):
         return "Place the enemies of the revealed encounter tokens first."
     if kind == "start_issue":
-        return f"Issue #{issue.number} is still being played: finish or abandon it first."
+        return f"{issue.called.capitalize()} is still being played: finish or abandon it first."
     if kind == "choose":
         return "There is no tie to choose for."
     if kind == "spawn":
@@ -410,7 +436,7 @@ def _settle(state: State, events: list[str]) -> None:
         return
     if issue.threat + issue.awareness >= issue.track:
         issue.phase, issue.queue, issue.pending = "lost", [], None
-        events.append(f"Threat and awareness meet ({_track_text(issue)}): issue #{issue.number} is lost.")
+        events.append(f"Threat and awareness meet ({_track_text(issue)}): {issue.called} is lost.")
         _record(state, won=False, events=events)
         return
     board = Board.of(issue.map)
@@ -423,18 +449,23 @@ def _settle(state: State, events: list[str]) -> None:
         issue.phase = "won"
         where = f"area {board.area(end)}" if board.area(end) else "space"
         events.append(
-            f"Every team member is on End {board.label(end)} and its {where} is clear of enemies: issue #{issue.number} is won."
+            f"Every team member is on End {board.label(end)} and its {where} is clear of enemies: {issue.called} is won."
         )
         _record(state, won=True, events=events)
 
 
 def _record(state: State, *, won: bool, events: list[str]) -> None:
     issue, camp = _issue(state), state.campaign
-    if state.settings.mode == "arcade":
+    if issue.mode == "arcade":
         if won:
             camp.arcade_wins += 1
+            if issue.more_maps:
+                events.append(f"Arcade: next map {issue.more_maps[0].name} ({len(issue.more_maps)} to go).")
+            else:
+                events.append("Arcade: the run is complete.")
         else:
             camp.arcade_losses += 1
+            events.append("Arcade: the run ends here.")
         return
     rec = next((r for r in camp.records if r.issue == issue.number), None)
     if rec is None:
@@ -454,10 +485,32 @@ def _record(state: State, *, won: bool, events: list[str]) -> None:
 # --- Setting up an issue -------------------------------------------------------------------------
 
 
+def arcade_offer(state: State) -> list[str]:
+    """The enemy types arcade mode offers: the box's types and the ones the story unlocked
+    (an unlocked enemy needs its card entered first)."""
+    known = {t.name for t in state.enemy_types}
+    box = [t.name for t in DEFAULT_ENEMY_TYPES if t.name in known]
+    return box + [n for n in state.campaign.unlocked_enemies if n in known and n not in box]
+
+
 def _start_issue(state: State, a: StartIssue, events: list[str]) -> None:
     camp = state.campaign
-    if state.settings.mode == "story" and a.number > camp.unlocked_issue:
+    mode = a.mode or state.settings.mode
+    if mode == "story" and a.number > camp.unlocked_issue:
         raise RuleError(f"Issue #{a.number} is locked: story mode plays issues in order (#{camp.unlocked_issue} is next).")
+    pool: list[str] = []
+    if mode == "arcade":
+        offered = arcade_offer(state)
+        missing = [n for n in camp.unlocked_enemies if n not in {t.name for t in state.enemy_types}]
+        for name in a.enemies:
+            if name not in offered:
+                hint = " (enter its enemy card first)" if name in missing else ""
+                raise InputError(f"{name} is not offered in arcade{hint}; offered: {_names(offered)}.")
+        pool = list(dict.fromkeys(a.enemies)) or offered
+        for m in a.more_maps:
+            require_playable(m)
+    elif a.enemies or a.more_maps:
+        raise InputError("Story issues use the setup card's enemies and one map; enemy pools and map runs are arcade.")
     if a.threat + a.awareness >= a.track:
         raise InputError(
             f"Starting threat + awareness must be below the track length {a.track} (got {a.threat} + {a.awareness})."
@@ -475,13 +528,21 @@ def _start_issue(state: State, a: StartIssue, events: list[str]) -> None:
     issue = Issue(
         number=a.number, title=a.title, map=a.map, track=a.track, threat=a.threat, awareness=a.awareness,
         members=[Member(name=n, at=Hex.of(start)) for n in names], tokens=tokens,
+        mode=mode, pool=pool, more_maps=list(a.more_maps), start_threat=a.threat, start_awareness=a.awareness,
     )
     state.issue = issue
     title = f" “{a.title}”" if a.title else ""
+    what = f"Issue #{a.number}{title}" if mode == "story" else f"Arcade map{title}"
     events.append(
-        f"Issue #{a.number}{title} begins on {a.map.name}: {_track_text(issue)} (they meet at {a.track}). "
+        f"{what} begins on {a.map.name}: {_track_text(issue)} (they meet at {a.track}). "
         f"Team on Start {board.label(start)}: {_names(names)}; {len(tokens)} encounter token(s) face down."
     )
+    if mode == "arcade":
+        cards = camp.unlocked_cards
+        events.append(
+            f"Arcade enemies: {_names(pool)}. Unlocked cards to shuffle in: {_names(cards) if cards else 'none yet'}."
+            + (f" Then {len(a.more_maps)} more map(s): {_names([m.name for m in a.more_maps])}." if a.more_maps else "")
+        )
     if a.map.sample:
         events.append("This is the sample map that ships with the app, not a map from the box.")
     placeholders = [t.name for t in state.enemy_types if t.placeholder]
@@ -490,6 +551,16 @@ def _start_issue(state: State, a: StartIssue, events: list[str]) -> None:
     # The team starts inside Start's area, so that area's tokens are revealed at once.
     _reveal(issue, board, start, names[0], events)
     events.append(f"Turn 1: {names[0]}'s turn.")
+
+
+def _next_map(state: State, a: NextMap, events: list[str]) -> None:
+    old = _issue(state)
+    following, *rest = old.more_maps
+    _start_issue(state, StartIssue(
+        number=old.number, title=old.title, map=following, track=old.track, threat=old.start_threat,
+        awareness=old.start_awareness, members=[m.name for m in old.members], mode="arcade", enemies=old.pool,
+        more_maps=rest,
+    ), events)
 
 
 # --- The player's turn: moving ------------------------------------------------------------------
@@ -639,6 +710,8 @@ def _spawn(state: State, a: Spawn, events: list[str]) -> None:
     zone = set(board.area_spaces(token.area)) if token.area else {token.at.c}
     for p in a.groups:
         _etype(state, p.enemy)  # refuses an unknown type
+        if issue.pool and p.enemy not in issue.pool:
+            raise RuleError(f"{p.enemy} are not in this arcade game; its enemies are {_names(issue.pool)}.")
         if p.at.c not in zone:
             where = f"area {token.area}" if token.area else f"space {board.label(token.at.c)}"
             raise RuleError(f"Setup places enemies within the token's {where}; {_label(board, p.at.c)} is outside it.")
@@ -816,8 +889,9 @@ def _enemy_phase(state: State, a: EnemyPhase, events: list[str]) -> None:
         if sorted(a.order) != list(range(n)):
             raise InputError(f"The order must list each group number 0 to {n - 1} once (got {a.order}).")
         order = list(a.order)
+        how = "the players' order" if order != default_order(state, board) else "this order"
     else:
-        order = default_order(state, board)
+        order, how = default_order(state, board), "this order"
     for g in issue.groups:
         if g.damage:
             events.append(f"The {g.damage} damage on {g.enemy} at {board.label(g.at.c)} wears off: damage must come within one turn.")
@@ -825,7 +899,7 @@ def _enemy_phase(state: State, a: EnemyPhase, events: list[str]) -> None:
     issue.phase, issue.queue = "enemies", order
     if order:
         listing = ", ".join(f"{_etype(state, issue.groups[i].enemy).count_name(issue.groups[i].count)} {board.label(issue.groups[i].at.c)}" for i in order)
-        events.append(f"Enemy phase, in this order: {listing}.")
+        events.append(f"Enemy phase, in {how}: {listing}.")
     else:
         events.append("Enemy phase: no enemies on the board.")
     _run_phase(state, board, events)
@@ -836,11 +910,11 @@ def _choose(state: State, a: Choose, events: list[str]) -> None:
     pending = issue.pending
     assert pending is not None
     if a.option >= len(pending.options):
-        raise InputError(f"Pick option 0 to {len(pending.options) - 1} (got {a.option}).")
+        raise InputError(f"Pick one of the {len(pending.options)} options, 1 to {len(pending.options)} (got {a.option + 1}).")
     board = Board.of(issue.map)
     option = pending.options[a.option]
     issue.pending = None
-    events.append(f"Players' choice: {option.label}.")
+    events.append(f"Players' choice {a.option + 1}: {option.label}.")
     _place_move(issue, pending.group, option, events)
     issue.queue.pop(0)
     _run_phase(state, board, events)
@@ -880,7 +954,7 @@ def _run_phase(state: State, board: Board, events: list[str]) -> None:
         elif state.settings.tie_break == "players_choose":
             issue.pending = PendingChoice(group=gi, question=plan.question, options=plan.options)
             events.append(f"Players decide: {plan.question} Options: " + "; ".join(
-                f"{i}: {o.label}" for i, o in enumerate(plan.options)) + ".")
+                f"{i + 1}: {o.label}" for i, o in enumerate(plan.options)) + ".")
             return
         else:
             scores = [danger(board, team, etype, o) for o in plan.options]
@@ -985,12 +1059,13 @@ def _change_settings(state: State, a: ChangeSettings, events: list[str]) -> None
 
 
 def _abandon(state: State, a: AbandonIssue, events: list[str]) -> None:
-    events.append(f"Issue #{_issue(state).number} abandoned: not counted as a win or a loss.")
+    events.append(f"{_issue(state).called.capitalize()} abandoned: not counted as a win or a loss.")
     state.issue = None
 
 
 HANDLERS = {
     "start_issue": _start_issue,
+    "next_map": _next_map,
     "move": _move,
     "spawn": _spawn,
     "attack": _attack,
@@ -1023,6 +1098,23 @@ def attack_targets(state: State, member: str, reach: int, ignore_walls: bool = F
     return [i for i, g in enumerate(issue.groups) if board.in_range(at, g.at.c, reach, ignore_walls)]
 
 
+def option_at(pending: PendingChoice, c: Coord) -> int:
+    """The tie option a tap on space `c` picks: the one sending the most miniatures there (the
+    players tap where the enemies go, or the space that gets one more). Refused when the space
+    doesn't tell the options apart."""
+    counts = [sum(p.count for p in o.parts if p.at.c == c) for o in pending.options]
+    best = max(counts)
+    if best == 0:
+        raise InputError("No option sends enemies there: tap a numbered space, or a numbered button.")
+    picks = [i for i, n in enumerate(counts) if n == best]
+    if len(picks) > 1:
+        raise InputError(
+            "That space is in options " + _names([str(i + 1) for i in picks]) + " alike: tap another of their "
+            "spaces, or a numbered button."
+        )
+    return picks[0]
+
+
 def placement_spaces(state: State, token: int) -> list[Hex]:
     """Where a revealed token's enemies may be placed: the spaces of its area."""
     issue = _issue(state)
@@ -1039,7 +1131,9 @@ def placement_spaces(state: State, token: int) -> list[Hex]:
 def describe(action: Action) -> str:
     k = action.kind
     if k == "start_issue":
-        return f"start issue #{action.number}"
+        return f"start issue #{action.number}" if action.mode != "arcade" else f"start arcade on {action.map.name}"
+    if k == "next_map":
+        return "next arcade map"
     if k == "move":
         return f"move {action.member}"
     if k == "spawn":
@@ -1051,7 +1145,7 @@ def describe(action: Action) -> str:
     if k == "enemy_phase":
         return "enemy phase"
     if k == "choose":
-        return f"enemy tie: option {action.option}"
+        return f"enemy tie: option {action.option + 1}"
     if k == "set_enemy_type":
         return f"enemy card {action.enemy.name}"
     if k == "unlock":
@@ -1067,7 +1161,7 @@ def headline(state: State) -> str:
         if state.settings.mode == "story":
             return f"Story mode · issue #{state.campaign.unlocked_issue} next"
         return "Arcade mode · pick a map"
-    head = f"Issue #{issue.number} · Turn {issue.turn}"
+    head = f"Issue #{issue.number} · Turn {issue.turn}" if issue.mode == "story" else f"Arcade · Turn {issue.turn}"
     if issue.over:
         return f"{head} · {issue.phase}"
     phase = "enemies" if issue.phase == "enemies" else issue.members[issue.active].name
@@ -1079,7 +1173,7 @@ def outcome(state: State) -> Optional[str]:
     issue = state.issue
     if issue is None or not issue.over:
         return None
-    return f"{'Won' if issue.phase == 'won' else 'Lost'} issue #{issue.number}"
+    return f"{'Won' if issue.phase == 'won' else 'Lost'} {issue.called}"
 
 
 GAME = Game(
