@@ -144,3 +144,71 @@ def test_win_chances_match_monte_carlo_of_the_rules(players, team, world, earlie
 def test_mathematician_pool_of_one_has_no_bust_risk():
     o = odds.odds(game(2, pool=1))
     assert o.bust_chance == 0 and o.expected_points == Fraction(1, 2)
+
+
+# --- The cached table against the model solved the plain way ------------------------------------------
+
+
+def plain_turn_profile(start_pool: int, max_pool: int) -> tuple[list[float], list[float]]:
+    """A usual turn followed throw by throw until what is still going is negligible."""
+    stopped, busted = [0.0] * 64, [0.0] * 64
+    going = {(0, start_pool): 1.0}  # (points at risk, dice) -> chance
+    while sum(going.values()) > 1e-18:
+        after: dict[tuple[int, int], float] = {}
+        for (risk, pool), chance in going.items():
+            bust, outs = odds._float_outcomes(pool)
+            busted[risk] += chance * bust
+            for p, ideas, progress in outs:
+                key = (risk + progress, min(max_pool, pool + ideas))
+                if odds.usual_presses(key[0], key[1], remaining=10**9):
+                    after[key] = after.get(key, 0.0) + chance * p
+                else:
+                    stopped[key[0]] += chance * p
+        going = after
+    return stopped, busted
+
+
+@pytest.mark.parametrize("start_pool, max_pool", [(3, 12), (7, 12), (12, 12), (3, 3), (3, 5)])
+def test_turn_profile_matches_throw_by_throw(start_pool, max_pool):
+    stopped, busted = odds._turn_profile(start_pool, max_pool)
+    plain_stopped, plain_busted = plain_turn_profile(start_pool, max_pool)
+    assert abs(sum(stopped) + sum(busted) - 1) < 1e-12
+    for a in range(64):
+        assert abs((stopped[a] if a < len(stopped) else 0.0) - plain_stopped[a]) < 1e-15
+        assert abs((busted[a] if a < len(busted) else 0.0) - plain_busted[a]) < 1e-15
+
+
+def plain_table(team_target: int, world_target: int, max_pool: int) -> dict[tuple[int, int], float]:
+    """win[W, T] cell by cell, straight from the definition in `_FutureTable._solve`."""
+    by_bad = odds.future_table(team_target, world_target, max_pool)._mix_by_bad()
+    win: dict[tuple[int, int], float] = {}
+
+    def value(w: int, t: int) -> float:
+        return 1.0 if t >= team_target else 0.0 if w >= world_target else win[w, t]
+
+    for w in reversed(range(world_target)):
+        for t in reversed(range(team_target)):
+            total = again = 0.0
+            for bad, (stopped, busted) in enumerate(by_bad):
+                if w + bad >= world_target:
+                    break
+                for a, (s, b) in enumerate(zip(stopped, busted)):
+                    if a >= team_target - t:
+                        total += s + b  # the target was at risk at a decision: the turn wins
+                        continue
+                    if a:
+                        total += s * value(w + bad, t + a)
+                    stays = b + (s if a == 0 else 0.0)  # banks nothing
+                    if bad:
+                        total += stays * value(w + bad, t)
+                    else:
+                        again += stays
+            win[w, t] = total / (1.0 - again)
+    return win
+
+
+@pytest.mark.parametrize("team_target, world_target, max_pool", [(25, 4, 12), (50, 8, 12), (50, 8, 3), (75, 12, 6)])
+def test_future_table_matches_the_plain_solution(team_target, world_target, max_pool):
+    table = odds.future_table(team_target, world_target, max_pool)
+    for (w, t), expected in plain_table(team_target, world_target, max_pool).items():
+        assert abs(table.after_banking(t, w) - expected) < 1e-12

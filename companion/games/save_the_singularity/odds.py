@@ -21,11 +21,13 @@ per game set-up and cached, so each call afterwards only solves the current turn
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import groupby
 from math import factorial
-from operator import mul
+from operator import itemgetter, mul
 from typing import Literal, Optional
 
 from companion.games.save_the_singularity import rules
@@ -102,24 +104,36 @@ def _float_outcomes(n: int) -> tuple[float, tuple[tuple[float, int, int], ...]]:
 def world_phase_outcomes(max_extra: int) -> tuple[tuple[int, int, float], ...]:
     """Distribution of one world phase as (Bad count, +Dice capped at max_extra, probability).
 
-    The d12 is rolled until a Stop, so the chain is summed until what is still rolling is
-    negligible (each roll goes on with chance 1/3).
+    The d12 is rolled until a Stop. Bad and +Dice only ever add up, so each tally (Bad, +Dice) is
+    visited once, in that order, after everything that leads to it; a roll that leaves the tally
+    as it was (+Dice at the cap) repeats, summed as 1 / (1 - its chance). Bad counts are followed
+    until what is still rolling is negligible (< 1e-17).
     """
     # Faces grouped by what they do: (Bad?, +Dice?, Stop?) -> chance of such a face.
     kinds: dict[tuple[bool, bool, bool], float] = {}
     for symbols in rules.D12_CHART.values():
         key = ("Bad" in symbols, "+Dice" in symbols, "Stop" in symbols)
         kinds[key] = kinds.get(key, 0.0) + 1 / len(rules.D12_CHART)
-    rolling = {(0, 0): 1.0}
+    # Per +Dice tally: the chance a roll repeats it, and the other faces as (Bad?, tally after, Stop?, chance).
+    moves = []
+    for extra in range(max_extra + 1):
+        faces = [(is_bad, min(max_extra, extra + is_dice), stops, q) for (is_bad, is_dice, stops), q in kinds.items()]
+        repeat = sum(q for is_bad, after, stops, q in faces if not (is_bad or stops) and after == extra)
+        moves.append((repeat, [f for f in faces if f[0] or f[2] or f[1] != extra]))
+    # rolling[bad][extra]: chance of a roll being made with that tally (repeats counted).
+    rolling = [[1.0] + [0.0] * max_extra]
     done: dict[tuple[int, int], float] = {}
-    while sum(rolling.values()) > 1e-17:
-        nxt: dict[tuple[int, int], float] = {}
-        for (bad, extra), p in rolling.items():
-            for (is_bad, is_dice, stops), q in kinds.items():
-                key = (bad + is_bad, min(max_extra, extra + is_dice))
-                target = done if stops else nxt
-                target[key] = target.get(key, 0.0) + p * q
-        rolling = nxt
+    bad = 0
+    while sum(rolling[bad]) > 1e-17:
+        rolling.append([0.0] * (max_extra + 1))
+        for extra, (repeat, faces) in enumerate(moves):
+            p = rolling[bad][extra] / (1.0 - repeat)
+            for is_bad, after, stops, q in faces:
+                if stops:
+                    done[bad + is_bad, after] = done.get((bad + is_bad, after), 0.0) + p * q
+                else:
+                    rolling[bad + is_bad][after] += p * q
+        bad += 1
     return tuple(sorted((b, d, p) for (b, d), p in done.items() if p > 1e-16))
 
 
@@ -133,27 +147,40 @@ def _turn_profile(start_pool: int, max_pool: int) -> tuple[tuple[float, ...], tu
     Returns (stopped, busted): the probability that the highest points at risk reached at a
     decision is `a` and the player then stopped / later busted. A target R close by is handled
     exactly from this: every path that reached R at a decision stops there and wins.
+
+    Points at risk and the pool never shrink within a turn, so each decision (points at risk, then
+    pool, in increasing order) has all its chance before it passes it on; the one way back to the
+    same decision (only Ideas with the pool at its cap) repeats, summed as 1 / (1 - chance).
+    `start_pool` is at least 2: from 1 die (no bust risk) the usual play never stops.
     """
-    stopped: dict[int, float] = {}
-    busted: dict[int, float] = {}
-    frontier = {(0, start_pool): 1.0}  # about to throw: (points at risk, dice)
-    while frontier and sum(frontier.values()) > 1e-16:
-        nxt: dict[tuple[int, int], float] = {}
-        for (risk, pool), mass in frontier.items():
-            p_bust, outs = _float_outcomes(pool)
-            busted[risk] = busted.get(risk, 0.0) + mass * p_bust
-            for p, ideas, progress in outs:
-                key = (risk + progress, min(max_pool, pool + ideas))
-                if key[0] < usual_stop_from(key[1]):
-                    nxt[key] = nxt.get(key, 0.0) + mass * p
+    pools = range(start_pool, max_pool + 1)
+    stop_from = {m: usual_stop_from(m) for m in pools}
+    # reach[m][a]: chance of a decision before throwing m dice with a at risk, where usual play presses on.
+    reach = {m: [0.0] * stop_from[m] for m in pools}
+    reach[start_pool][0] = 1.0
+    size = max(stop_from[m] + m for m in pools)  # a throw adds at most m Progress
+    stopped, busted = [0.0] * size, [0.0] * size
+    throws = {}  # per pool: (bust chance, repeat chance, [(chance, Progress, next pool)])
+    for m in pools:
+        p_bust, outs = _float_outcomes(m)
+        steps = [(p, progress, min(max_pool, m + ideas)) for p, ideas, progress in outs]
+        repeat = sum(p for p, progress, pool in steps if progress == 0 and pool == m)
+        throws[m] = (p_bust, repeat, [s for s in steps if s[1] or s[2] != m])
+    for a in range(max(stop_from.values())):
+        for m in pools:
+            if a >= stop_from[m] or not reach[m][a]:
+                continue
+            p_bust, repeat, steps = throws[m]
+            mass = reach[m][a] / (1.0 - repeat)
+            busted[a] += mass * p_bust
+            for p, progress, pool in steps:
+                risk = a + progress
+                if risk < stop_from[pool]:
+                    reach[pool][risk] += mass * p
                 else:
-                    stopped[key[0]] = stopped.get(key[0], 0.0) + mass * p
-        frontier = nxt
-    top = max(list(stopped) + list(busted))
-    return (
-        tuple(stopped.get(a, 0.0) for a in range(top + 1)),
-        tuple(busted.get(a, 0.0) for a in range(top + 1)),
-    )
+                    stopped[risk] += mass * p
+    top = max(a for a in range(size) if stopped[a] or busted[a])
+    return tuple(stopped[: top + 1]), tuple(busted[: top + 1])
 
 
 class _FutureTable:
@@ -166,66 +193,76 @@ class _FutureTable:
         self.world = world_phase_outcomes(max_extra)
         self.profiles = {p: _turn_profile(p, max_pool) for p in range(rules.START_POOL, max_pool + 1)}
         self.longest = max(len(s) for s, _ in self.profiles.values())  # most points one turn banks
-        self._by_bad = self._mix_by_bad()
-        self._kernels: dict[int, list[tuple[float, float, int, list[float]]]] = {}
         self.win = self._solve()
-
-    def _kernel(self, remaining: int) -> list[tuple[float, float, int, list[float]]]:
-        """One world phase then one usual turn, per Bad count b (rows of negligible chance dropped):
-        (P(b, the turn reaches the target), P(b, it banks 0), first g, [P(b, it banks g), ...])
-        for the amounts g of 1 to remaining - 1 that have any chance."""
-        remaining = min(remaining, self.longest)  # beyond this no turn reaches the target
-        if remaining in self._kernels:
-            return self._kernels[remaining]
-        kernel = []
-        for stopped, busted in self._by_bad:
-            reach = sum(stopped[remaining:]) + sum(busted[remaining:])
-            zero = sum(busted[:remaining]) + stopped[0]
-            used = [g for g in range(1, remaining) if stopped[g] > 1e-16]
-            first = used[0] if used else 1
-            kernel.append((reach, zero, first, list(stopped[first : used[-1] + 1]) if used else []))
-        self._kernels[remaining] = kernel
-        return kernel
 
     def _mix_by_bad(self) -> list[tuple[list[float], list[float]]]:
         """Per Bad count b of a world phase: P(b, the next usual turn's highest decision is a and it
         stopped / busted), mixing the start pools the phase's +Dice give."""
-        rows: dict[int, tuple[list[float], list[float]]] = {}
-        for bad, extra, p in self.world:
-            stopped, busted = self.profiles[min(self.max_pool, rules.START_POOL + extra)]
-            row = rows.setdefault(bad, ([0.0] * self.longest, [0.0] * self.longest))
-            for a, q in enumerate(stopped):
-                row[0][a] += p * q
-            for a, q in enumerate(busted):
-                row[1][a] += p * q
-        mixed = []
-        for bad in range(max(rows) + 1):
-            row = rows.get(bad, ([0.0] * self.longest, [0.0] * self.longest))
-            if sum(row[0]) + sum(row[1]) < 1e-13:
+        size = self.longest
+        padded = {pool: (list(s) + [0.0] * (size - len(s)), list(b) + [0.0] * (size - len(b)))
+                  for pool, (s, b) in self.profiles.items()}
+        mixed: list[tuple[list[float], list[float]]] = []
+        for bad, outcomes in groupby(self.world, key=itemgetter(0)):  # sorted by Bad count
+            if bad != len(mixed):
+                break  # no chance at all of this many Bad
+            stopped, busted = [0.0] * size, [0.0] * size
+            for _, extra, p in outcomes:
+                pool_stopped, pool_busted = padded[min(self.max_pool, rules.START_POOL + extra)]
+                stopped = [x + p * q for x, q in zip(stopped, pool_stopped)]
+                busted = [x + p * q for x, q in zip(busted, pool_busted)]
+            if sum(stopped) + sum(busted) < 1e-13:
                 break  # more Bad is rarer still; what is left can't move a percentage
-            mixed.append(row)
+            mixed.append((stopped, busted))
         return mixed
 
     def _solve(self) -> list[list[float]]:
-        rt, rw = self.team_target, self.world_target
+        """Fill the table from the world's target down, each row from the team's target down.
+
+        After a world phase with b Bad the usual turn either banks g, moving the team from cell T
+        to T + g (a win at or past the target), or banks nothing and leaves it at T; a turn that
+        busts after the target was at risk at a decision wins too (it would have stopped there).
+        So win[W][T] adds up, over b, those chances times win[W + b][...] of the cells they lead to.
+        """
+        rt, rw, size = self.team_target, self.world_target, self.longest
+        turns = self._mix_by_bad()  # per Bad count b: (stopped, busted) of the turn that follows
+        # The amounts a turn banks with any chance, as one window first <= g < end for every b.
+        used = [g for stopped, _ in turns for g in range(1, size) if stopped[g] > 1e-16]
+        first, end = (min(used), max(used) + 1) if used else (1, 1)
+        # nothing[b]: P(b, the turn banks nothing). With r < size still needed, busts_from[b][r] of
+        # that is a win instead: P(b, the turn busts after r or more was at risk at a decision).
+        nothing = [stopped[0] + sum(busted) for stopped, busted in turns]
+        busts_from = [[sum(busted[r:]) for r in range(size + 1)] for _, busted in turns]
+        near = range(max(0, rt - size + 1), rt)  # the cells that close to the target
+
+        # The rows solved so far are kept per cell T in columns[T]: row by row, newest first, the
+        # row's cell T then its cells T + first .. end - 1 (where the banks from T lead). `kernel`
+        # holds the matching chances for b = 0, 1, 2, ..., so one dot product per cell adds up every
+        # world phase (a few long dot products run far faster in Python than many short ones). The
+        # deque forgets rows more Bad away than the kernel counts; rows at or past the world's
+        # target are never in it (a world phase with that much Bad loses the game).
+        kernel = [x for (stopped, _), nothing_b in zip(turns, nothing) for x in [nothing_b, *stopped[first:end]]]
+        columns = [deque(maxlen=len(kernel)) for _ in range(rt)]
+        # With 0 Bad the turn may come back to the very cell being solved (banking nothing, unless
+        # it busts after the target was at risk): that chance is divided out, again[T] = 1 / (1 - it).
+        bust_wins = [busts_from[0][min(size, rt - t)] for t in range(rt)]
+        again = [1.0 / (1.0 - (nothing[0] - bust_win)) for bust_win in bust_wins]
+
+        padding = [1.0] * end  # cells at or past the team's target: the team has won
         win: list[list[float]] = [[] for _ in range(rw)]
         for w in range(rw - 1, -1, -1):
-            row = [0.0] * rt
-            win[w] = row
+            # The kernel counts every bust as banking nothing. Near the target some of them win:
+            # with 0 Bad that is bust_wins, with b Bad it turns win[w + b][T] into 1 for them.
+            row = [0.0] * rt + padding
+            with_bad = range(1, min(len(turns), rw - w))
+            for t in near:
+                row[t] = bust_wins[t] + sum(busts_from[b][rt - t] * (1.0 - win[w + b][t]) for b in with_bad)
+            # Banks only move the team up, so fill the row from the top.
             for t in range(rt - 1, -1, -1):
-                total = 0.0
-                stay = 0.0  # no Bad and nothing banked: back to this very cell
-                for bad, (reach, zero, first, banks) in enumerate(self._kernel(rt - t)):
-                    if w + bad >= rw:
-                        break  # the world reaches its target in this world phase
-                    source = win[w + bad]
-                    if bad == 0:
-                        stay = zero
-                    else:
-                        total += zero * source[t]
-                    start = t + first
-                    total += reach + sum(map(mul, banks, source[start : start + len(banks)]))
-                row[t] = total / (1.0 - stay)
+                column = columns[t]
+                column.extendleft(reversed(row[t + first : t + end]))
+                column.appendleft(0.0)  # cell T itself, not known yet (see `again`)
+                row[t] = column[0] = (row[t] + sum(map(mul, kernel, column))) * again[t]
+            win[w] = row[:rt]
         return win
 
     def after_banking(self, team: int, world: int) -> float:
