@@ -83,8 +83,16 @@ def new_context(browser, *, viewport=PHONE):
     return context
 
 
-def settled_screenshot(page, path: str | Path, *, quiet_ms: int = 400, timeout: float = 10.0) -> bytes:
-    """Take the screenshot once the canvas has stopped changing for `quiet_ms`."""
+def go(page, url: str) -> None:
+    """Open a URL of the app and wait until its screen has settled: a tap while the first frames are
+    still being laid out can be dropped by Flutter."""
+    page.goto(url)
+    page.get_by_role("button").first.wait_for()
+    settle(page)
+
+
+def settle(page, *, quiet_ms: int = 400, timeout: float = 10.0) -> bytes:
+    """Wait until the canvas has stopped changing for `quiet_ms`; returns the last frame."""
     deadline = time.monotonic() + timeout
     last = page.screenshot()
     stable_since = time.monotonic()
@@ -95,6 +103,12 @@ def settled_screenshot(page, path: str | Path, *, quiet_ms: int = 400, timeout: 
             last, stable_since = shot, time.monotonic()
         elif (time.monotonic() - stable_since) * 1000 >= quiet_ms:
             break
+    return last
+
+
+def settled_screenshot(page, path: str | Path, *, quiet_ms: int = 400, timeout: float = 10.0) -> bytes:
+    """Take the screenshot once the canvas has stopped changing for `quiet_ms`."""
+    last = settle(page, quiet_ms=quiet_ms, timeout=timeout)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_bytes(last)
     return last

@@ -13,11 +13,11 @@ import flet as ft
 from companion import catalog, exchange
 from companion.games.base import InputError
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, qr_dialog, section, tagged
+from companion.ui.widgets import big_button, dialog_error, qr_dialog, section, tagged
 
 from .enemies import DEFAULT_ENEMY_TYPES, EnemyType
-from .hexmap import (SPECIAL_NAMES, Hex, HexMap, check_map, hex_neighbours, parse_map_json, rectangle, set_space,
-                     toggle_space, toggle_wall)
+from .hexmap import (MAX_MAP_JSON, SPECIAL_NAMES, Hex, HexMap, check_map, hex_neighbours, parse_map_json, rectangle,
+                     set_space, toggle_space, toggle_wall)
 from .mapdraw import Marks, map_control
 from .view import ENEMY_KIND, MAP_KIND, choice_buttons, enemy_dialog, saved_enemies, saved_maps
 
@@ -82,11 +82,17 @@ class MapsScreen:
                 "walls": "Tap near the edge between two spaces to put up or take down a wall.",
                 "area": f"Tap a space to paint it area “{self.area or 'none'}”.",
                 "special": f"Tap a space to make it {SPECIAL_NAMES.get(self.special or '', 'a plain space')}."}[self.mode]
-        tools: list[ft.Control] = [choice_buttons(MODES, self.mode, self._set_mode),
-                                   tagged("editor-hint", ft.Text(hint, weight=ft.FontWeight.BOLD))]
+        hint_text = ft.Text(hint, weight=ft.FontWeight.BOLD)
+        tools: list[ft.Control] = [choice_buttons(MODES, self.mode, self._set_mode), tagged("editor-hint", hint_text)]
+
+        def area_named(e):
+            self.area = e.control.value or ""
+            hint_text.value = f"Tap a space to paint it area “{self.area or 'none'}”."
+            hint_text.update()
+
         if self.mode == "area":
             tools.append(ft.TextField(label="Area name (tap spaces to paint it; empty = no area)", value=self.area,
-                                      max_length=24, on_change=lambda e: setattr(self, "area", e.control.value or "")))
+                                      max_length=24, on_change=area_named))
         if self.mode == "special":
             tools.append(choice_buttons([("", "Plain")] + list(SPECIAL_NAMES.items()), self.special or "",
                                         self._set_special))
@@ -101,12 +107,14 @@ class MapsScreen:
             section("Editing" + (" · SAMPLE map" if m.sample else ""), name, *tools,
                     ft.Row([map_control(m, width, marks, self._tapped, extra=extra, identifier="editor-map")],
                            scroll=ft.ScrollMode.AUTO),
-                    ft.Text(f"{len(m.spaces)} spaces, {len(m.walls)} walls. Grey outlines: hexes you can add. "
-                            "Red ring: not reachable from Start.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    tagged("map-counts", ft.Text(
+                        f"{len(m.spaces)} space{'s' if len(m.spaces) != 1 else ''}, {len(m.walls)} "
+                        f"wall{'s' if len(m.walls) != 1 else ''}. Grey outlines: hexes you can add. "
+                        "Red ring: not reachable from Start.", theme_style=ft.TextThemeStyle.BODY_SMALL)),
                     *verdict,
                     big_button("Save map" + (" *" if self.dirty else ""), self.app.guard(self._save), icon=ft.Icons.SAVE)),
             section("Share", ft.Row([
-                ft.OutlinedButton(content="Export JSON", icon=ft.Icons.DATA_OBJECT, height=TAP, on_click=self._export),
+                ft.OutlinedButton(content="Export", icon=ft.Icons.DOWNLOAD, height=TAP, on_click=self._export),
                 ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE, height=TAP, on_click=self.app.guard(self._qr)),
                 ft.OutlinedButton(content="Delete", icon=ft.Icons.DELETE, height=TAP, on_click=self._delete),
             ], wrap=True, spacing=8)),
@@ -181,44 +189,75 @@ class MapsScreen:
     # --- sharing ---
 
     def _export(self, e) -> None:
-        text = json.dumps(self.map.model_dump(mode="json"), ensure_ascii=False)
+        text = json.dumps(self.map.model_dump(mode="json"), ensure_ascii=False, indent=1)
+        filename = f"{_key_for(self.map.name)}.map.json"
+
+        async def save_file(e):
+            self.app.page.pop_dialog()
+            await self.app.file_picker.save_file(file_name=filename, src_bytes=text.encode("utf-8"))
+
         self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(f"“{self.map.name}” as JSON"),
-            content=ft.Column([ft.Text("Copy this text, or save it as a .json file.", theme_style=ft.TextThemeStyle.BODY_SMALL),
-                               tagged("map-json", ft.TextField(value=text, multiline=True, max_lines=10, read_only=True))],
+            title=ft.Text(f"Export “{self.map.name}”"),
+            content=ft.Column([ft.Text(f"Save it as {filename}, or copy the text.",
+                                       theme_style=ft.TextThemeStyle.BODY_SMALL),
+                               tagged("map-json", ft.TextField(value=text, multiline=True, max_lines=8, read_only=True))],
                               tight=True, width=360),
-            actions=[ft.TextButton(content="Close", on_click=lambda e: self.app.page.pop_dialog())],
+            actions=[ft.TextButton(content="Close", on_click=lambda e: self.app.page.pop_dialog()),
+                     ft.FilledButton(content="Save file", icon=ft.Icons.DOWNLOAD, on_click=save_file)],
         ))
 
     def _qr(self, e) -> None:
         qr = exchange.to_qr_text(self.map.model_dump(mode="json"))
         if qr is None:
-            raise InputError("This map is too big for one QR code; use Export JSON.")
+            raise InputError("This map is too big for one QR code; use Export.")
         self.app.page.show_dialog(qr_dialog(f"“{self.map.name}”", qr, caption="On the other phone: Maps → Import → paste."))
 
-    def _import(self, e) -> None:
-        field = ft.TextField(label="Paste the map's JSON or QR text", multiline=True, min_lines=3, max_lines=6)
+    def _import_text(self, text: str) -> None:
+        """A map from a file, JSON or QR text, saved under a fresh key; refused whole if anything is wrong."""
+        text = text.strip()
+        if text.startswith(exchange.QR_PREFIX):
+            text = exchange.from_qr_text(text)
+        m = parse_map_json(text)
+        key = _key_for(m.name)
+        existing = {k for k, _ in saved_maps(self.app.store)}
+        base, n = key, 2
+        while key in existing:
+            key, n = f"{base}-{n}", n + 1
+        catalog.put(self.app.store, MAP_KIND, key, m.name, m.model_dump(mode="json"))
+        self.app.page.pop_dialog()
+        self.key, self.map, self.dirty = key, m, False
+        self.app.toast(f"Imported “{m.name}”.")
+        self.refresh()
 
-        def do(e):
-            text = (field.value or "").strip()
-            if text.startswith(exchange.QR_PREFIX):
-                text = exchange.from_qr_text(text)
-            m = parse_map_json(text)
-            key = _key_for(m.name)
-            existing = {k for k, _ in saved_maps(self.app.store)}
-            base, n = key, 2
-            while key in existing:
-                key, n = f"{base}-{n}", n + 1
-            catalog.put(self.app.store, MAP_KIND, key, m.name, m.model_dump(mode="json"))
-            self.app.page.pop_dialog()
-            self.key, self.map, self.dirty = key, m, False
-            self.app.toast(f"Imported “{m.name}”.")
-            self.refresh()
+    def _import(self, e) -> None:
+        field = ft.TextField(label="…or paste the map's JSON or QR text", multiline=True, min_lines=2, max_lines=5)
+        error_box, error = dialog_error()
+
+        async def pick(e):
+            files = await self.app.file_picker.pick_files(allowed_extensions=["json"], with_data=True)
+            if not files:
+                return
+            f = files[0]
+
+            def load(_):
+                if f.size and f.size > 4 * MAX_MAP_JSON:  # refuse before decoding it all
+                    raise InputError(f"{f.name} is too big for a map (a map is at most {MAX_MAP_JSON:,} characters).")
+                try:
+                    text = (f.bytes or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    raise InputError(f"{f.name} is not a text file.") from None
+                self._import_text(text)
+
+            self.app.guard(load, show_in=error)(None)
 
         self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text("Import a map"), content=ft.Column([field], tight=True, width=360),
+            title=ft.Text("Import a map"),
+            content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), field, error_box],
+                              tight=True, width=360),
             actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
-                     ft.FilledButton(content="Import map", on_click=self.app.guard(do))],
+                     ft.FilledButton(content="Import text",
+                                     on_click=self.app.guard(lambda e: self._import_text(field.value or ""),
+                                                             show_in=error))],
         ))
 
 

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from companion import catalog
 from companion.games.base import InputError
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, icon_button, section, tagged
+from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged
 
 from . import rules as R
 from .enemies import EnemyType, token_faces
@@ -103,6 +103,12 @@ class Ui:
     awareness: int = 0
     team: str = ""
     unlock_text: str = ""
+    arcade: Optional[bool] = None  # setup: an arcade game (None: the campaign's mode setting)
+    run_maps: list = field(default_factory=list)  # arcade: map keys in playing order
+    left_out: set = field(default_factory=set)  # arcade: offered enemy types the table leaves out
+    # enemy phase order chosen by the players: group keys (enemy, coord); None = closest first
+    order: Optional[list] = None
+    order_open: bool = False
 
 
 def _ui(frame) -> Ui:
@@ -183,7 +189,7 @@ def panel(frame) -> ft.Control:
         progress_section(frame, state, ui),
         ft.OutlinedButton(content="Abandon this issue", icon=ft.Icons.FLAG, height=TAP,
                           on_click=lambda e: frame.app.confirm(
-                              f"Abandon issue #{issue.number}?",
+                              f"Abandon {issue.called}?",
                               "It ends without counting as a win or a loss. Undo brings it back.", "Abandon",
                               lambda: frame.dispatch(R.AbandonIssue()))),
     ], spacing=GAP)
@@ -211,7 +217,9 @@ def status_section(frame, state: R.State) -> ft.Control:
     gap = issue.track - issue.threat - issue.awareness
     who = "Enemy phase" if issue.phase == "enemies" else f"{issue.members[issue.active].name}'s turn"
     return section(
-        f"Issue #{issue.number}" + (f" · {issue.title}" if issue.title else ""),
+        (f"Issue #{issue.number}" if issue.mode == "story" else f"Arcade · {issue.map.name}")
+        + (f" · {issue.title}" if issue.title else "")
+        + (f" · then {len(issue.more_maps)} more map(s)" if issue.more_maps else ""),
         tagged("turn", _say(f"Turn {issue.turn} · {who}", style=ft.TextThemeStyle.HEADLINE_SMALL,
                             weight=ft.FontWeight.BOLD)),
         ft.Row([
@@ -247,18 +255,13 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
         return tagged("next-step", section(
             "Enemy phase: your choice",
             tagged("hint", _say(f"Your choice: {pending.question}", weight=ft.FontWeight.BOLD)),
-            _say("The rules leave this tie to the players. The options are numbered on the map.",
-                 style=ft.TextThemeStyle.BODY_MEDIUM),
+            _say("The rules leave this tie to the players: tap a button, or tap on the map the space the "
+                 "option's number marks.", style=ft.TextThemeStyle.BODY_MEDIUM),
             *buttons,
         ))
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
     if waiting:
         return tagged("next-step", spawn_section(frame, state, ui, waiting[0]))
-    order = R.default_order(state)
-    types = {t.name: t for t in state.enemy_types}
-    board = Board.of(issue.map)
-    listing = [f"{n + 1}. {types[issue.groups[i].enemy].count_name(issue.groups[i].count) if issue.groups[i].enemy in types else issue.groups[i].enemy}"
-               f" on {board.label(issue.groups[i].at.c)}" for n, i in enumerate(order)]
     if ui.selected:
         hint = (f"{ui.selected} is picked: tap a green space to move there (card's move {ui.move_value}), "
                 "or tap them again to let go.")
@@ -268,14 +271,83 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
         "Next",
         tagged("hint", _say(hint)),
         big_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY),
-        _say("Enemy order (closest to the team first): " + ("; ".join(listing) if listing else "no enemies on the board")
-             + ".", style=ft.TextThemeStyle.BODY_MEDIUM),
+        order_controls(frame, state, ui),
     ))
 
 
+def _group_name(state: R.State, g: R.EnemyGroup, board: Board) -> str:
+    t = next((t for t in state.enemy_types if t.name == g.enemy), None)
+    return f"{t.count_name(g.count) if t else f'{g.count} {g.enemy}'} on {board.label(g.at.c)}"
+
+
+def current_order(state: R.State, ui: Ui) -> list[int]:
+    """The enemy order the next phase uses: the players' one while it still names exactly the
+    groups on the board (an action that changes the groups drops it), else closest first."""
+    groups = state.issue.groups
+    keys = [(g.enemy, g.at.c) for g in groups]
+    if ui.order is not None and sorted(ui.order) == sorted(keys):
+        return [keys.index(k) for k in ui.order]
+    ui.order = None
+    return R.default_order(state)
+
+
+def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
+    issue = state.issue
+    board = Board.of(issue.map)
+    order = current_order(state, ui)
+    if not order:
+        return _say("No enemies on the board.", style=ft.TextThemeStyle.BODY_MEDIUM)
+    how = "your order" if ui.order is not None else "closest to the team first"
+    names = [_group_name(state, issue.groups[i], board) for i in order]
+    if not ui.order_open or len(order) < 2:
+        listing = "; ".join(f"{n + 1}. {name}" for n, name in enumerate(names))
+        row: list[ft.Control] = [tagged("enemy-order", _say(f"Enemy order ({how}): {listing}.",
+                                                            style=ft.TextThemeStyle.BODY_MEDIUM))]
+        if len(order) > 1:
+            row.append(ft.TextButton(content="Change the order", icon=ft.Icons.SWAP_VERT, height=TAP,
+                                     on_click=lambda e: _open_order(frame, True)))
+        return ft.Column(row, spacing=4)
+
+    def swap(n: int, m: int):
+        def handler(e):
+            keys = [(issue.groups[i].enemy, issue.groups[i].at.c) for i in order]
+            keys[n], keys[m] = keys[m], keys[n]
+            ui.order = keys
+            frame.refresh()
+        return handler
+
+    rows: list[ft.Control] = [_say(f"Enemy order ({how}): the first acts first.", weight=ft.FontWeight.BOLD)]
+    for n, name in enumerate(names):
+        rows.append(ft.Row([
+            _say(f"{n + 1}. {name}", expand=True),
+            icon_button(ft.Icons.ARROW_UPWARD, f"Earlier: {name}", swap(n, n - 1), disabled=n == 0),
+            icon_button(ft.Icons.ARROW_DOWNWARD, f"Later: {name}", swap(n, min(n + 1, len(names) - 1)),
+                        disabled=n == len(names) - 1),
+        ], spacing=4))
+
+    def reset(e):
+        ui.order = None
+        frame.refresh()
+
+    rows.append(ft.Row([
+        ft.TextButton(content="Closest first again", height=TAP, on_click=reset),
+        ft.TextButton(content="Done", height=TAP, on_click=lambda e: _open_order(frame, False)),
+    ], wrap=True))
+    return tagged("enemy-order", ft.Column(rows, spacing=4))
+
+
+def _open_order(frame, value: bool) -> None:
+    _ui(frame).order_open = value
+    frame.refresh()
+
+
 def _enemy_phase(frame) -> None:
-    _ui(frame).selected = None
-    frame.dispatch(R.EnemyPhase())
+    ui = _ui(frame)
+    state: R.State = frame.loaded.game_state
+    order = current_order(state, ui) if ui.order is not None else []
+    ui.selected = None
+    frame.dispatch(R.EnemyPhase(order=order))
+    ui.order, ui.order_open = None, False
 
 
 def _choose(frame, i: int) -> None:
@@ -285,8 +357,13 @@ def _choose(frame, i: int) -> None:
 # --- revealed tokens: what they show, where their enemies go -----------------------------------------
 
 
+def _spawn_types(state: R.State) -> list[str]:
+    """The types the spawn form offers: an arcade game's pool, else every enemy card."""
+    return state.issue.pool or [t.name for t in state.enemy_types]
+
+
 def _type_for_face(state: R.State, face: str) -> str:
-    names = [t.name for t in state.enemy_types]
+    names = _spawn_types(state)
     head = face.split("+")[0].strip()
     for n in names:
         if n.lower() == head.lower() or n.lower().startswith(head.lower()) or head.lower().startswith(n.lower()):
@@ -340,7 +417,7 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
         choice_buttons([(f, f) for f in token_faces(token.tier)], ui.face, pick_face),
         _say("Then place its enemies as the enemy card's setup says: pick the type and how many, and tap a "
              f"highlighted space of {where}.", style=ft.TextThemeStyle.BODY_MEDIUM),
-        choice_buttons([(t.name, t.name) for t in state.enemy_types], ui.spawn_enemy, pick_enemy),
+        choice_buttons([(n, n) for n in _spawn_types(state)], ui.spawn_enemy, pick_enemy),
         *([_say(f"{etype.name} setup: {etype.setup}", style=ft.TextThemeStyle.BODY_SMALL, italic=True)]
           if etype and etype.setup else []),
         stepper("How many", ui.spawn_count, 1, 30, lambda v: setattr(ui, "spawn_count", v), identifier="spawn-count"),
@@ -381,9 +458,12 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
                 if a in by_label and b in by_label and a != b:
                     marks.moved.append((by_label[a], by_label[b]))
     if issue.pending is not None:
-        for i, o in enumerate(issue.pending.options):
+        for o in issue.pending.options:
             for p in o.parts:
-                marks.targets.setdefault(p.at.c, str(i + 1))
+                try:  # the number a tap on this space picks; a space shared alike by options stays blank
+                    marks.targets[p.at.c] = str(R.option_at(issue.pending, p.at.c) + 1)
+                except InputError:
+                    marks.targets[p.at.c] = ""
     elif any(t.status == "revealed" for t in issue.tokens):
         k = next(i for i, t in enumerate(issue.tokens) if t.status == "revealed")
         for h in R.placement_spaces(state, k):
@@ -470,7 +550,8 @@ def _tapped(frame, c: Coord) -> None:
     if c not in board.spaces:
         raise InputError("That is not a space of this map.")
     if issue.pending is not None:
-        raise InputError("The enemies wait for your choice: tap one of the numbered options above the map.")
+        frame.dispatch(R.Choose(option=R.option_at(issue.pending, c)))
+        return
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
     if waiting:
         k = waiting[0]
@@ -651,15 +732,16 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
     )
 
 
-def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType], None]) -> None:
+def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType], None], *, name: str = "") -> None:
     """Enter or edit one enemy card's stats; refused values say their range."""
-    cur = current or EnemyType(name="New", threat=1, range=1, health=1, move=1)
-    name = ft.TextField(label="Name (plural, as on the card)", value="" if current is None else cur.name,
+    cur = current or EnemyType(name=name or "New", threat=1, range=1, health=1, move=1)
+    name = ft.TextField(label="Name (plural, as on the card)", value=cur.name if current or name else "",
                         read_only=current is not None, max_length=30)
     nums = {k: ft.TextField(label=label, value=str(getattr(cur, k)), keyboard_type=ft.KeyboardType.NUMBER, width=150)
             for k, label in (("threat", "Threat"), ("range", "Range"), ("health", "Health"), ("move", "Move"))}
     stays = ft.Switch(label="Stays put (does not move)", value=cur.move_rule == "stays")
     setup = ft.TextField(label="Setup text", value="" if cur.placeholder else cur.setup, multiline=True, max_length=400)
+    error_box, error = dialog_error()  # a snack bar would hide behind the dialog
 
     def save(e):
         values = {}
@@ -675,10 +757,10 @@ def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType
 
     app.page.show_dialog(ft.AlertDialog(
         title=ft.Text(f"Enemy card: {cur.name}" if current else "New enemy type"),
-        content=ft.Column([name, ft.Row(list(nums.values()), wrap=True), stays, setup], tight=True,
+        content=ft.Column([name, ft.Row(list(nums.values()), wrap=True), stays, setup, error_box], tight=True,
                           scroll=ft.ScrollMode.AUTO, width=340),
         actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content="Save card", on_click=app.guard(save))],
+                 ft.FilledButton(content="Save card", on_click=app.guard(save, show_in=error))],
     ))
 
 
@@ -688,71 +770,144 @@ def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType
 def banner(frame, state: R.State) -> ft.Control:
     issue = state.issue
     won = issue.phase == "won"
-    text = f"Issue #{issue.number} won!" if won else f"Issue #{issue.number} lost"
+    called = issue.called[0].upper() + issue.called[1:]
+    text = f"{called} won!" if won else f"{called} lost"
     why = ("Every team member stands on End and its area is clear." if won
            else "Threat and awareness met on the track.")
-    return tagged("banner", ft.Container(
+    shown = tagged("banner", ft.Container(
         ft.Column([ft.Text(text, size=frame.app.sizes(34), weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
                    ft.Text(why, size=frame.app.sizes(18), color=ft.Colors.WHITE)], spacing=4),
         bgcolor=ft.Colors.GREEN_700 if won else ft.Colors.RED_800, padding=20, border_radius=12,
     ))
+    if won and issue.more_maps:
+        nxt = issue.more_maps[0]
+        return ft.Column([shown, big_button(f"Next map: {nxt.name} ({len(issue.more_maps)} to go)",
+                                            frame.app.guard(lambda e: frame.dispatch(R.NextMap())),
+                                            icon=ft.Icons.ARROW_FORWARD)], spacing=GAP)
+    return shown
 
 
 def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
+    """Set up the next game: a story issue (the next one, one map) or an arcade game (any saved
+    maps in a row, the enemy types the box and the story's unlocks offer)."""
     camp = state.campaign
-    story = state.settings.mode == "story"
+    if ui.arcade is None:
+        ui.arcade = state.settings.mode == "arcade"
+    arcade = ui.arcade
     maps = saved_maps(frame.app.store)
-    keys = [k for k, _ in maps]
-    if ui.map_key not in keys and keys:
-        ui.map_key = keys[0]
-    if ui.number is None or (story and ui.number > camp.unlocked_issue):
-        ui.number = camp.unlocked_issue if story else 1
-    chosen = dict(maps).get(ui.map_key)
+    by_key = dict(maps)
+    if ui.map_key not in by_key and maps:
+        ui.map_key = maps[0][0]
+    ui.run_maps = [k for k in ui.run_maps if k in by_key]
+    if ui.number is None or (not arcade and ui.number > camp.unlocked_issue):
+        ui.number = camp.unlocked_issue
+    run = [by_key[k] for k in ui.run_maps] if arcade else [by_key[ui.map_key]] if ui.map_key in by_key else []
+    offered = R.arcade_offer(state)
+    pool = [n for n in offered if n not in ui.left_out]
+
+    def redraw(attr, value):
+        setattr(ui, attr, value)
+        frame.refresh()
 
     def pick_map(key):
-        ui.map_key = key
+        if arcade:  # tap to add to the run, tap again to take it out
+            ui.run_maps = [k for k in ui.run_maps if k != key] if key in ui.run_maps else [*ui.run_maps, key]
+        else:
+            ui.map_key = key
+        frame.refresh()
+
+    def toggle_enemy(name, value):
+        (ui.left_out.discard if value else ui.left_out.add)(name)
         frame.refresh()
 
     def start(e):
-        if chosen is None:
-            raise InputError("Pick a map first (or make one with “Edit maps”).")
+        if not run:
+            raise InputError("Tap the map(s) to play first (or make one with “Edit maps”)."
+                             if arcade else "Pick a map first (or make one with “Edit maps”).")
         names = [n.strip() for n in re.split(r"[,\n]", ui.team) if n.strip()]
         if not names:
             raise InputError("Name the team members, separated by commas, in turn order (e.g. “Max, Ana”).")
-        frame.dispatch(build(R.StartIssue, number=ui.number, title=ui.title.strip(), map=chosen, track=ui.track,
-                             threat=ui.threat, awareness=ui.awareness, members=names))
+        if arcade and not pool:
+            raise InputError("Leave at least one enemy type in the arcade game.")
+        frame.dispatch(build(R.StartIssue, number=ui.number, title=ui.title.strip(), map=run[0], track=ui.track,
+                             threat=ui.threat, awareness=ui.awareness, members=names,
+                             mode="arcade" if arcade else "story", enemies=pool if arcade else [],
+                             more_maps=run[1:] if arcade else []))
 
-    check = check_map(chosen) if chosen else None
-    problems = [_say(p, color=ft.Colors.ERROR) for p in (check.errors if check else [])]
-    problems += [_say(w, style=ft.TextThemeStyle.BODY_SMALL) for w in (check.warnings if check else [])]
-    map_buttons = choice_buttons([(k, m.name + (" (sample)" if m.sample and "sample" not in m.name.lower() else ""))
-                                  for k, m in maps], ui.map_key, pick_map)
-    if story:
-        number = _say(f"Story mode: issue #{ui.number} is next (issues are played in order).", weight=ft.FontWeight.BOLD)
-        replay = stepper("Issue to play", ui.number, 1, camp.unlocked_issue, lambda v: setattr(ui, "number", v),
-                         identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container()
+    problems: list[ft.Control] = []
+    for m in run:
+        check = check_map(m)
+        where = f"{m.name}: " if arcade else ""
+        problems += [_say(where + err, color=ft.Colors.ERROR) for err in check.errors]
+        problems += [_say(where + w, style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
+
+    def map_label(k, m):
+        name = m.name + (" (sample)" if m.sample and "sample" not in m.name.lower() else "")
+        return f"{ui.run_maps.index(k) + 1}. {name}" if arcade and k in ui.run_maps else name
+
+    map_buttons = choice_buttons([(k, map_label(k, m)) for k, m in maps], ui.map_key if not arcade else "", pick_map)
+    if arcade:  # several maps may be picked: fill every picked one
+        map_buttons = ft.Row([
+            (ft.FilledButton if k in ui.run_maps else ft.OutlinedButton)(
+                content=map_label(k, m), height=TAP, on_click=lambda e, k=k: pick_map(k))
+            for k, m in maps], wrap=True, spacing=8, run_spacing=8)
+    kind = choice_buttons([("story", f"Story: issue #{camp.unlocked_issue}"), ("arcade", "Arcade game")],
+                          "arcade" if arcade else "story", lambda k: redraw("arcade", k == "arcade"))
+    if arcade:
+        intro = [
+            _say("Arcade: any saved maps in a row (tap them in playing order), the enemies below, all unlocked "
+                 "equipment.", weight=ft.FontWeight.BOLD),
+            _say("Maps", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons,
+            _say("Run: " + (" → ".join(m.name for m in run) if run else "no map picked yet") + ".",
+                 style=ft.TextThemeStyle.BODY_MEDIUM),
+            *problems,
+            _say("Enemies in this game (the box's and the unlocked ones)", style=ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row([ft.Checkbox(label=n, value=n not in ui.left_out,
+                                on_change=lambda e, n=n: toggle_enemy(n, bool(e.control.value))) for n in offered],
+                   wrap=True),
+            *unlocked_without_card(frame, state),
+            _say("Unlocked cards to shuffle in: " + (", ".join(camp.unlocked_cards) or "none yet (play story mode)")
+                 + ".", style=ft.TextThemeStyle.BODY_MEDIUM),
+        ]
     else:
-        number = _say("Arcade mode: any map, the unlocked enemies.", weight=ft.FontWeight.BOLD)
-        replay = stepper("Issue number", ui.number, 1, R.MAX_ISSUE, lambda v: setattr(ui, "number", v),
-                         identifier="setup-number")
+        intro = [
+            _say(f"Story mode: issue #{ui.number} is next (issues are played in order).", weight=ft.FontWeight.BOLD),
+            stepper("Issue to play", ui.number, 1, camp.unlocked_issue, lambda v: setattr(ui, "number", v),
+                    identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container(),
+            _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
+        ]
     team = ft.TextField(label="Team members, in turn order (e.g. Max, Ana)", value=ui.team, max_length=130,
                         on_change=lambda e: setattr(ui, "team", e.control.value or ""))
-    title = ft.TextField(label="Issue title (optional)", value=ui.title, max_length=60,
+    title = ft.TextField(label="Title (optional)", value=ui.title, max_length=60,
                          on_change=lambda e: setattr(ui, "title", e.control.value or ""))
+    go = f"Start arcade ({len(run)} map{'s' if len(run) != 1 else ''})" if arcade else f"Start issue #{ui.number}"
     return [section(
-        "Set up the next issue",
-        number, replay,
-        _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
+        "Set up the next game",
+        kind, *intro,
         ft.TextButton(content="Edit maps", icon=ft.Icons.EDIT_LOCATION_ALT, height=TAP,
                       on_click=lambda e: frame.app.go("/g/human_ethos/maps")),
-        _say("From the issue's setup card:", style=ft.TextThemeStyle.TITLE_SMALL),
+        _say("From the setup card:" if not arcade else "The track:", style=ft.TextThemeStyle.TITLE_SMALL),
         stepper("Track length", ui.track, 2, R.MAX_TRACK, lambda v: setattr(ui, "track", v), identifier="setup-track"),
         stepper("Starting threat", ui.threat, 0, R.MAX_TRACK, lambda v: setattr(ui, "threat", v), identifier="setup-threat"),
         stepper("Starting awareness", ui.awareness, 0, R.MAX_TRACK, lambda v: setattr(ui, "awareness", v),
                 identifier="setup-awareness"),
         title, team,
-        big_button(f"Start issue #{ui.number}", frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
+        big_button(go, frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
     )]
+
+
+def unlocked_without_card(frame, state: R.State) -> list[ft.Control]:
+    """Unlocked enemies whose card isn't entered yet: arcade can't offer them until it is."""
+    known = {t.name for t in state.enemy_types}
+    out: list[ft.Control] = []
+    for name in state.campaign.unlocked_enemies:
+        if name not in known:
+            out.append(ft.Row([
+                _say(f"{name}: unlocked; enter its card to use it.", style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
+                ft.OutlinedButton(content="Enter card", height=TAP, on_click=lambda e, n=name: enemy_dialog(
+                    frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)), name=n)),
+            ]))
+    return out
 
 
 def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
