@@ -66,6 +66,7 @@ class Game:
     describe: Callable[[Any], str]
     headline: Callable[[Any], str]
     outcome: Callable[[Any], Optional[str]]
+    rolls_dice: bool = True  # False: the game has no dice, so the frame hides "I roll physical dice"
 
     @property
     def action_adapter(self) -> TypeAdapter:

@@ -136,7 +136,7 @@ class CampaignScreen:
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
             self.tray_controls = self.tray.control(self.app.guard)
         self.body.controls = [
-            self.physical_row,
+            *([self.physical_row] if get_game(loaded.campaign.game).rolls_dice else []),
             self._game_panel(),
             section("Dice tray", self.tray_results, self.tray_controls),
             section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",

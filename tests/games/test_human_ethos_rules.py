@@ -540,6 +540,28 @@ def test_golden_sample_map_split_tie_and_wall():
     assert ev[2] == "1 Rhino E3 → E4: the shortest route to Max (5 spaces away)."
 
 
+def test_golden_sample_map_range_down_a_column_doors_and_the_hazard():
+    s = State(settings=Settings(), enemy_types=[NANO, RHINO])
+    s, _ = act(s, StartIssue(number=1, map=sample_map(), track=20, members=["Max", "Ana"]))
+    s = s.model_copy(deep=True)
+    for m in s.issue.members:
+        m.at = H("D3")  # the hazard
+    s.issue.tokens = []
+    s.issue.groups = [EnemyGroup(enemy="Rhinos", at=H("D5"), count=1), EnemyGroup(enemy="Nanobots", at=H("F3"), count=2)]
+    s, ev = act(s, EnemyPhase())
+    assert ev == [
+        "Enemy phase, in this order: 1 Rhino D5, 2 Nanobots F3.",
+        # D5 → D4 → D3 is a straight line down column D with no wall: range 2, the Rhino's range.
+        "Threat +3: 1 Rhino on D5 has Max and Ana in range 2 (once per group). Now threat 3 + awareness 0 of 20.",
+        "1 Rhino D5 → D4: the shortest route to Max and Ana (2 spaces away).",
+        # The D|E walls leave two doors, D1–E1 and D5–E5: F3 → E4 or F4 → E5 → D5 → D4 → D3 is 5,
+        # the north way 6. One step along either first space: one Nanobot each.
+        "1 Nanobot F3 → E4, 1 Nanobot F3 → F4: two equally short routes to Max and Ana (5 spaces away).",
+        "Threat +4: Max and Ana end the turn on the hazard at D3 (once for the space). Now threat 7 + awareness 0 of 20.",
+        "Refill your hand to 3 cards (enter any awareness change, e.g. It's Closing In). Turn 2: Ana's turn.",
+    ]
+
+
 # =============================================================================================
 # Win, loss and the story campaign
 # =============================================================================================

@@ -169,12 +169,8 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
             out.append(cv.Line(*e[0], *e[1], paint=_stroke("#212121", max(4, s * 0.16))))
     for c in marks.reachable:
         out.append(_polygon(_scaled(lay, c, 0.86), _stroke("#2E7D32", 3)))
-    for c, tag in marks.targets.items():
+    for c in marks.targets:
         out.append(_polygon(_scaled(lay, c, 0.86), _stroke("#FF8F00", 4)))
-        if tag:
-            cx, cy = lay.centre(c)
-            out.append(cv.Circle(cx + s * 0.55, cy - s * 0.3, s * 0.22, paint=_fill("#FF8F00")))
-            out.append(_text(cx + s * 0.55, cy - s * 0.3, tag, max(9, s * 0.26), "#FFFFFF", True))
     for c, mark in marks.tokens.items():
         cx, cy = lay.centre(c)
         out.append(cv.Circle(cx - s * 0.55, cy - s * 0.3, s * 0.2, paint=_fill("#37474F" if mark == "?" else "#FF6F00")))
@@ -210,6 +206,13 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
             out.append(cv.Circle(cx + ox, cy + oy, s * 0.26, paint=_fill(MEMBER_COLOURS[i % len(MEMBER_COLOURS)])))
             out.append(cv.Circle(cx + ox, cy + oy, s * 0.26, paint=_stroke("#FFFFFF", 2)))
             out.append(_text(cx + ox, cy + oy, name[:2], max(9, s * 0.24), "#FFFFFF", True))
+    # the tie options' numbers last, on top of everything: the players tap by them, at arm's length
+    for c, tag in marks.targets.items():
+        if tag:
+            cx, cy = lay.centre(c)
+            out.append(cv.Circle(cx + s * 0.5, cy - s * 0.3, s * 0.34, paint=_fill("#E65100")))
+            out.append(cv.Circle(cx + s * 0.5, cy - s * 0.3, s * 0.34, paint=_stroke("#FFFFFF", 2)))
+            out.append(_text(cx + s * 0.5, cy - s * 0.3, tag, max(12, s * 0.44), "#FFFFFF", True))
     return out
 
 

@@ -1188,4 +1188,5 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    rolls_dice=False,  # a deckbuilder: the enemies follow rules, the players' cards are drawn, not rolled
 )

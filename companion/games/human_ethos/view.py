@@ -109,6 +109,7 @@ class Ui:
     # enemy phase order chosen by the players: group keys (enemy, coord); None = closest first
     order: Optional[list] = None
     order_open: bool = False
+    zoom: bool = False  # the map drawn bigger than the screen, scrolled sideways
 
 
 def _ui(frame) -> Ui:
@@ -484,7 +485,15 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     controls: list[ft.Control] = []
     if playing and issue.pending is None and not any(t.status == "revealed" for t in issue.tokens):
         controls.append(member_row(frame, state, ui))
-    controls.append(ft.Row([map_control(issue.map, _map_width(frame), marks, _guarded_tap(frame))], scroll=ft.ScrollMode.AUTO))
+    width = _map_width(frame) * (1.8 if ui.zoom else 1)
+    controls.append(ft.Row([map_control(issue.map, width, marks, _guarded_tap(frame))], scroll=ft.ScrollMode.AUTO))
+
+    def zoom(e):
+        ui.zoom = not ui.zoom
+        frame.refresh()
+
+    controls.append(ft.TextButton(content="Smaller map" if ui.zoom else "Bigger map (scroll sideways)",
+                                  icon=ft.Icons.ZOOM_OUT if ui.zoom else ft.Icons.ZOOM_IN, height=TAP, on_click=zoom))
     if playing and ui.selected and issue.pending is None:
         controls.extend(move_controls(frame, state, ui, board))
     sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
