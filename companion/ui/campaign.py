@@ -10,7 +10,7 @@ import importlib
 import threading
 from contextlib import contextmanager
 import logging
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import flet as ft
 
@@ -23,6 +23,21 @@ from companion.ui.style import GAP, TAP
 from companion.ui.widgets import DiceTray, big_button, dialog_error, icon_button, readable_width, switch_row, dice_faces, history_list, section, tagged
 
 log = logging.getLogger(__name__)
+
+
+def _text_fields(root: ft.Control):
+    """Every TextField in a tree of controls."""
+    stack = [root]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ft.TextField):
+            yield c
+        for attr in ("controls", "content", "title", "subtitle", "leading", "trailing"):
+            value = getattr(c, attr, None)
+            if isinstance(value, ft.Control):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(x for x in value if isinstance(x, ft.Control))
 
 
 def game_panel_module(game_key: str):
@@ -54,6 +69,9 @@ class CampaignScreen:
         self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
         self.physical_row, self.physical = switch_row("I roll physical dice (type what they show)", False)
         self.tray: Optional[DiceTray] = None  # made once, so what a player typed survives redraws
+        self._typing: Optional[ft.TextField] = None  # the panel's field a player is typing into
+        self._held = False  # another phone acted while they typed: redraw when they're done
+        self._kept: dict[str, ft.Control] = {}  # see `kept`
 
     # --- lifecycle ---
 
@@ -95,7 +113,50 @@ class CampaignScreen:
         if threading.get_ident() == self._acting_thread:
             return
         if cursor != self.shown_cursor:
-            self.app.later(self.refresh)
+            self.app.later(self._redraw_for_elsewhere)
+
+    def kept(self, key: str, make: Callable[[], ft.Control]) -> ft.Control:
+        """A panel control made once and reused by every redraw, so what a player typed stays in
+        it (a new TextField in its place would come up empty on the phone)."""
+        control = self._kept.get(key)
+        if control is None:
+            control = self._kept[key] = make()
+        return control
+
+    def _redraw_for_elsewhere(self) -> None:
+        """Another phone acted. While a player types into this screen's panel the redraw waits (it
+        would replace the field under their fingers and close the keyboard); the title says so, and
+        the redraw follows as soon as the field loses focus."""
+        if self._typing is not None:
+            self._held = True
+            self.headline.content.value = "Another phone changed the game: it shows when you finish typing."
+            self.headline.update()
+            return
+        self.refresh()
+
+    def _watch_typing(self, root: ft.Control) -> None:
+        """Note which of the panel's text fields has the focus (see `_redraw_for_elsewhere`)."""
+        for field in _text_fields(root):
+            if getattr(field, "_watched", False):
+                continue
+            field._watched = True
+            focus, blur = field.on_focus, field.on_blur
+
+            def on_focus(e, field=field, focus=focus):
+                self._typing = field
+                if focus:
+                    focus(e)
+
+            def on_blur(e, field=field, blur=blur):
+                if self._typing is field:
+                    self._typing = None
+                if blur:
+                    blur(e)
+                if self._held and self._typing is None:
+                    self._held = False
+                    self.refresh()
+
+            field.on_focus, field.on_blur = on_focus, on_blur
 
     @contextmanager
     def _acting(self):
@@ -143,6 +204,8 @@ class CampaignScreen:
                                                                   self.app.guard(self._add_note))])),
             section("History", tagged("history", history_list(self.app.store.history(self.campaign_id, limit=100)))),
         ]
+        self._typing, self._held = None, False  # the fields were just rebuilt
+        self._watch_typing(self.body)
 
     def _game_panel(self) -> ft.Control:
         module = game_panel_module(self.loaded.campaign.game)

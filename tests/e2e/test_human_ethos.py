@@ -58,10 +58,15 @@ def tap_canvas(page, point_of, coords=None, identifier: str = "hexmap") -> None:
         page.mouse.move(page.viewport_size["width"] / 2, vh / 2)
         page.mouse.wheel(0, 200 if box["y"] + y > vh - 100 else -200)
         page.wait_for_timeout(120)
-    box = None
-    while box is None:  # a redraw may replace the node between two reads
+    # Wait until the map stays put (a redraw above it may still be moving it down), then tap.
+    box, previous = None, None
+    for _ in range(50):
         target.wait_for()
-        box = target.bounding_box()
+        box = target.bounding_box()  # None while a redraw replaces the node
+        if box is not None and box == previous:
+            break
+        previous = box
+        page.wait_for_timeout(150)
     lay = layout(coords, box["width"])
     x, y = point_of(lay)
     # A finger on a phone (no screen reader) reaches the canvas directly; here the semantics tree
@@ -139,6 +144,27 @@ def test_story_issue_move_spawn_enemy_phase_undo_reload(browser, server, artifac
     tap(page, page.get_by_role("button", name=re.compile(r"^2: 1 to D3")))
     says(page, "enemy-list", "1 Nanobot on D3")
     expect(by_id(page, "history")).to_contain_text("Players' choice 2: 1 to D3")
+
+    # A second phone acts while this one is typing a reason: the redraw waits, so the field keeps
+    # the focus and the text; it follows when the player leaves the field.
+    reason = page.get_by_label("Reason (the card or effect)")
+    type_into(reason, "It's Clos")
+    expect(reason).to_be_focused()
+    context_b, page_b = open_page(browser, server)
+    page_b.goto(page.url)
+    expect(by_id(page_b, "awareness")).to_have_text("0")
+    type_into(page_b.get_by_label("Reason (the card or effect)"), "Recon")
+    tap(page_b, page_b.get_by_role("button", name="Awareness +1"))
+    expect(by_id(page_b, "awareness")).to_have_text("1")
+    expect(by_id(page, "headline")).to_contain_text("Another phone changed the game")
+    expect(reason).to_be_focused()
+    expect(reason).to_have_value("It's Clos")
+    expect(by_id(page, "awareness")).to_have_text("0")
+    reason.blur()
+    expect(by_id(page, "awareness")).to_have_text("1")
+    # (off focus Flutter leaves the DOM input empty: read the field's counter instead)
+    expect(page.get_by_text("71 characters remaining").first).to_be_visible()
+    context_b.close()
     context.close()
 
 

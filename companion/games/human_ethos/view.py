@@ -156,6 +156,21 @@ def _map_width(frame) -> float:
     return max(280, min(width - 72, 680))
 
 
+def _field(frame, attr: str, **kw) -> ft.TextField:
+    """A text field bound to `Ui.<attr>`, made once per screen (`frame.kept`) so redraws keep what
+    is being typed."""
+    ui = _ui(frame)
+    return frame.kept(f"human_ethos:{attr}", lambda: ft.TextField(
+        value=getattr(ui, attr), on_change=lambda e: setattr(ui, attr, e.control.value or ""), **kw))
+
+
+def _clear(frame, field: ft.TextField, attr: str) -> None:
+    """Empty a kept field after its text was used."""
+    setattr(_ui(frame), attr, "")
+    field.value = ""
+    field.update()
+
+
 def _say(text: str, *, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
     return ft.Text(text, theme_style=style, **kw)
 
@@ -655,8 +670,7 @@ def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
 
 
 def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
-    reason = ft.TextField(label="Reason (the card or effect)", value=ui.reason, max_length=80,
-                          on_change=lambda e: setattr(ui, "reason", e.control.value or ""))
+    reason = _field(frame, "reason", label="Reason (the card or effect)", max_length=80)
 
     def adjust(track, delta):
         def handler(e):
@@ -664,7 +678,7 @@ def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
             if not text:
                 raise InputError("Say why first: type the card or effect in “Reason” (1 to 80 characters).")
             frame.dispatch(build(R.Adjust, track=track, delta=delta, reason=text))
-            ui.reason = ""
+            _clear(frame, reason, "reason")
         return frame.app.guard(handler)
 
     def pair(track, colour):
@@ -674,7 +688,7 @@ def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
                             style=ft.ButtonStyle(bgcolor=colour)),
         ], spacing=8)
 
-    return section("Cards that move threat or awareness", reason, pair("threat", ft.Colors.RED_600),
+    return section("Cards that move threat or awareness", tagged("adjust-reason", reason), pair("threat", ft.Colors.RED_600),
                    pair("awareness", ft.Colors.INDIGO_500),
                    _say("E.g. It's Closing In: awareness +1.", style=ft.TextThemeStyle.BODY_SMALL))
 
@@ -885,10 +899,8 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
                     identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container(),
             _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
         ]
-    team = ft.TextField(label="Team members, in turn order (e.g. Max, Ana)", value=ui.team, max_length=130,
-                        on_change=lambda e: setattr(ui, "team", e.control.value or ""))
-    title = ft.TextField(label="Title (optional)", value=ui.title, max_length=60,
-                         on_change=lambda e: setattr(ui, "title", e.control.value or ""))
+    team = _field(frame, "team", label="Team members, in turn order (e.g. Max, Ana)", max_length=130)
+    title = _field(frame, "title", label="Title (optional)", max_length=60)
     go = f"Start arcade ({len(run)} map{'s' if len(run) != 1 else ''})" if arcade else f"Start issue #{ui.number}"
     return [section(
         "Set up the next game",
@@ -932,8 +944,7 @@ def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
     rows.append(_say("Unlocked cards: " + (", ".join(camp.unlocked_cards) or "none yet"), style=ft.TextThemeStyle.BODY_MEDIUM))
     rows.append(_say("Unlocked enemies: " + (", ".join(camp.unlocked_enemies) or "none yet"),
                      style=ft.TextThemeStyle.BODY_MEDIUM))
-    field_ = ft.TextField(label="A card or enemy the setup card unlocks", value=ui.unlock_text, max_length=40,
-                          on_change=lambda e: setattr(ui, "unlock_text", e.control.value or ""))
+    field_ = _field(frame, "unlock_text", label="A card or enemy the setup card unlocks", max_length=40)
 
     def unlock(what):
         def handler(e):
@@ -941,7 +952,7 @@ def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
             if not name:
                 raise InputError("Type the name of the card or enemy to unlock.")
             frame.dispatch(build(R.Unlock, what=what, name=name))
-            ui.unlock_text = ""
+            _clear(frame, field_, "unlock_text")
         return frame.app.guard(handler)
 
     rows += [field_, ft.Row([
