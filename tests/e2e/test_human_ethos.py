@@ -53,10 +53,11 @@ def tap_canvas(page, point_of, coords=None, identifier: str = "hexmap") -> None:
             continue
         lay = layout(coords, box["width"])
         x, y = point_of(lay)
-        if 60 <= box["y"] + y <= vh - 100:
+        # clear of the bottom bar and of a snack bar above it (a refusal's message sits there a while)
+        if 110 <= box["y"] + y <= vh - 220:  # below the title bar too
             break
         page.mouse.move(page.viewport_size["width"] / 2, vh / 2)
-        page.mouse.wheel(0, 200 if box["y"] + y > vh - 100 else -200)
+        page.mouse.wheel(0, 200 if box["y"] + y > vh - 220 else -200)
         page.wait_for_timeout(120)
     # Wait until the map stays put (a redraw above it may still be moving it down), then tap.
     box, previous = None, None
