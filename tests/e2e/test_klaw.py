@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import PHONE, by_id, served, settled_screenshot, tap, type_into, open_app
+from tests.browser import PHONE, by_id, served, settled_screenshot, tap, tap_until, type_into, open_app
 
 
 @pytest.fixture
@@ -31,8 +31,14 @@ def button(page, name: str):
     return page.get_by_role("button", name=name, exact=True)
 
 
+def open_deploy(page) -> None:
+    """Open the deploy dialog; a tap Flutter drops right after a redraw is tapped again (harmless:
+    the first tap either opened the dialog within seconds or did nothing)."""
+    tap_until(page, button(page, "Deploy a host"), page.get_by_label("Host name"))
+
+
 def deploy(page, name: str, attack: str, defense: str, life: str) -> None:
-    tap(page, button(page, "Deploy a host"))
+    open_deploy(page)
     fill(page, page.get_by_label("Host name"), name)
     fill(page, page.get_by_label("Attack dice"), attack)
     fill(page, page.get_by_label("Defense dice"), defense)
@@ -53,7 +59,7 @@ def test_deploy_attack_roll_undo_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-turn")).to_have_text("Round 1 · Reveal · Ana's turn")
 
     # A number outside the book's range is refused with the range, and nothing is deployed.
-    tap(page, button(page, "Deploy a host"))
+    open_deploy(page)
     fill(page, page.get_by_label("Host name"), "Wolfmother")
     fill(page, page.get_by_label("Attack dice"), "5")
     tap(page, button(page, "Deploy"))
@@ -136,7 +142,7 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-turn")).to_have_text("Round 1 · Reveal · Ana's turn")
 
     # Bad input: a life outside 6–12 is refused with the range, nothing is deployed.
-    tap(page, button(page, "Deploy a host"))
+    open_deploy(page)
     fill(page, page.get_by_label("Host name"), "Wolfmother")
     fill(page, page.get_by_label("Attack dice"), "3")
     fill(page, page.get_by_label("Defense dice"), "1")

@@ -935,12 +935,12 @@ def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
     camp = state.campaign
     story = state.settings.mode == "story"
     rows: list[ft.Control] = []
-    if story:
+    if story or camp.records:
         rows.append(tagged("story-next", _say(f"Unlocked up to issue #{camp.unlocked_issue}.", weight=ft.FontWeight.BOLD)))
         for r in camp.records:
             rows.append(_say(f"Issue #{r.issue}: {r.wins} win(s), {r.losses} loss(es)", style=ft.TextThemeStyle.BODY_MEDIUM))
-    else:
-        rows.append(_say(f"Arcade: {camp.arcade_wins} win(s), {camp.arcade_losses} loss(es).", weight=ft.FontWeight.BOLD))
+    if not story or camp.arcade_wins or camp.arcade_losses:
+        rows.append(_say(f"Arcade maps: {camp.arcade_wins} won, {camp.arcade_losses} lost.", weight=ft.FontWeight.BOLD))
     rows.append(_say("Unlocked cards: " + (", ".join(camp.unlocked_cards) or "none yet"), style=ft.TextThemeStyle.BODY_MEDIUM))
     rows.append(_say("Unlocked enemies: " + (", ".join(camp.unlocked_enemies) or "none yet"),
                      style=ft.TextThemeStyle.BODY_MEDIUM))
