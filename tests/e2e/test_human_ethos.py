@@ -85,6 +85,14 @@ def tap_canvas(page, point_of, coords=None, identifier: str = "hexmap") -> None:
     page.wait_for_timeout(1000)
 
 
+def new_campaign(page, name: str) -> None:
+    """From the home screen: a new Human Ethos campaign, opened."""
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name=GAME))
+    type_into(page.get_by_label("Campaign name"), name)
+    tap(page, page.get_by_role("button", name="Create and open"))
+
+
 def says(page, identifier: str, text: str) -> None:
     """A card's texts merge into its accessible name: wait until it contains `text`."""
     expect(by_id(page, identifier)).to_have_accessible_name(re.compile(re.escape(text)))
@@ -92,10 +100,7 @@ def says(page, identifier: str, text: str) -> None:
 
 def test_story_issue_move_spawn_enemy_phase_undo_reload(browser, server, artifacts):
     context, page = open_page(browser, server)
-    tap(page, page.get_by_role("button", name="New campaign"))
-    tap(page, page.get_by_role("radio", name=GAME))
-    type_into(page.get_by_label("Campaign name"), "Issue night")
-    tap(page, page.get_by_role("button", name="Create and open"))
+    new_campaign(page, "Issue night")
 
     # Issue setup: the sample map from the catalog, the team on Start.
     expect(page.get_by_role("button", name="Start issue #1")).to_be_visible()
@@ -224,10 +229,7 @@ def test_build_a_map_then_play_an_issue_on_it(browser, server, artifacts, tmp_pa
 
     # A campaign on it: first the Nanobots card (a negative threat is refused in the dialog).
     go(page, server["base"])
-    tap(page, page.get_by_role("button", name="New campaign"))
-    tap(page, page.get_by_role("radio", name=GAME))
-    type_into(page.get_by_label("Campaign name"), "Lab night")
-    tap(page, page.get_by_role("button", name="Create and open"))
+    new_campaign(page, "Lab night")
     tap(page, page.get_by_role("button", name="Edit Nanobots"))
     threat = page.get_by_label("Threat", exact=True)
     type_into(threat, "-1")
@@ -312,10 +314,7 @@ def test_arcade_game_with_the_offered_enemies_and_a_bad_map_file(browser, server
     expect(page.get_by_role("button", name="broken")).to_have_count(0)
 
     go(page, server["base"])
-    tap(page, page.get_by_role("button", name="New campaign"))
-    tap(page, page.get_by_role("radio", name=GAME))
-    type_into(page.get_by_label("Campaign name"), "Arcade night")
-    tap(page, page.get_by_role("button", name="Create and open"))
+    new_campaign(page, "Arcade night")
     tap(page, page.get_by_role("button", name="Arcade game"))
     expect(page.get_by_role("button", name=re.compile(r"^Start arcade \(0 maps\)"))).to_be_visible()
     tap(page, page.get_by_role("button", name=re.compile("Sample")))

@@ -520,13 +520,20 @@ def test_golden_sample_map_first_encounter():
     assert groups(s) == [("Hosts", from_label("C3"), 2), ("Nanobots", from_label("C3"), 3)]
 
 
-def test_golden_sample_map_split_tie_and_wall():
+def on_sample_map(at: dict[str, str], groups: list[tuple[str, str, int]]) -> State:
+    """Issue #1 on the sample map with the team and enemies placed by hand (tokens cleared)."""
     s = State(settings=Settings(), enemy_types=[NANO, RHINO])
-    s, _ = act(s, StartIssue(number=1, map=sample_map(), track=20, members=["Max"]))
+    s, _ = act(s, StartIssue(number=1, map=sample_map(), track=20, members=list(at)))
     s = s.model_copy(deep=True)
-    s.issue.members[0].at = H("C4")
+    for m in s.issue.members:
+        m.at = H(at[m.name])
     s.issue.tokens = []
-    s.issue.groups = [EnemyGroup(enemy="Nanobots", at=H("D2"), count=3), EnemyGroup(enemy="Rhinos", at=H("E3"), count=1)]
+    s.issue.groups = [EnemyGroup(enemy=e, at=H(c), count=n) for e, c, n in groups]
+    return s
+
+
+def test_golden_sample_map_split_tie_and_wall():
+    s = on_sample_map({"Max": "C4"}, [("Nanobots", "D2", 3), ("Rhinos", "E3", 1)])
     s, ev = act(s, EnemyPhase())
     # D2 reaches C4 in 2 steps via C3 or D3: 3 Nanobots split 2/1; which space gets 2 is the players' call.
     assert s.issue.pending.options[0].label == "2 to C3, 1 to D3"
@@ -541,13 +548,7 @@ def test_golden_sample_map_split_tie_and_wall():
 
 
 def test_golden_sample_map_range_down_a_column_doors_and_the_hazard():
-    s = State(settings=Settings(), enemy_types=[NANO, RHINO])
-    s, _ = act(s, StartIssue(number=1, map=sample_map(), track=20, members=["Max", "Ana"]))
-    s = s.model_copy(deep=True)
-    for m in s.issue.members:
-        m.at = H("D3")  # the hazard
-    s.issue.tokens = []
-    s.issue.groups = [EnemyGroup(enemy="Rhinos", at=H("D5"), count=1), EnemyGroup(enemy="Nanobots", at=H("F3"), count=2)]
+    s = on_sample_map({"Max": "D3", "Ana": "D3"}, [("Rhinos", "D5", 1), ("Nanobots", "F3", 2)])  # D3: the hazard
     s, ev = act(s, EnemyPhase())
     assert ev == [
         "Enemy phase, in this order: 1 Rhino D5, 2 Nanobots F3.",
