@@ -125,9 +125,10 @@ def type_into(field, text: str) -> None:
     field.fill(text)
 
 
-def tap(page, locator, *, bottom_margin: int = 100) -> None:
+def tap(page, locator, *, bottom_margin: int = 100, steady: bool = False) -> None:
     """Click a control, first scrolling Flutter's view (with the wheel, as a finger would swipe) until
-    it is on screen: the semantics DOM can't scroll the canvas, so an off-screen click would miss."""
+    it is on screen: the semantics DOM can't scroll the canvas, so an off-screen click would miss.
+    `steady`: also wait until it stops moving (a redraw above it may still be pushing it down)."""
     locator.wait_for()
     viewport = page.viewport_size
     for _ in range(30):
@@ -137,7 +138,22 @@ def tap(page, locator, *, bottom_margin: int = 100) -> None:
         page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
         page.mouse.wheel(0, 250 if (box is None or box["y"] > 60) else -250)
         page.wait_for_timeout(120)
+    if steady:
+        wait_steady(page, locator)
     locator.click()
+
+
+def wait_steady(page, locator, *, tries: int = 50) -> Optional[dict]:
+    """Wait until a control's box is the same on two reads 150 ms apart; returns that box."""
+    previous = None
+    for _ in range(tries):
+        locator.wait_for()
+        box = locator.bounding_box()  # None while a redraw replaces the node
+        if box is not None and box == previous:
+            break
+        previous = box
+        page.wait_for_timeout(150)
+    return previous
 
 
 def tap_until(page, locator, shown, *, attempts: int = 3) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import typing
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 import flet as ft
 from pydantic import BaseModel
@@ -108,3 +108,14 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     return value
+
+
+def whole_number(field, label: str, default: Optional[int] = None) -> int:
+    """A TextField's whole number (a typographic minus allowed); `default` when left empty."""
+    raw = (field.value or "").strip().replace("−", "-")
+    if not raw and default is not None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise InputError(f"{label}: type a whole number (got “{raw}”).") from None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import flet as ft
 
 from companion.context import TEXT_SCALES
-from companion.ui.style import GAP, TAP
+from companion.ui.style import TAP
+from companion.ui.screen import DrawnScreen
 from companion.ui.widgets import big_button, section, switch_row, when
 from models.backup import KEEP, list_backups, restore_backup
 
@@ -50,22 +51,8 @@ class SettingsScreen:
         pass
 
 
-class BackupsScreen:
-    def __init__(self, app):
-        self.app = app
-        self.body = ft.Column(spacing=GAP)
-
-    def view(self) -> ft.View:
-        self._draw()
-        return ft.View(route="/backups", appbar=ft.AppBar(title=ft.Text("Backups")), controls=[self.body],
-                       scroll=ft.ScrollMode.AUTO, padding=12)
-
-    def entered(self) -> None:
-        pass
-
-    def refresh(self) -> None:
-        self._draw()
-        self.app.page.update()
+class BackupsScreen(DrawnScreen):
+    route, title = "/backups", "Backups"
 
     def _draw(self) -> None:
         ctx = self.app.ctx

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from companion.games.human_ethos.hexmap import from_label, parse_map_json
 from companion.games.human_ethos.mapdraw import layout
-from tests.browser import by_id, go, served, settled_screenshot, tap, type_into, open_app, PHONE
+from tests.browser import by_id, go, served, wait_steady, settled_screenshot, tap, type_into, open_app, PHONE
 
 SAMPLE = parse_map_json((Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json").read_text())
 GAME = "The Singularity War: Human Ethos"
@@ -60,14 +60,7 @@ def tap_canvas(page, point_of, coords=None, identifier: str = "hexmap") -> None:
         page.mouse.wheel(0, 200 if box["y"] + y > vh - 220 else -200)
         page.wait_for_timeout(120)
     # Wait until the map stays put (a redraw above it may still be moving it down), then tap.
-    box, previous = None, None
-    for _ in range(50):
-        target.wait_for()
-        box = target.bounding_box()  # None while a redraw replaces the node
-        if box is not None and box == previous:
-            break
-        previous = box
-        page.wait_for_timeout(150)
+    box = wait_steady(page, target)
     lay = layout(coords, box["width"])
     x, y = point_of(lay)
     # A finger on a phone (no screen reader) reaches the canvas directly; here the semantics tree

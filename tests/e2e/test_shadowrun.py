@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import by_id, served, settled_screenshot, tap, type_into, open_app, PHONE
+from tests.browser import by_id, served, settled_screenshot, type_into, open_app, PHONE
+from tests.browser import tap as shared_tap
 
 GAME = "Shadowrun: Singularis"
 
@@ -24,28 +25,9 @@ def open_page(browser, server, viewport=None):
     return open_app(browser, server, viewport=viewport or PHONE)
 
 
-def tap(page, locator):  # noqa: F811  (the shared tap, then a click only once the view stops moving)
-    shared_tap_scroll(page, locator)
-    last = None
-    for _ in range(20):
-        box = locator.bounding_box()
-        if box and box == last:
-            break
-        last = box
-        page.wait_for_timeout(100)
-    locator.click()
-
-
-def shared_tap_scroll(page, locator, bottom_margin: int = 100):
-    locator.wait_for()
-    viewport = page.viewport_size
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and box["y"] >= 60 and box["y"] + box["height"] <= viewport["height"] - bottom_margin:
-            return
-        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, 250 if (box is None or box["y"] > 60) else -250)
-        page.wait_for_timeout(120)
+def tap(page, locator):
+    """The shared tap, clicking only once the control stops moving (this screen redraws a lot)."""
+    shared_tap(page, locator, steady=True)
 
 
 def button(page, name: str, exact: bool = False):

@@ -44,7 +44,7 @@ from companion.games.human_ethos.rules import (
     plan_move,
 )
 
-from tests.games.human_ethos_fixtures import HOST, NANO, RHINO, TURRET, TYPES
+from tests.games.human_ethos_fixtures import HOST, NANO, RHINO, TYPES
 
 SAMPLE = Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json"
 

@@ -39,6 +39,7 @@ from companion.games.biosphere5.cards import (
 )
 from companion.ui.style import GAP, TAP
 from companion.share import qr_png
+from companion.ui.screen import DrawnScreen
 from companion.ui.widgets import big_button, icon_button, qr_dialog, section, tagged
 from models.tables import CatalogEntry
 
@@ -404,35 +405,19 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
 # --- the catalog screen -------------------------------------------------------------------------------
 
 
-class CatalogScreen:
+class CatalogScreen(DrawnScreen):
     """/g/biosphere5/catalog — the deck as data, completed once from the box and shared."""
 
+    route, title = "/g/biosphere5/catalog", "Biosphere 5 cards"
+
     def __init__(self, app):
-        self.app = app
-        self.body = ft.Column(spacing=GAP)
+        super().__init__(app)
         self.back_to: Optional[str] = None
         query = (app.page.route or "").partition("?")[2]
         for part in query.split("&"):
             key, _, value = part.partition("=")
             if key == "from" and value.isdigit():
                 self.back_to = f"/c/{value}"
-
-    def view(self) -> ft.View:
-        self._draw()
-        return ft.View(
-            route="/g/biosphere5/catalog",
-            appbar=ft.AppBar(title=ft.Text("Biosphere 5 cards")),
-            controls=[self.body],
-            scroll=ft.ScrollMode.AUTO,
-            padding=12,
-        )
-
-    def entered(self) -> None:
-        pass
-
-    def refresh(self) -> None:
-        self._draw()
-        self.app.page.update()
 
     def _draw(self) -> None:
         app = self.app

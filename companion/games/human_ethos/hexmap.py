@@ -311,7 +311,7 @@ class Board:
         out = []
         for i in range(n + 1):
             t = i / n
-            out.append(_cube_round(a[0] + eq + (b[0] - a[0]) * t, a[1] + er + (b[1] - a[1]) * t))
+            out.append(cube_round(a[0] + eq + (b[0] - a[0]) * t, a[1] + er + (b[1] - a[1]) * t))
         return out
 
     def range_between(self, a: Coord, b: Coord, ignore_walls: bool = False) -> Optional[int]:
@@ -339,7 +339,8 @@ class Board:
         return r is not None and r <= reach
 
 
-def _cube_round(fq: float, fr: float) -> Coord:
+def cube_round(fq: float, fr: float) -> Coord:
+    """The hex containing fractional axial coordinates (rounded in cube coordinates)."""
     fs = -fq - fr
     q, r, s = round(fq), round(fr), round(fs)
     dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)

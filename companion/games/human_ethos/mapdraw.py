@@ -12,7 +12,7 @@ from typing import Callable, Optional
 import flet as ft
 import flet.canvas as cv
 
-from .hexmap import Board, Coord, HexMap, default_label, hex_corners, hex_neighbours, hex_to_pixel
+from .hexmap import Board, Coord, HexMap, cube_round, default_label, hex_corners, hex_neighbours, hex_to_pixel
 
 AREA_TINTS = ["#E3F2FD", "#FFF3E0", "#E8F5E9", "#F3E5F5", "#FFFDE7", "#E0F7FA", "#FBE9E7", "#EDE7F6", "#F1F8E9"]
 SPECIAL_STYLE: dict[str, tuple[str, str]] = {  # special → (fill colour, short word drawn in the hex)
@@ -63,7 +63,7 @@ class Layout:
         x, y = (px - self.dx) / self.size, (py - self.dy) / self.size
         fq = 2 / 3 * x
         fr = -1 / 3 * x + math.sqrt(3) / 3 * y
-        return _round(fq, fr)
+        return cube_round(fq, fr)
 
     def edge_at(self, px: float, py: float) -> tuple[Coord, Coord]:
         """The edge nearest a point: the hex under it and the neighbour whose centre is closest."""
@@ -74,17 +74,6 @@ class Layout:
 
 def _dist2(a, b) -> float:
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
-
-
-def _round(fq: float, fr: float) -> Coord:
-    fs = -fq - fr
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    return q, r
 
 
 def layout(coords: list[Coord], width: float, *, max_size: float = 46, min_size: float = 22) -> Layout:

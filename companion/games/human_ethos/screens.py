@@ -12,7 +12,8 @@ import flet as ft
 
 from companion import catalog, exchange
 from companion.games.base import InputError
-from companion.ui.style import GAP, TAP
+from companion.ui.style import TAP
+from companion.ui.screen import DrawnScreen
 from companion.ui.widgets import big_button, dialog_error, qr_dialog, section, tagged
 
 from .enemies import DEFAULT_ENEMY_TYPES, EnemyType
@@ -29,28 +30,17 @@ def _key_for(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "map"
 
 
-class MapsScreen:
+class MapsScreen(DrawnScreen):
+    route, title = "/g/human_ethos/maps", "Human Ethos maps"
+
     def __init__(self, app):
-        self.app = app
-        self.body = ft.Column(spacing=GAP)
+        super().__init__(app)
         self.key: Optional[str] = None
         self.map: Optional[HexMap] = None
         self.mode = "spaces"
         self.area = "Area 1"
         self.special: Optional[str] = "start"
         self.dirty = False
-
-    def view(self) -> ft.View:
-        self._draw()
-        return ft.View(route="/g/human_ethos/maps", appbar=ft.AppBar(title=ft.Text("Human Ethos maps")),
-                       controls=[self.body], scroll=ft.ScrollMode.AUTO, padding=12)
-
-    def entered(self) -> None:
-        pass
-
-    def refresh(self) -> None:
-        self._draw()
-        self.app.page.update()
 
     # --- drawing ---
 
@@ -261,24 +251,10 @@ class MapsScreen:
         ))
 
 
-class EnemiesScreen:
+class EnemiesScreen(DrawnScreen):
     """The enemy cards a table entered once; campaigns take them with “Use saved cards”."""
 
-    def __init__(self, app):
-        self.app = app
-        self.body = ft.Column(spacing=GAP)
-
-    def view(self) -> ft.View:
-        self._draw()
-        return ft.View(route="/g/human_ethos/enemies", appbar=ft.AppBar(title=ft.Text("Human Ethos enemy cards")),
-                       controls=[self.body], scroll=ft.ScrollMode.AUTO, padding=12)
-
-    def entered(self) -> None:
-        pass
-
-    def refresh(self) -> None:
-        self._draw()
-        self.app.page.update()
+    route, title = "/g/human_ethos/enemies", "Human Ethos enemy cards"
 
     def _draw(self) -> None:
         saved = {t.name: t for t in saved_enemies(self.app.store)}

@@ -8,17 +8,17 @@ catalog data entered once and shared by every campaign (see `screens.py`)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import flet as ft
 from pydantic import ValidationError
 
 from companion import catalog
 from companion.games.base import InputError
+from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged
 
@@ -767,12 +767,7 @@ def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType
     error_box, error = dialog_error()  # a snack bar would hide behind the dialog
 
     def save(e):
-        values = {}
-        for k, f in nums.items():
-            text = (f.value or "").strip()
-            if not re.fullmatch(r"-?\d+", text):
-                raise InputError(f"{k.capitalize()} is a whole number (got “{text}”).")
-            values[k] = int(text)
+        values = {k: whole_number(f, k.capitalize()) for k, f in nums.items()}
         et = build(EnemyType, name=(name.value or "").strip(), move_rule="stays" if stays.value else "toward_closest",
                    setup=(setup.value or "").strip(), singular=cur.singular, **values)
         app.page.pop_dialog()

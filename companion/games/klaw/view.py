@@ -17,6 +17,7 @@ from companion.games.base import InputError, RuleError
 from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
 from companion.games.klaw.odds import most_likely, win_chance_text
+from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, icon_button, section, switch_row, tagged
 
@@ -36,16 +37,6 @@ REMINDER = ("At the end of the turn draw 1 card (not after a combat). Hand limit
 
 def _txt(value: str, style=ft.TextThemeStyle.BODY_MEDIUM, **kw) -> ft.Text:
     return ft.Text(value, theme_style=style, **kw)
-
-
-def _int(field: ft.TextField, label: str, default: Optional[int] = None) -> int:
-    raw = (field.value or "").strip().replace("−", "-")
-    if not raw and default is not None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise InputError(f"{label}: type a whole number (got “{raw}”).") from None
 
 
 def _num_field(label: str, value: int | str = "", *, helper: str = "", width: Optional[int] = None) -> ft.TextField:
@@ -460,9 +451,9 @@ def support_dialog(frame) -> None:
         use = None if item.value in (None, "none") else int(item.value)
         card = None
         if sh_on.value:
-            card = R.HostCard(name=sh_name.value or "", attack=_int(sh_att, "Support attack"),
-                              defense=_int(sh_def, "Support defense"), life=_int(sh_life, "Support life"))
-        frame.dispatch(R.Support(heal=_int(heal, "Healing", 0), flee=bool(flee.value), use_item=use,
+            card = R.HostCard(name=sh_name.value or "", attack=whole_number(sh_att, "Support attack"),
+                              defense=whole_number(sh_def, "Support defense"), life=whole_number(sh_life, "Support life"))
+        frame.dispatch(R.Support(heal=whole_number(heal, "Healing", 0), flee=bool(flee.value), use_item=use,
                                  from_hand=bool(from_hand.value), support_host=card))
 
     _dialog(frame, f"{h.name}: support instead of rolling", [
@@ -557,7 +548,7 @@ def hand_dialog(frame, p: int) -> None:
     hand = _num_field("Cards in hand", pl.hand, helper="0–8")
     totems = _num_field("Of which totem cards", pl.totems_in_hand, helper="for a totem-count goal")
     _dialog(frame, f"{pl.name}'s hand", [hand, totems], [_submit("Save", lambda: frame.dispatch(
-        R.SetHand(player=p, hand=_int(hand, "Cards in hand"), totems_in_hand=_int(totems, "Totem cards"))))])
+        R.SetHand(player=p, hand=whole_number(hand, "Cards in hand"), totems_in_hand=whole_number(totems, "Totem cards"))))])
 
 
 def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
@@ -654,9 +645,9 @@ def deploy_dialog(frame) -> None:
     support_row, support = switch_row("Support host (items only)", False)
 
     def apply():
-        card = R.HostCard(name=name.value or "", attack=_int(att, "Attack dice"), defense=_int(dfn, "Defense dice"),
-                          life=_int(life, "Life"), check_bonus=_int(check, "Check bonus", 0),
-                          free_totems=_int(free, "Totems without a check", 0))
+        card = R.HostCard(name=name.value or "", attack=whole_number(att, "Attack dice"), defense=whole_number(dfn, "Defense dice"),
+                          life=whole_number(life, "Life"), check_bonus=whole_number(check, "Check bonus", 0),
+                          free_totems=whole_number(free, "Totems without a check", 0))
         frame.dispatch(R.Deploy(card=card, support=bool(support.value)))
 
     _dialog(frame, f"{s.players[me].name} deploys a host", [
@@ -690,8 +681,8 @@ def totem_dialog(frame, host_id: int) -> None:
     held = ", ".join(t.name for t in h.totems)
 
     def apply():
-        t = R.Totem(name=name.value or "", attack=_int(att, "Totem attack"), defense=_int(dfn, "Totem defense"),
-                    life=_int(life, "Totem life"), pair=(pair.value or "").strip() or None, dormant=bool(dormant.value))
+        t = R.Totem(name=name.value or "", attack=whole_number(att, "Totem attack"), defense=whole_number(dfn, "Totem defense"),
+                    life=whole_number(life, "Totem life"), pair=(pair.value or "").strip() or None, dormant=bool(dormant.value))
         action = R.AttachTotem(host=h.id, totem=t, from_hand=bool(from_hand.value))
         if len(h.totems) + 1 > h.free_totems and frame.physical.value:
             frame.app.page.pop_dialog()
@@ -722,9 +713,9 @@ def item_dialog(frame, host_id: int) -> None:
 
     def make(replace: Optional[int]) -> Callable[[], None]:
         def apply():
-            it = R.Item(name=name.value or "", attack_plus=_int(ap, "Attack +", 0), attack_dice=_int(an, "Attack dice", 0),
-                        defense_plus=_int(dp, "Defense +", 0), defense_dice=_int(dn, "Defense dice", 0),
-                        life=_int(life, "Life", 0), check_bonus=_int(check, "Check bonus", 0), vessel=bool(vessel.value))
+            it = R.Item(name=name.value or "", attack_plus=whole_number(ap, "Attack +", 0), attack_dice=whole_number(an, "Attack dice", 0),
+                        defense_plus=whole_number(dp, "Defense +", 0), defense_dice=whole_number(dn, "Defense dice", 0),
+                        life=whole_number(life, "Life", 0), check_bonus=whole_number(check, "Check bonus", 0), vessel=bool(vessel.value))
             frame.dispatch(R.AddItem(host=h.id, item=it, replace=replace))
         return apply
 
@@ -759,10 +750,10 @@ def instant_dialog(frame, host_id: int) -> None:
 
     def apply():
         c = None if cond.value in (None, "none") else cond.value
-        dur = None if not (duration.value or "").strip() else _int(duration, "Turns")
+        dur = None if not (duration.value or "").strip() else whole_number(duration, "Turns")
         ti = None if totem.value in (None, "none") else int(totem.value)
         frame.dispatch(R.Instant(
-            target=h.id, damage=_int(damage, "Damage", 0), heal=_int(heal, "Heal", 0), condition=c, duration=dur,
+            target=h.id, damage=whole_number(damage, "Damage", 0), heal=whole_number(heal, "Heal", 0), condition=c, duration=dur,
             cure=None if cure.value in (None, "none") else cure.value,
             remove_item=None if item.value in (None, "none") else int(item.value),
             totem=ti, totem_dormant=None if ti is None else not h.totems[ti].dormant))
@@ -790,7 +781,7 @@ def edit_dialog(frame, host_id: int) -> None:
                                        ("base_life", life, "Base life", h.base_life),
                                        ("check_bonus", check, "Check bonus", h.check_bonus),
                                        ("free_totems", free, "Totems without a check", h.free_totems)):
-            v = _int(field, label)
+            v = whole_number(field, label)
             if v != old:
                 changes[key] = v
         if (name.value or "").strip() != h.name:
@@ -872,10 +863,10 @@ class SetupForm:
     def collect(self) -> dict:
         goal = None
         if self.goal_on.value:
-            goal = _int(self.goal, "Totem goal")
+            goal = whole_number(self.goal, "Totem goal")
         return {
             "players": [f.value or "" for f in self.names],
             "totem_goal": goal,
             "condition_tick": self.tick.value or "owner_turn",
-            "shackled_max_dice": _int(self.shackled, "Shackled attack dice", 1),
+            "shackled_max_dice": whole_number(self.shackled, "Shackled attack dice", 1),
         }

@@ -12,9 +12,9 @@ from typing import Callable, Optional
 
 import flet as ft
 
-from companion.games.base import InputError
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
+from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, icon_button, section, tagged
 
@@ -42,16 +42,6 @@ def _txt(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
 
 def _small(value: str, **kw) -> ft.Text:
     return ft.Text(value, theme_style=ft.TextThemeStyle.BODY_MEDIUM, **kw)
-
-
-def _int(field: ft.TextField, label: str, default: Optional[int] = None) -> int:
-    raw = (field.value or "").strip().replace("−", "-")
-    if not raw and default is not None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise InputError(f"{label}: type a whole number (got “{raw}”).") from None
 
 
 # What the player has typed but not yet sent, per screen: the panel is rebuilt on every refresh (and the
@@ -329,7 +319,7 @@ def phase_income(ui: Ui) -> list[ft.Control]:
     return [_small("3b · Enter each card's income (Fame, Contacts…), or go on if none."),
             _row(amount, source),
             ui.button("Add secondary income", "secondary_income",
-                      ui.send(lambda: R.SecondaryIncome(amount=_int(amount, "Income"), source=source.value or "")),
+                      ui.send(lambda: R.SecondaryIncome(amount=whole_number(amount, "Income"), source=source.value or "")),
                       icon=ft.Icons.ADD)]
 
 
@@ -403,7 +393,7 @@ def phase_payment(ui: Ui) -> list[ft.Control]:
         out.append(cash_in)
     out.append(_row(
         ui.button(f"Pay the interest", "pay_interest",
-                  ui.send(lambda: R.PayInterest(cash_in=_int(cash_in, "Cards cashed in", 0))),
+                  ui.send(lambda: R.PayInterest(cash_in=whole_number(cash_in, "Cards cashed in", 0))),
                   icon=ft.Icons.PAYMENTS, primary=True),
         ui.button(f"Refuse (reputation −{s.interest})", "refuse_payment", ui.send(R.RefusePayment),
                   icon=ft.Icons.BLOCK),
@@ -450,9 +440,9 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
         _num("Armor", 0, width=80)
     out += [_row(name, kind), _row(cost, upkeep, body, armor),
             ui.button("Deploy (pay its cost)", "deploy", ui.send(lambda: R.Deploy(
-                name=name.value or "", card_type=kind.value or "runner", cost=_int(cost, "Cost"),
-                upkeep=_int(upkeep, "Upkeep", 0), body=_int(body, "Body", 0 if kind.value == "other" else 1),
-                armor=_int(armor, "Armor", 0))), icon=ft.Icons.PERSON_ADD)]
+                name=name.value or "", card_type=kind.value or "runner", cost=whole_number(cost, "Cost"),
+                upkeep=whole_number(upkeep, "Upkeep", 0), body=whole_number(body, "Body", 0 if kind.value == "other" else 1),
+                armor=whole_number(armor, "Armor", 0))), icon=ft.Icons.PERSON_ADD)]
     # Sell, buy
     out.append(_sub("Sell cards · buy gear"))
     sold = _num("Cards sold", 1, width=120)
@@ -460,15 +450,15 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     item = ft.Dropdown(label="Buying", value="gear", width=150,
                        options=[ft.DropdownOption(key=k, text=k) for k in ("gear", "skillsoft", "chipjack", "special", "other")])
     out += [_row(sold, ui.button("Sell (+1 each)", "sell_cards",
-                                 ui.send(lambda: R.SellCards(count=_int(sold, "Cards sold"))), icon=ft.Icons.SELL)),
+                                 ui.send(lambda: R.SellCards(count=whole_number(sold, "Cards sold"))), icon=ft.Icons.SELL)),
             _row(spend, item, ui.button("Buy", "spend", ui.send(lambda: R.Spend(
-                amount=_int(spend, "Price"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
+                amount=whole_number(spend, "Price"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
     # Pay off
     out.append(_sub(f"Pay off debt · loan {s.loan}, interest {s.interest}, cash {s.cash}"))
     loan, interest = _num("Off the loan", 0, width=140), _num("Off the interest", 0, width=150)
     out += [_row(loan, interest),
-            ui.button("Pay off", "pay_off", ui.send(lambda: R.PayOff(loan=_int(loan, "Loan payment", 0),
-                                                                     interest=_int(interest, "Interest payment", 0))),
+            ui.button("Pay off", "pay_off", ui.send(lambda: R.PayOff(loan=whole_number(loan, "Loan payment", 0),
+                                                                     interest=whole_number(interest, "Interest payment", 0))),
                       icon=ft.Icons.ACCOUNT_BALANCE)]
     return out
 
@@ -525,18 +515,18 @@ def run_block(ui: Ui) -> list[ft.Control]:
         cost = _num("Event's Nuyen cost", 0, width=200)
 
         def dice_for_event() -> int:
-            return 1 if _int(cost, "Event cost") > 1 else 0
+            return 1 if whole_number(cost, "Event cost") > 1 else 0
         out += [_sub(f"Draw event {run.events_drawn + 1} of {run.events_to_draw}"),
                 _small("Played if a d6 ≥ its cost (cost 0 or 1: always). Stop drawing if a played event ends the run."),
                 _row(cost, ui.button("Roll for the event", "draw_event",
-                                     ui.roll(lambda: R.DrawEvent(cost=_int(cost, "Event cost")), dice_for_event,
+                                     ui.roll(lambda: R.DrawEvent(cost=whole_number(cost, "Event cost")), dice_for_event,
                                              "event"), icon=ft.Icons.CASINO, primary=True))]
     out.append(_sub("Challenges (bottom to top)"))
     amount = _num("Challenge damage", width=190)
     ap = ft.Checkbox(label="Armor-piercing", value=False)
     out += [_row(amount, ap),
             ui.button("Allocate this damage", "start_damage", ui.send(lambda: R.StartDamage(
-                amount=_int(amount, "Damage"), armor_piercing=bool(ap.value))), icon=ft.Icons.BOLT),
+                amount=whole_number(amount, "Damage"), armor_piercing=bool(ap.value))), icon=ft.Icons.BOLT),
             _row(ui.button("Challenge beaten / sleazed", "trash_challenge", ui.send(R.TrashChallenge),
                            icon=ft.Icons.CHECK),
                  ui.button("Pump a cost (d6)", "pump", ui.roll(R.Pump, 1, "pump (a 6: the app rolls once more)"),
@@ -641,7 +631,7 @@ def objectives_block(ui: Ui, *, with_form: bool) -> list[ft.Control]:
         out += [_small(f"Add the objective you drew; it gets its challenges: {hint}."),
                 _row(name, rep),
                 ui.button("Add objective", "add_objective",
-                          ui.send(lambda: R.AddObjective(name=name.value or "", rep=_int(rep, "Reputation"))),
+                          ui.send(lambda: R.AddObjective(name=name.value or "", rep=whole_number(rep, "Reputation"))),
                           icon=ft.Icons.ADD, primary=s.phase == "setup" or len(s.objectives) < R.OBJECTIVES_IN_PLAY)]
     return out
 
@@ -700,7 +690,7 @@ def effects_section(ui: Ui) -> ft.Control:
             _small("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
             _row(account, amount), reason,
             ui.button("Apply the card effect", "adjust", ui.send(lambda: R.Adjust(
-                account=account.value or "cash", amount=_int(amount, "Change"), reason=reason.value or "")),
+                account=account.value or "cash", amount=whole_number(amount, "Change"), reason=reason.value or "")),
                 icon=ft.Icons.EDIT_NOTE),
             _small("A target chosen “at random”: list the options; the app rolls among them."),
             options,
@@ -734,6 +724,6 @@ class SetupForm:
                 _small("Luck of the Draw: which player deck each die face names."), *self.decks]
 
     def collect(self) -> dict:
-        return {"loan": _int(self.loan, "Starting loan"), "target_reputation": _int(self.target, "Target reputation"),
+        return {"loan": whole_number(self.loan, "Starting loan"), "target_reputation": whole_number(self.target, "Target reputation"),
                 "difficulty": self.difficulty.value, "luck_of_the_draw": bool(self.luck.value),
                 "chipjacks": bool(self.chipjacks.value), "deck_table": [f.value or "" for f in self.decks]}

@@ -1,0 +1,33 @@
+"""The shape shared by the screens outside a campaign (maps, enemy cards, card catalog, backups):
+a scrolling column redrawn from the store. A subclass sets `route` and `title` and writes `_draw`,
+which fills `self.body`."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.ui.style import GAP
+
+
+class DrawnScreen:
+    route = ""
+    title = ""
+
+    def __init__(self, app):
+        self.app = app
+        self.body = ft.Column(spacing=GAP)
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(self.title)), controls=[self.body],
+                       scroll=ft.ScrollMode.AUTO, padding=12)
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    def _draw(self) -> None:
+        raise NotImplementedError
