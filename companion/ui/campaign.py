@@ -129,7 +129,8 @@ class CampaignScreen:
         the redraw follows as soon as the field loses focus."""
         if self._typing is not None:
             self._held = True
-            self.headline.content.value = "Another phone changed the game: it shows when you finish typing."
+            # short enough for a phone's title bar
+            self.headline.content.value = "Update held while typing"
             self.headline.update()
             return
         self.refresh()

@@ -155,7 +155,7 @@ def test_story_issue_move_spawn_enemy_phase_undo_reload(browser, server, artifac
     type_into(page_b.get_by_label("Reason (the card or effect)"), "Recon")
     tap(page_b, page_b.get_by_role("button", name="Awareness +1"))
     expect(by_id(page_b, "awareness")).to_have_text("1")
-    expect(by_id(page, "headline")).to_contain_text("Another phone changed the game")
+    expect(by_id(page, "headline")).to_contain_text("Update held while typing")
     expect(reason).to_be_focused()
     expect(reason).to_have_value("It's Clos")
     expect(by_id(page, "awareness")).to_have_text("0")
