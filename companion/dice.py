@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from companion.games.base import InputError
+from companion.games.base import Chance, InputError, NeedDice, d
 
 MAX_SIDES = 100
 MAX_DICE = 100
@@ -59,6 +59,9 @@ class SeededDice:
         self._rng = _stream(self.seed, self.n)
         self._entered = list(self.entered)
 
+    def throw(self, chance: Chance) -> list[int]:
+        return [self.roll(chance.die.sides) for _ in range(chance.count)]
+
     def roll(self, sides: int) -> int:
         if not 2 <= sides <= MAX_SIDES:
             raise InputError(f"A die has between 2 and {MAX_SIDES} sides (got {sides}).")
@@ -84,6 +87,9 @@ class RecordedDice:
     recorded: list[RolledDie]
     position: int = 0
 
+    def throw(self, chance: Chance) -> list[int]:
+        return [self.roll(chance.die.sides) for _ in range(chance.count)]
+
     def roll(self, sides: int) -> int:
         if self.position >= len(self.recorded):
             raise ReplayMismatch(f"the action asked for more dice than were recorded ({len(self.recorded)}).")
@@ -105,12 +111,45 @@ class ReplayMismatch(Exception):
     """A replayed action did not use the recorded dice in the same way."""
 
 
+@dataclass
+class PhysicalDice:
+    """The dice of a table that rolls its own: only what was entered, never one of the app's.
+
+    Each chance node takes its dice from `entered`, in order; when they run out the rules stop
+    with NeedDice(chance), and the store keeps the action waiting for the table to roll."""
+
+    entered: list[int] = field(default_factory=list)
+    rolled: list[RolledDie] = field(default_factory=list)
+
+    def throw(self, chance: Chance) -> list[int]:
+        start = len(self.rolled)
+        if len(self.entered) - start < chance.count:
+            if len(self.entered) > start:  # some dice left, but not a whole throw
+                raise InputError(f"{chance.why}: enter {chance.count} {chance.die.label} at once "
+                                 f"(got {len(self.entered) - start}).")
+            raise NeedDice(chance)
+        faces = chance.check_faces(self.entered[start:start + chance.count])
+        self.rolled.extend(RolledDie(chance.die.sides, f, True) for f in faces)
+        return faces
+
+    def roll(self, sides: int) -> int:
+        return self.throw(Chance(count=1, die=d(sides), why=f"a d{sides}"))[0]
+
+    def unused_entries(self) -> list[int]:
+        return self.entered[len(self.rolled):]
+
+
 class ScriptedDice:
     """For tests: returns the given faces in order (checked against the die's sides)."""
 
     def __init__(self, faces: Iterable[int]):
         self.faces = list(faces)
         self.rolled: list[RolledDie] = []
+        self.chances: list[Chance] = []  # every roll the rules declared, for tests
+
+    def throw(self, chance: Chance) -> list[int]:
+        self.chances.append(chance)
+        return [self.roll(chance.die.sides) for _ in range(chance.count)]
 
     def roll(self, sides: int) -> int:
         if not self.faces:

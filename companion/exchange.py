@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from companion import __version__
 from companion.games import get_game, is_known
-from companion.games.base import InputError
+from companion.games.base import Event, InputError
 from companion.log import NAME_MAX, Store, clean_name, format_errors, replay
 from models.tables import ActionRow, Campaign, CatalogEntry
 
@@ -32,7 +32,7 @@ class ExportedAction(BaseModel):
     seq: int = Field(ge=0)
     action: dict[str, Any]
     dice: list[list[int]] = []
-    events: list[str] = []
+    events: list[Any] = []  # typed events (older files: sentences); re-derived from the rules on import
     state: dict[str, Any]
     label: str = Field("", max_length=500)
     context: str = Field("", max_length=500)
@@ -160,6 +160,9 @@ def validate_campaign(data: dict) -> ExportedCampaign:
         raise ImportRefused(str(exc)) from exc
     if not report.ok:
         raise ImportRefused("The log does not replay to its recorded states: " + "; ".join(report.mismatches[:3]))
+    # What happened is what the rules say happened, not what the file says.
+    for e in exported.log[1:]:
+        e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
     return exported
 
 
@@ -178,7 +181,8 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
         s.add(campaign)
         s.flush()
         for e in exported.log:
-            row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=e.events,
+            events = [Event.coerce(x).model_dump(mode="json") for x in e.events]
+            row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
                             state=e.state, label=e.label, context=e.context)
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)

@@ -19,10 +19,11 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import delete, func
 from sqlmodel import select
 
-from companion.dice import RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
+from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
 from companion.games import get_game, is_known
-from companion.games.base import Game, InputError, RuleError
-from companion.table import TABLE_KINDS, CampaignState, TableAction, apply_table, describe_table
+from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event
+from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote,
+                             apply_table, describe_table)
 from models.db import Database
 from models.tables import ActionRow, Campaign
 
@@ -83,20 +84,83 @@ def dump_action(game: Game, action: Any) -> dict:
     return game.dump_action(action)
 
 
-def describe(game: Game, action: Any) -> str:
+def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> str:
+    """The action in a few words (for undo and the history)."""
+    if isinstance(action, GiveDice) and state is not None and state.pending is not None:
+        return f"dice for {state.pending.label}: {' '.join(str(f) for f in action.faces)}"
     if getattr(action, "kind", None) in TABLE_KINDS:
         return describe_table(action)
     return game.describe(action)
 
 
-def step(game: Game, state: CampaignState, action: Any, dice) -> tuple[CampaignState, list[str]]:
-    """Apply one action (table or game) to a campaign state. Pure."""
-    if getattr(action, "kind", None) in TABLE_KINDS:
-        tray, events = apply_table(state.tray, action, dice)
-        return CampaignState(game=state.game, tray=tray), events
-    game_state = game.State.model_validate(state.game)
-    new_game_state, events = game.apply(game_state, action, dice)
-    return CampaignState(game=new_game_state.model_dump(mode="json"), tray=state.tray), list(events)
+@dataclass
+class Stepped:
+    """What one action did: the campaign state after it, its events, and the dice it used."""
+
+    state: CampaignState
+    events: list[Event]
+    dice: list[RolledDie]
+
+
+def step(game: Game, state: CampaignState, action: Any, dice) -> Stepped:
+    """Apply one action (table or game) to a campaign state. Pure.
+
+    `dice` is the app's source (seeded, or the recorded dice on a replay). A table that rolls
+    physical dice never gets one of the app's dice: its actions run on the dice it entered, and one
+    that reaches a roll nobody entered stops there — the state then holds it as `pending`, with
+    the roll it waits for, and a GiveDice action carries it on from its start with every die given.
+    """
+    kind = getattr(action, "kind", None)
+    if isinstance(action, SetPhysicalDice):
+        if state.pending is not None:
+            raise RuleError(f"The table is waiting for {state.pending.chance.text}. Enter those dice, or undo, "
+                            "before switching.")
+        if action.on == state.physical_dice:
+            raise RuleError("The table already rolls physical dice." if action.on else "The app already rolls the dice.")
+        text = ("From now on the table rolls physical dice: the app asks for every die."
+                if action.on else "From now on the app rolls the dice.")
+        return Stepped(state.model_copy(update={"physical_dice": action.on}),
+                       [event("physical_dice", text, on=action.on)], [])
+    if isinstance(action, GiveDice):
+        pending = state.pending
+        if pending is None:
+            raise RuleError("No roll is waiting for dice.")
+        faces = pending.chance.check_faces(action.faces)
+        resumed = parse_action(game, pending.action)
+        source = PhysicalDice(pending.given + faces)
+        given = [RolledDie(pending.chance.die.sides, f, True) for f in faces]
+        return _run(game, state.model_copy(update={"pending": None}), resumed, source, given, pending.label)
+    if state.pending is not None and not isinstance(action, TableNote):
+        raise RuleError(f"The table is waiting for {state.pending.chance.text}. Enter those dice first, or undo.")
+    if state.physical_dice and not isinstance(dice, (PhysicalDice, RecordedDice)):
+        dice = PhysicalDice(list(getattr(dice, "entered", []) or []))
+    if state.physical_dice and isinstance(dice, RecordedDice):  # a replay: the entered dice are the recorded ones
+        dice = PhysicalDice([d.value for d in dice.recorded])
+    return _run(game, state, action, dice, None, None if kind in TABLE_KINDS else describe(game, action))
+
+
+def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[list[RolledDie]],
+         label: Optional[str]) -> Stepped:
+    try:
+        if getattr(action, "kind", None) in TABLE_KINDS:
+            tray, events = apply_table(state.tray, action, dice)
+            after = state.model_copy(update={"tray": tray})
+        else:
+            game_state = game.State.model_validate(state.game)
+            new_game_state, events = game.apply(game_state, action, dice)
+            after = state.model_copy(update={"game": new_game_state.model_dump(mode="json")})
+    except NeedDice as need:
+        so_far = [d.value for d in dice.rolled] if isinstance(dice, PhysicalDice) else []
+        label = label or describe(game, action)
+        waiting = Pending(action=dump_action(game, action), label=label, given=so_far, chance=need.chance)
+        who = f" ({need.chance.who} rolls)" if need.chance.who else ""
+        return Stepped(state.model_copy(update={"pending": waiting}),
+                       [event("waiting", f"Waiting for {need.chance.text}{who}.", chance=need.chance.model_dump(mode="json"))],
+                       given if given is not None else list(getattr(dice, "rolled", [])))
+    if isinstance(dice, PhysicalDice) and dice.unused_entries():
+        raise InputError(f"{len(dice.unused_entries())} entered dice were not needed; nothing was changed.")
+    used = given if given is not None else list(getattr(dice, "rolled", []))
+    return Stepped(after, as_events(events), used)
 
 
 @dataclass
@@ -122,7 +186,7 @@ class Loaded:
 class Applied:
     cursor: int
     label: str
-    events: list[str]
+    events: list[Event]
     dice: list[RolledDie] = field(default_factory=list)
 
 
@@ -168,7 +232,8 @@ class Store:
             s.add(campaign)
             s.flush()
             s.add(ActionRow(campaign_id=campaign.id, seq=0, action={}, state=state.model_dump(mode="json"),
-                            label="campaign created", events=[f"Campaign “{name}” created."]))
+                            label="campaign created",
+                            events=[event("created", f"Campaign “{name}” created.", name=name).model_dump(mode="json")]))
             return campaign.id
 
     def list_campaigns(self) -> list[Campaign]:
@@ -251,21 +316,25 @@ class Store:
                                                      ActionRow.seq == campaign.cursor)).one()
             state = CampaignState.model_validate(current.state)
             seq = campaign.cursor + 1
-            dice = SeededDice(campaign.seed, seq, entered=list(entered or []))
+            dice = (PhysicalDice(list(entered or [])) if state.physical_dice
+                    else SeededDice(campaign.seed, seq, entered=list(entered or [])))
             try:
-                new_state, events = step(game, state, action, dice)
+                done = step(game, state, action, dice)
             except ValidationError as exc:
                 raise InputError(format_errors(exc)) from exc
-            if dice.unused_entries():
+            if isinstance(dice, SeededDice) and dice.unused_entries():
                 raise InputError(
                     f"You entered {len(entered)} dice but this action rolls {len(dice.rolled)}; nothing was changed."
                 )
+            new_state, events = done.state, done.events
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
                 s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
-            label = describe(game, action)
+            label = describe(game, action, state)
+            if new_state.pending is not None and not isinstance(action, GiveDice):
+                label += " (waiting for dice)"
             s.add(ActionRow(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
-                dice=[d.to_json() for d in dice.rolled], events=events,
+                dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
                 state=new_state.model_dump(mode="json"), label=label,
                 context=game.headline(game.State.model_validate(state.game)),
             ))
@@ -276,7 +345,7 @@ class Store:
             campaign.updated_at = datetime.now(timezone.utc)
             s.add(campaign)
         self._changed(campaign_id, seq)
-        return Applied(cursor=seq, label=label, events=events, dice=dice.rolled)
+        return Applied(cursor=seq, label=label, events=events, dice=done.dice)
 
     def undo(self, campaign_id: int, *, expected_cursor: int) -> Applied:
         return self._move(campaign_id, expected_cursor, -1)
@@ -305,7 +374,8 @@ class Store:
             campaign.updated_at = datetime.now(timezone.utc)
             s.add(campaign)
             word = "Undid" if delta < 0 else "Redid"
-            result = Applied(cursor=target, label=moved.label, events=[f"{word}: {moved.label}."])
+            result = Applied(cursor=target, label=moved.label,
+                             events=[event("undo" if delta < 0 else "redo", f"{word}: {moved.label}.", label=moved.label)])
         self._changed(campaign_id, target)
         return result
 
@@ -353,6 +423,7 @@ class Store:
 class ReplayReport:
     checked: int
     mismatches: list[str]
+    events: dict[int, list[Event]] = field(default_factory=dict)  # seq → what the rules said happened
 
     @property
     def ok(self) -> bool:
@@ -364,6 +435,7 @@ def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
 
     Each action is re-applied through the pure rules with the dice recorded for it."""
     mismatches: list[str] = []
+    events: dict[int, list[Event]] = {}
     ordered = sorted(entries, key=lambda e: e["seq"])
     if not ordered or ordered[0]["seq"] != 0:
         return ReplayReport(0, ["the log has no setup entry (seq 0)"])
@@ -376,15 +448,18 @@ def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
         if seq != expected_seq:
             mismatches.append(f"seq {seq}: expected action {expected_seq} (the log has a gap)")
             break
-        dice = RecordedDice([RolledDie.from_json(d) for d in entry.get("dice", [])])
+        recorded = [RolledDie.from_json(d) for d in entry.get("dice", [])]
+        dice = RecordedDice(recorded)
         try:
-            state, _ = step(game, state, parse_action(game, entry["action"]), dice)
+            done = step(game, state, parse_action(game, entry["action"]), dice)
         except (RuleError, InputError, ReplayMismatch, ValidationError) as exc:
             mismatches.append(f"seq {seq}: the action can't be replayed ({exc})")
             break
-        if not dice.all_used():
-            mismatches.append(f"seq {seq}: {len(dice.recorded) - dice.position} recorded dice were not used")
+        state = done.state
+        events[seq] = done.events
+        if [d.to_json() for d in done.dice] != [d.to_json() for d in recorded]:
+            mismatches.append(f"seq {seq}: the action used other dice than the recorded ones")
         if state.model_dump(mode="json") != entry["state"]:
             mismatches.append(f"seq {seq}: the replayed state differs from the recorded one")
             state = CampaignState.model_validate(entry["state"])
-    return ReplayReport(len(ordered) - 1, mismatches)
+    return ReplayReport(len(ordered) - 1, mismatches, events)

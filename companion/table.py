@@ -1,6 +1,9 @@
-"""What every campaign has besides its game: the dice tray and table notes.
+"""What every campaign has besides its game: the dice tray, table notes, whether the table rolls
+physical dice, and a roll the table still has to make.
 
-A campaign's saved state is `CampaignState`: the game's own state plus the tray's recent rolls.
+A campaign's saved state is `CampaignState`: the game's own state plus the tray's recent rolls,
+the physical-dice mode (an action in the history, the same on every phone) and `pending`: an
+action stopped at a chance node until the table enters its dice (see `companion.log.step`).
 Table actions are pure like rules: (state, action, dice) → (state, events).
 """
 
@@ -11,7 +14,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import Field, model_validator
 
 from companion.dice import MAX_DICE, MAX_SIDES
-from companion.games.base import Dice, Model
+from companion.games.base import Chance, Dice, DieSpec, Event, Model, event
 
 TRAY_KEEP = 20
 
@@ -48,26 +51,58 @@ class TableNote(Model):
     text: str = Field(min_length=1, max_length=500)
 
 
-TableAction = Annotated[Union[TrayRoll, TableNote], Field(discriminator="kind")]
-TABLE_KINDS = {"tray_roll", "note"}
+class SetPhysicalDice(Model):
+    """The table rolls its own dice (on) or lets the app roll (off). Kept in the campaign's log."""
+
+    kind: Literal["physical_dice"] = "physical_dice"
+    on: bool
+
+
+class GiveDice(Model):
+    """The faces the table rolled for the roll the campaign is waiting for (its `pending`)."""
+
+    kind: Literal["dice"] = "dice"
+    faces: list[int] = Field(min_length=1, max_length=MAX_DICE)
+
+
+TableAction = Annotated[Union[TrayRoll, TableNote, SetPhysicalDice, GiveDice], Field(discriminator="kind")]
+TABLE_KINDS = {"tray_roll", "note", "physical_dice", "dice"}
+
+
+class Pending(Model):
+    """An action stopped at a roll: it goes on, from its start, with `given` + the next dice."""
+
+    action: dict[str, Any]
+    label: str  # the action in words ("attack Raven")
+    given: list[int] = []  # the dice entered so far for this action, in the order asked
+    chance: Chance  # what it waits for now
 
 
 class CampaignState(Model):
     game: dict[str, Any]
     tray: list[TrayResult] = []
+    physical_dice: bool = False
+    pending: Optional[Pending] = None
 
 
-def apply_table(tray: list[TrayResult], action: TableAction, dice: Dice) -> tuple[list[TrayResult], list[str]]:
+def apply_table(tray: list[TrayResult], action: TableAction, dice: Dice) -> tuple[list[TrayResult], list[Event]]:
+    """The tray and notes (the physical-dice actions are the store's: see `companion.log.step`)."""
     if isinstance(action, TableNote):
-        return tray, [f"Note: {action.text}"]
-    values = [dice.roll(action.sides) for _ in range(action.count)]
-    shown = [action.faces[v - 1] if action.faces else str(v) for v in values]
+        return tray, [event("note", f"Note: {action.text}", note=action.text)]
+    die = DieSpec(sides=action.sides, faces=tuple(action.faces) if action.faces else None, name=action.name)
+    values = dice.throw(Chance(count=action.count, die=die, why=f"the dice tray ({action.label})"))
+    shown = [die.face_name(v) for v in values]
     result = TrayResult(label=action.label, values=values, shown=shown)
     total = f" (total {sum(values)})" if action.faces is None and len(values) > 1 else ""
-    return [result, *tray][:TRAY_KEEP], [f"Rolled {action.label}: {', '.join(shown)}{total}."]
+    return [result, *tray][:TRAY_KEEP], [event("tray_roll", f"Rolled {action.label}: {', '.join(shown)}{total}.",
+                                               label=action.label, values=values, shown=shown)]
 
 
 def describe_table(action: TableAction) -> str:
     if isinstance(action, TableNote):
         return f"note “{action.text[:30]}”"
+    if isinstance(action, SetPhysicalDice):
+        return "physical dice on" if action.on else "physical dice off"
+    if isinstance(action, GiveDice):
+        return "dice " + " ".join(str(f) for f in action.faces)
     return f"roll {action.label}"

@@ -42,7 +42,8 @@ class ActionRow(SQLModel, table=True):
     seq: int
     action: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     dice: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    events: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    # typed events: {"kind", "text", "data"} (migration 0002 turned older plain sentences into kind "text")
+    events: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     label: str = Field(default="", sa_column=Column(Text, nullable=False))  # "interest +5"
     context: str = Field(default="", sa_column=Column(Text, nullable=False))  # "Turn 2 · Credstick"

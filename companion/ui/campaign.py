@@ -17,10 +17,10 @@ import flet as ft
 from companion.games import get_game
 from companion.games.base import InputError
 from companion.log import Loaded, NotFound
-from companion.table import TableNote, TrayRoll
+from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DiceTray, big_button, dialog_error, icon_button, readable_width, switch_row, dice_faces, history_list, section, tagged
+from companion.ui.widgets import DicePad, DiceTray, big_button, dialog_error, icon_button, readable_width, switch_row, dice_faces, history_list, section, tagged
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,10 @@ class CampaignScreen:
                                              on_click=app.guard(self._redo))
         self.tray_results = ft.Container()
         self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
-        self.physical_row, self.physical = switch_row("I roll physical dice (type what they show)", False)
+        # The table's physical-dice mode is an action in the campaign's log (the same on every phone).
+        self.physical_row, self.physical = switch_row("I roll physical dice (the app asks for every die)", False,
+                                                      app.guard(self._toggle_physical))
+        self.pad: Optional[DicePad] = None
         self.tray: Optional[DiceTray] = None  # made once, so what a player typed survives redraws
         self._typing: Optional[ft.TextField] = None  # the panel's field a player is typing into
         self._held = False  # another phone acted while they typed: redraw when they're done
@@ -197,8 +200,11 @@ class CampaignScreen:
         if self.tray is None:
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
             self.tray_controls = self.tray.control(self.app.guard)
+        self.physical.value = loaded.state.physical_dice
+        self.physical_row.toggled = loaded.state.physical_dice
         self.body.controls = [
-            *([self.physical_row] if get_game(loaded.campaign.game).rolls_dice else []),
+            *([self.physical_row] if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
+            *([self._pending_panel()] if loaded.state.pending else []),
             self._game_panel(),
             section("Dice tray", self.tray_results, self.tray_controls),
             section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",
@@ -207,6 +213,27 @@ class CampaignScreen:
         ]
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
+
+    def _pending_panel(self) -> ft.Control:
+        """The roll the campaign waits for (every phone shows it): its dice are entered here."""
+        pending = self.loaded.state.pending
+        self.pad = DicePad(pending.chance, self._give_dice, sizes=self.app.sizes)
+        return tagged("pending-dice", section(f"Waiting for dice: {pending.label}", self.pad.control(self.app.guard),
+                                              ft.Text("Undo takes the action back.", italic=True,
+                                                      theme_style=ft.TextThemeStyle.BODY_SMALL)))
+
+    def _give_dice(self, faces: list[int]) -> None:
+        self.dispatch(GiveDice(faces=faces), pulse=True)
+
+    def _toggle_physical(self, e) -> None:
+        want = bool(self.physical.value)
+        if self.loaded is None or want == self.loaded.state.physical_dice:
+            return
+        try:
+            self.dispatch(SetPhysicalDice(on=want))
+        except Exception:
+            self.refresh()  # the switch shows the campaign's mode again
+            raise
 
     def _game_panel(self) -> ft.Control:
         module = game_panel_module(self.loaded.campaign.game)
@@ -248,29 +275,10 @@ class CampaignScreen:
         if pulse or applied.dice:
             self._pulse()
 
-    def roll(self, action: Any, *, count: int, sides: int, what: str = "") -> None:
-        """Dispatch an action that rolls `count` d`sides` — or, when the table rolls physical dice,
-        first ask for the faces they show ("I rolled …") and record those instead."""
-        if not self.physical.value:
-            self.dispatch(action, pulse=True)
-            return
-        field = ft.TextField(label=f"{count} × d{sides}: the faces you rolled, e.g. " + " ".join(["3"] * min(count, 3)),
-                             autofocus=True, keyboard_type=ft.KeyboardType.NUMBER)
-        error_box, error = dialog_error()
-
-        def apply(e):
-            parts = (field.value or "").replace(",", " ").split()
-            if len(parts) != count or not all(p.isdigit() and 1 <= int(p) <= sides for p in parts):
-                raise InputError(f"Type {count} whole number{'s' if count > 1 else ''} from 1 to {sides}.")
-            self.app.page.pop_dialog()
-            # From here a refusal (a face off the die, a rule) shows as a message on the screen.
-            self.app.guard(lambda _: self.dispatch(action, entered=[int(p) for p in parts], pulse=True))(None)
-
-        self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(f"I rolled … {what}".strip()), content=ft.Column([field, error_box], tight=True, width=360),
-            actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
-                     ft.FilledButton(content="Use these dice", on_click=self.app.guard(apply, show_in=error))],
-        ))
+    def roll(self, action: Any, **_ignored) -> None:
+        """Dispatch an action that rolls. The app's dice are rolled at once; at a table rolling
+        physical dice the action waits at each roll, and the frame asks for its dice (DicePad)."""
+        self.dispatch(action, pulse=True)
 
     def _tray_roll(self, count, sides, faces, name, entered) -> None:
         self.dispatch(TrayRoll(count=count, sides=sides, faces=faces, name=name), entered=entered)

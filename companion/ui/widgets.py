@@ -10,7 +10,7 @@ from typing import Callable, Optional, Sequence
 import flet as ft
 
 from companion.dice import hand_die, parse_notation
-from companion.games.base import InputError
+from companion.games.base import Chance, Event, InputError
 from companion.share import qr_png
 from companion.ui.style import GAP, TAP
 
@@ -127,7 +127,7 @@ def history_list(rows: Sequence, *, empty: str = "Nothing has happened yet.") ->
         physical = any(d[2] for d in row.dice) if row.dice else False
         items.append(ft.Container(ft.Column([
             ft.Text(head, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-            *[ft.Text(e, theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
+            *[ft.Text(Event.coerce(e).text, theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
             *([ft.Text("Physical dice entered.", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
         ], spacing=2), padding=ft.Padding.symmetric(vertical=6)))
     return ft.Column(items, spacing=0)
@@ -188,6 +188,91 @@ class DiceTray:
                         vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
         return ft.Column([ft.Row(quick + [hand], wrap=True, spacing=8, run_spacing=8), custom,
                           self.physical_row, self.entered], spacing=GAP)
+
+
+class DicePad:
+    """Entering the dice a physical-dice table rolled, for the roll the campaign waits for: one big
+    button per face (numbers, or the die's named faces such as Bug / Idea / Progress or black hand
+    / blank) — never a text field with the letter keyboard. `on_done(faces)` gets the values."""
+
+    MAX_BUTTONS = 20  # dice with more sides take a number field (number keyboard)
+
+    def __init__(self, chance: Chance, on_done: Callable[[list[int]], None], *, sizes=None):
+        self.chance = chance
+        self.on_done = on_done
+        self.sizes = sizes or (lambda x: x)
+        self.faces: list[int] = []
+        self.shown = ft.Container()
+        self.count_text = ft.Text("", theme_style=ft.TextThemeStyle.BODY_LARGE)
+        self.use = ft.FilledButton(content="Use these dice", icon=ft.Icons.CHECK, height=TAP, expand=True)
+        self.back = ft.OutlinedButton(content="Remove last", icon=ft.Icons.BACKSPACE, height=TAP)
+        self.number = ft.TextField(label=f"Face (1–{chance.die.sides})", keyboard_type=ft.KeyboardType.NUMBER,
+                                   width=160, height=TAP + 8)
+
+    def _show(self) -> None:
+        die = self.chance.die
+        self.shown.content = (dice_faces([die.face_name(f) for f in self.faces], sizes=self.sizes, highlight=True)
+                              if self.faces else ft.Text("No dice entered yet.", italic=True))
+        self.count_text.value = f"{len(self.faces)} of {self.chance.count} entered"
+        self.use.disabled = len(self.faces) != self.chance.count
+        self.back.disabled = not self.faces
+
+    def _add(self, value: int) -> None:
+        if len(self.faces) >= self.chance.count:
+            raise InputError(f"All {self.chance.count} dice are entered: use them, or remove the last one.")
+        self.faces.append(value)
+        self._refresh()
+
+    def _add_number(self) -> None:
+        text = (self.number.value or "").strip()
+        if not text.isdigit() or not 1 <= int(text) <= self.chance.die.sides:
+            raise InputError(f"A {self.chance.die.label} shows 1 to {self.chance.die.sides} (got “{text[:8]}”).")
+        self.number.value = ""
+        self._add(int(text))
+
+    def _remove(self) -> None:
+        if self.faces:
+            self.faces.pop()
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self._show()
+        for c in (self.shown, self.count_text, self.use, self.back, self.number):
+            try:
+                c.update()
+            except Exception:  # not on the page yet (a redraw replaced the pad)
+                pass
+
+    def control(self, guard: Callable) -> ft.Control:
+        die = self.chance.die
+        self._show()
+        self.use.on_click = guard(lambda e: self.on_done(list(self.faces)))
+        self.back.on_click = guard(lambda e: self._remove())
+        if die.sides <= self.MAX_BUTTONS or die.faces:
+            width = 72 if not die.faces else None
+            pad = ft.Row([
+                ft.Semantics(label=f"face {label}", button=True, container=True, content=ft.FilledTonalButton(
+                    content=ft.Text(label, size=self.sizes(22 if not die.faces else 18), weight=ft.FontWeight.BOLD),
+                    height=TAP + 8, width=width, on_click=guard(lambda e, v=value: self._add(v))))
+                for label, value in die.choices()
+            ], wrap=True, spacing=8, run_spacing=8)
+        else:
+            pad = ft.Row([self.number, ft.FilledTonalButton(content="Add", height=TAP,
+                                                            on_click=guard(lambda e: self._add_number()))])
+        odds = [ft.Text(f"{o.label}: {o.percent}", theme_style=ft.TextThemeStyle.BODY_MEDIUM)
+                for o in self.chance.outcomes]
+        who = f"{self.chance.who} rolls. " if self.chance.who else ""
+        return ft.Column([
+            ft.Text(f"Roll {self.chance.count} {die.label}", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+                    weight=ft.FontWeight.BOLD),
+            tagged("pending-why", ft.Text(f"{who}For {self.chance.why}.", theme_style=ft.TextThemeStyle.BODY_LARGE)),
+            *odds,
+            ft.Text("Tap what each die shows:", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            pad,
+            ft.Row([self.count_text], wrap=True),
+            tagged("pending-entered", self.shown),
+            ft.Row([self.back, self.use], spacing=GAP, wrap=True),
+        ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False) -> ft.Control:

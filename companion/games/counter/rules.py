@@ -9,7 +9,7 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import Field
 
-from companion.games.base import Dice, Game, InputError, Model, RuleError
+from companion.games.base import Dice, Event, Game, InputError, Model, Move, RuleError, event, field_specs, throw_one
 
 
 class Settings(Model):
@@ -25,7 +25,7 @@ class State(Model):
 
 class Add(Model):
     kind: Literal["add"] = "add"
-    amount: int
+    amount: int = Field(ge=-1000, le=1000, description="Amount")
 
 
 class Roll(Model):
@@ -39,7 +39,13 @@ def new_state(settings: Settings) -> State:
     return State(value=settings.start, cap=settings.cap)
 
 
-def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
+def moves(state: State) -> list[Move]:
+    """What may be done now: roll, or add an amount that keeps the counter within 0..cap."""
+    return [Move(kind="roll", label="Roll a d6", action=Roll()),
+            Move(kind="add", label="Add", fields=field_specs(Add, amount=(-state.value, state.cap - state.value)))]
+
+
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     if isinstance(action, Add):
         if not -1000 <= action.amount <= 1000:
             raise InputError(f"Amount must be between -1000 and 1000 (got {action.amount}).")
@@ -47,12 +53,13 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
         if not 0 <= new <= state.cap:
             raise RuleError(f"The counter must stay between 0 and {state.cap}; {state.value} {action.amount:+d} = {new}.")
         return state.model_copy(update={"value": new, "turn": state.turn + 1}), [
-            f"Counter {action.amount:+d} → {new}."
+            event("counter", f"Counter {action.amount:+d} → {new}.", change=action.amount, value=new)
         ]
-    face = dice.roll(6)
+    face = throw_one(dice, "the counter's roll")
     new = min(state.cap, state.value + face)
     return state.model_copy(update={"value": new, "turn": state.turn + 1}), [
-        f"Rolled {face}: counter → {new}" + (" (capped)." if new < state.value + face else ".")
+        event("counter", f"Rolled {face}: counter → {new}" + (" (capped)." if new < state.value + face else "."),
+              change=new - state.value, value=new, face=face)
     ]
 
 
@@ -80,4 +87,5 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    moves=moves,
 )
