@@ -430,6 +430,17 @@ class ReplayReport:
         return not self.mismatches
 
 
+def _normal(game: Game, recorded: Any) -> Any:
+    """A recorded campaign state as today's code writes it (older saves lack the newer fields,
+    which take their defaults)."""
+    try:
+        state = CampaignState.model_validate(recorded)
+        game_state = game.State.model_validate(state.game).model_dump(mode="json")
+        return state.model_copy(update={"game": game_state}).model_dump(mode="json")
+    except ValidationError:
+        return recorded
+
+
 def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
 
@@ -440,7 +451,7 @@ def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
     if not ordered or ordered[0]["seq"] != 0:
         return ReplayReport(0, ["the log has no setup entry (seq 0)"])
     start = CampaignState(game=game.new_state(parse_settings(game, settings)).model_dump(mode="json"))
-    if start.model_dump(mode="json") != ordered[0]["state"]:
+    if start.model_dump(mode="json") != _normal(game, ordered[0]["state"]):
         mismatches.append("seq 0: the starting state differs from what these settings give")
     state = CampaignState.model_validate(ordered[0]["state"])
     for expected_seq, entry in enumerate(ordered[1:], start=1):
@@ -459,7 +470,7 @@ def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
         events[seq] = done.events
         if [d.to_json() for d in done.dice] != [d.to_json() for d in recorded]:
             mismatches.append(f"seq {seq}: the action used other dice than the recorded ones")
-        if state.model_dump(mode="json") != entry["state"]:
+        if state.model_dump(mode="json") != _normal(game, entry["state"]):
             mismatches.append(f"seq {seq}: the replayed state differs from the recorded one")
             state = CampaignState.model_validate(entry["state"])
     return ReplayReport(len(ordered) - 1, mismatches, events)

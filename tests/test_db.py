@@ -38,6 +38,30 @@ def test_a_database_made_at_the_first_revision_opens_with_the_newest_code(tmp_pa
     store.apply(1, Add(amount=1), expected_cursor=0)
 
 
+def test_events_saved_as_sentences_before_the_game_contract_become_typed_and_still_replay(tmp_path):
+    from companion.exchange import export_campaign, validate_campaign
+    from companion.games.base import Event
+
+    path = tmp_path / "old.sqlite"
+    old = Database(url(path), _sqlite_engine(url(path)))
+    upgrade(old, "0001")
+    with old.engine.begin() as conn:  # a save of the first version: a roll, its die, its sentence
+        conn.execute(text("INSERT INTO campaign (game, name, seed, settings, cursor, head, status, headline, created_at, updated_at)"
+                          " VALUES ('counter', 'Old save', 5, '{\"start\": 0, \"cap\": 100}', 1, 1, 'In progress', '', '2026-01-01', '2026-01-01')"))
+        conn.execute(text("INSERT INTO action_log (campaign_id, seq, action, dice, events, state, label, context, created_at)"
+                          " VALUES (1, 0, '{}', '[]', '[\"Campaign created.\"]', '{\"game\": {\"value\": 0, \"cap\": 100, \"turn\": 1}, \"tray\": []}', 'created', '', '2026-01-01')"))
+        conn.execute(text("INSERT INTO action_log (campaign_id, seq, action, dice, events, state, label, context, created_at)"
+                          " VALUES (1, 1, '{\"kind\": \"roll\"}', '[[6, 4, 1]]', '[\"Rolled 4: counter → 4.\"]', "
+                          "'{\"game\": {\"value\": 4, \"cap\": 100, \"turn\": 2}, \"tray\": []}', 'roll a d6', '', '2026-01-01')"))
+    old.close()
+    store = Store(open_database(url(path), backup_dir=tmp_path / "backups"))
+    row = store.history(1)[0]
+    assert row.events == [{"kind": "text", "text": "Rolled 4: counter → 4.", "data": {}}]
+    assert Event.coerce(row.events[0]).text == "Rolled 4: counter → 4."
+    validate_campaign(export_campaign(store, 1))  # replays with its physical die
+    store.apply(1, Add(amount=1), expected_cursor=1)
+
+
 def refuse(path: Path, match: str):
     before = path.read_bytes()
     with pytest.raises(DatabaseError, match=match):

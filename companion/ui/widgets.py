@@ -271,7 +271,7 @@ class DicePad:
             pad,
             ft.Row([self.count_text], wrap=True),
             tagged("pending-entered", self.shown),
-            ft.Row([self.back, self.use], spacing=GAP, wrap=True),
+            ft.Row([self.back, self.use], spacing=GAP),  # no wrap: an expanding button can't sit in a wrapping row
         ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 

@@ -178,3 +178,65 @@ def test_export_a_campaign_to_a_file_and_as_qr(browser, server, artifacts):
     expect(by_id(page, "counter-value")).to_have_text("1")
     assert re.search(r"/c/2$", page.url)
     context.close()
+
+
+def enter_dice(page, faces: list[str]) -> None:
+    """The frame's "Waiting for dice" card: tap each face, then use them."""
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    for face in faces:
+        tap(page, page.get_by_role("button", name=f"face {face}", exact=True))
+    tap(page, page.get_by_role("button", name="Use these dice"))
+
+
+def test_physical_dice_belong_to_the_campaign_and_every_phone_is_asked(browser, tmp_path, artifacts):
+    """The switch is an action in the history: it survives leaving the campaign, a reload, a restart,
+    and a second phone shows the same mode. A roll waits for the table's die on every phone; either
+    phone may enter it; undo asks for it again."""
+    db = f"sqlite:///{tmp_path / 'physical.sqlite'}"
+    with served(db, token="e2e-physical-token") as server:
+        context, page = open_phone(browser, server)
+        new_counter_campaign(page, "Dice night")
+        tap(page, page.get_by_role("button", name="Create and open"))
+        expect(by_id(page, "counter-value")).to_have_text("0")
+        campaign_url = page.url
+        switch = page.get_by_role("switch", name=re.compile("I roll physical dice"))
+        tap(page, switch)
+        expect(switch).to_be_checked()
+        expect(by_id(page, "history")).to_contain_text("the table rolls physical dice")
+
+        other, other_page = open_phone(browser, server)
+        other_page.goto(campaign_url)
+        expect(other_page.get_by_role("switch", name=re.compile("I roll physical dice"))).to_be_checked()
+
+        tap(page, page.get_by_role("button", name="Roll a d6 onto it"))
+        expect(by_id(page, "pending-why")).to_contain_text("the counter's roll")
+        expect(by_id(other_page, "pending-dice")).to_be_visible(timeout=5000)  # every phone is asked
+        expect(by_id(page, "counter-value")).to_have_text("0")  # nothing happened yet
+        settled_screenshot(page, artifacts / "waiting-for-dice-phone.png")
+        enter_dice(other_page, ["4"])
+        expect(by_id(page, "counter-value")).to_have_text("4", timeout=5000)
+        expect(by_id(page, "pending-dice")).to_have_count(0)
+        # Undo asks for the die again; redo brings back the 4 that was entered.
+        tap(page, page.get_by_role("button", name="Undo: dice for roll a d6: 4"))
+        expect(by_id(page, "pending-dice")).to_be_visible()
+        tap(page, page.get_by_role("button", name="Redo"))
+        expect(by_id(page, "counter-value")).to_have_text("4")
+
+        # Leaving and coming back, and a reload: still physical.
+        page.goto(server["base"])
+        expect(page.get_by_role("group", name=re.compile(r"Dice night"))).to_be_visible()
+        page.goto(campaign_url)
+        expect(page.get_by_role("switch", name=re.compile("I roll physical dice"))).to_be_checked()
+        page.reload()
+        expect(page.get_by_role("switch", name=re.compile("I roll physical dice"))).to_be_checked()
+        for c in (context, other):
+            c.close()
+    with served(db, token="e2e-physical-token") as server:  # the host restarted the app
+        context, page = open_phone(browser, server)
+        page.goto(campaign_url.replace(campaign_url.split("/")[2], f"127.0.0.1:{server['port']}"))
+        expect(by_id(page, "counter-value")).to_have_text("4")
+        expect(page.get_by_role("switch", name=re.compile("I roll physical dice"))).to_be_checked()
+        tap(page, page.get_by_role("button", name="Roll a d6 onto it"))
+        enter_dice(page, ["6"])
+        expect(by_id(page, "counter-value")).to_have_text("10")
+        context.close()

@@ -41,9 +41,11 @@ def build_long_campaign(store, size: int) -> int:
         for seq in range(1, size + 1):
             action = Roll() if seq % 5 == 0 else Add(amount=1 if state.game["value"] < 900 else -1)
             dice = SeededDice(99, seq)
-            state, events = step(game, state, action, dice)
+            done = step(game, state, action, dice)
+            state = done.state
             s.add(ActionRow(campaign_id=cid, seq=seq, action=dump_action(game, action),
-                            dice=[d.to_json() for d in dice.rolled], events=events,
+                            dice=[d.to_json() for d in done.dice],
+                            events=[e.model_dump(mode="json") for e in done.events],
                             state=state.model_dump(mode="json"), label=game.describe(action)))
         campaign = s.get(Campaign, cid)
         campaign.cursor = campaign.head = size
