@@ -87,7 +87,9 @@ def dump_action(game: Game, action: Any) -> dict:
 def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> str:
     """The action in a few words (for undo and the history)."""
     if isinstance(action, GiveDice) and state is not None and state.pending is not None:
-        return f"dice for {state.pending.label}: {' '.join(str(f) for f in action.faces)}"
+        die = state.pending.chance.die
+        shown = ", ".join(die.face_name(f) if 1 <= f <= die.sides else str(f) for f in action.faces)
+        return f"dice for {state.pending.label}: {shown}"
     if getattr(action, "kind", None) in TABLE_KINDS:
         return describe_table(action)
     return game.describe(action)

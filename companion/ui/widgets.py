@@ -259,7 +259,7 @@ class DicePad:
         else:
             pad = ft.Row([self.number, ft.FilledTonalButton(content="Add", height=TAP,
                                                             on_click=guard(lambda e: self._add_number()))])
-        odds = [ft.Text(f"{o.label}: {o.percent}", theme_style=ft.TextThemeStyle.BODY_MEDIUM)
+        odds = [tagged("pending-odds", ft.Text(f"{o.label}: {o.percent}", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
                 for o in self.chance.outcomes]
         who = f"{self.chance.who} rolls. " if self.chance.who else ""
         return ft.Column([
@@ -269,7 +269,7 @@ class DicePad:
             *odds,
             ft.Text("Tap what each die shows:", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             pad,
-            ft.Row([self.count_text], wrap=True),
+            tagged("pending-count", self.count_text),
             tagged("pending-entered", self.shown),
             ft.Row([self.back, self.use], spacing=GAP),  # no wrap: an expanding button can't sit in a wrapping row
         ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)

@@ -1,7 +1,8 @@
 """Biosphere 5 end to end in headless Chromium: import a complete catalog, create a Man-against-Machine
 campaign, reveal cards, let the Machine decide, read its instruction, undo, redo, reload (kept); three
-Machine turns with a human catastrophe between them; the catalog's delete button and its QR codes in
-parts; The Abyss on a desktop."""
+Machine turns with a human catastrophe between them, at a table rolling physical dice: the Machine's
+rescue dice are entered as black hand / blank faces on the frame's dice pad; the catalog's delete
+button and its QR codes in parts; The Abyss on a desktop, a leader using a lower tier's ability."""
 
 import re
 
@@ -15,7 +16,7 @@ from tests.games.test_biosphere5_cards import TEST_DECK
 
 @pytest.fixture
 def server(tmp_path):
-    with served(f"sqlite:///{tmp_path / 'bio5.sqlite'}", token="bio5", extra_env={"COMPANION_SEED": "7"}) as s:
+    with served(f"sqlite:///{tmp_path / 'bio5.sqlite'}", token="biosphere5-e2e-token", extra_env={"COMPANION_SEED": "7"}) as s:
         yield s
 
 
@@ -39,6 +40,23 @@ def tap_until(page, button, check, tries: int = 3) -> None:
         except AssertionError:
             if attempt == tries - 1:
                 raise
+
+
+def enter_dice(page, faces: list[str]) -> None:
+    """The frame's "Waiting for dice" card: tap each face's big button, then use the dice."""
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    n = len(faces)
+    for i, face in enumerate(faces):
+        button = page.get_by_role("button", name=f"face {face}", exact=True)
+        tap(page, button)
+        try:
+            expect(page.get_by_text(f"{i + 1} of {n} entered", exact=True)).to_be_visible(timeout=4000)
+        except AssertionError:  # a tap Flutter dropped while redrawing: tap again if nothing was entered
+            expect(page.get_by_text(f"{i} of {n} entered", exact=True)).to_be_visible()
+            tap(page, button)
+            expect(page.get_by_text(f"{i + 1} of {n} entered", exact=True)).to_be_visible()
+    tap(page, page.get_by_role("button", name="Use these dice"))
+    expect(by_id(page, "pending-dice")).to_have_count(0)
 
 
 def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts):
@@ -93,9 +111,9 @@ def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts
 def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifacts):
     """Man against Machine on a prepared catalog (the complete test deck, put in the database as a
     second phone would): three Machine turns — an achievement, a second achievement, Espionage telling
-    the human what to discard — and between them a Hurricane against the Machine with its rescue
-    dice; reload keeps it. The app's dice are seeded (campaign seed 7), so the rescue check at log
-    position 5 always shows the black hand: the Machine drops to level 1 instead of losing."""
+    the human what to discard — and between them a Hurricane against the Machine. The table rolls
+    physical dice: the Hurricane waits for the Machine's 2 hand dice, entered as a black hand and a
+    blank, so the Machine drops to level 1 instead of losing; reload keeps it."""
     from companion.games.biosphere5.screens import import_text
     from tests.helpers import file_store
 
@@ -103,7 +121,7 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
     import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
     cid = store.create("biosphere5", "Three rounds", {}, seed=7)
     store.db.close()
-    with served(f"sqlite:///{tmp_path / 'turns.sqlite'}", token="bio5", extra_env={"COMPANION_SEED": "7"}) as server:
+    with served(f"sqlite:///{tmp_path / 'turns.sqlite'}", token="biosphere5-e2e-token", extra_env={"COMPANION_SEED": "7"}) as server:
         context, page = open_page(browser, server)
         page.goto(f"{server['base']}c/{cid}")
 
@@ -116,6 +134,11 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
             "The Machine plays Deep Well — perfect water achievement: place a green cube on water.")
         expect(by_id(page, "machine-water")).to_contain_text("perfect")
 
+        # From here the table rolls physical dice (an action in the log): the app asks for every die.
+        switch = page.get_by_role("switch", name=re.compile("I roll physical dice"))
+        tap(page, switch)
+        expect(switch).to_be_checked()
+
         # The human: hand size, then a Hurricane with a rescue card; the Machine's rescue dice.
         for n in ("1", "2", "3"):
             tap_until(page, page.get_by_role("button", name="Your hand cards +1"),
@@ -124,9 +147,19 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
         type_into(page.get_by_label("Its name (e.g. Hurricane), optional"), "Hurricane")
         tap(page, page.get_by_role("switch", name="I discard a matching rescue card with it"))
         tap(page, page.get_by_role("button", name="Housing catastrophe"))
-        expect(by_id(page, "last-move")).to_contain_text("Rescue check: 2 hand dice show")
+        # The action waits for the table's hand dice: named faces on the frame's pad, with the odds.
+        expect(by_id(page, "pending-why")).to_contain_text("the Machine's rescue check against Hurricane")
+        expect(by_id(page, "pending-dice")).to_contain_text("any black hand saves the Machine: 31%")
+        expect(page.get_by_role("button", name=re.compile("^face "))).to_have_count(2)
+        expect(by_id(page, "human-hand")).to_have_text("3")  # nothing happened yet
+        page.mouse.move(206, 450)
+        page.mouse.wheel(0, -3000)  # up to the dice pad, at the top of the campaign
+        settled_screenshot(page, artifacts / "biosphere5-rescue-dice-phone.png")
+        enter_dice(page, ["black hand", "blank"])
+        expect(by_id(page, "last-move")).to_contain_text("Rescue check: 2 hand dice show black hand, blank → a black hand")
         expect(by_id(page, "human-hand")).to_have_text("1")
         expect(by_id(page, "machine-level")).to_have_text("1")
+        expect(by_id(page, "history")).to_contain_text("Physical dice entered.")
         settled_screenshot(page, artifacts / "biosphere5-human-phone.png")
         tap(page, page.get_by_role("button", name="End my turn"))
 
@@ -173,7 +206,7 @@ def test_catalog_delete_and_qr_codes_in_parts(browser, tmp_path, artifacts):
     store = file_store(tmp_path, "cards.sqlite")
     import_text(store, dump_catalog(Catalog(complete=True, cards=deck_with_notes())), replace=True)
     store.db.close()
-    with served(f"sqlite:///{tmp_path / 'cards.sqlite'}", token="bio5") as server:
+    with served(f"sqlite:///{tmp_path / 'cards.sqlite'}", token="biosphere5-e2e-token") as server:
         context, page = open_page(browser, server)
         page.goto(f"{server['base']}g/biosphere5/catalog")
         expect(by_id(page, "catalog-summary")).to_have_text("25 of 25 cards entered")
@@ -215,10 +248,17 @@ def test_abyss_against_people_desktop(browser, server, artifacts):
     expect(by_id(page, "doom-0")).to_have_text("1")
     tap(page, page.get_by_role("button", name="Undo: True Believer: Glimmer of Hope"))
     expect(by_id(page, "doom-0")).to_have_text("2")
+    # At tier 2 the True Believer may use tier 2's ability, or tier 1's instead (RULES.md §4).
+    tap(page, page.get_by_role("button", name="Promote True Believer (Player 1)"))
+    expect(by_id(page, "tier-0-true_believer")).to_have_text("2")
+    expect(page.get_by_role("button", name="Use tier 2 – Without Hesitation").first).to_be_visible()
+    tap(page, page.get_by_role("button", name="Use tier 1 – Glimmer of Hope").first)
+    expect(by_id(page, "doom-0")).to_have_text("1")
+    expect(by_id(page, "history")).to_contain_text("uses True Believer tier 1 (instead of tier 2's)")
     page.mouse.move(640, 400)
     page.mouse.wheel(0, -3000)  # back to the top of the panel
     settled_screenshot(page, artifacts / "biosphere5-abyss-desktop.png")
     page.reload()
-    expect(by_id(page, "doom-0")).to_have_text("2")
-    expect(by_id(page, "tier-0-true_believer")).to_have_text("1")
+    expect(by_id(page, "doom-0")).to_have_text("1")
+    expect(by_id(page, "tier-0-true_believer")).to_have_text("2")
     context.close()

@@ -19,7 +19,7 @@ GAME = "The Singularity War: Human Ethos"
 
 @pytest.fixture
 def server(tmp_path):
-    with served(f"sqlite:///{tmp_path / 'e2e.sqlite'}", token="e2e-token", extra_env={"COMPANION_SEED": "7"}) as s:
+    with served(f"sqlite:///{tmp_path / 'e2e.sqlite'}", token="human-ethos-e2e-token", extra_env={"COMPANION_SEED": "7"}) as s:
         yield s
 
 

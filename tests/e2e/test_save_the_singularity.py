@@ -1,8 +1,9 @@
 """Save the Singularity end to end in headless Chromium at phone size, with a fixed dice seed.
 
 New campaign → two players with roles → play (roll, a power, press on, stop, busts, the world's d12)
-→ undo a roll and roll again (the same dice: undo can't fish) → reload mid-game → play on to the
-end → the result with its chart → "Play again with the same players"."""
+→ undo a roll and roll again (the same dice: undo can't fish) → reload mid-game → physical dice: the
+d12 entered by its face, a throw entered as Bug / Idea / Progress → play on to the end → the result
+with its chart → "Play again with the same players"."""
 
 import re
 import time
@@ -10,6 +11,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from companion.games.base import percent
+from companion.games.save_the_singularity import odds
 from tests.browser import OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
 
 MAIN = re.compile(r"^(Roll \d+ (die|dice)|Stop and bank \d+|Take the bust.*|Roll the d12)$")
@@ -17,7 +20,7 @@ MAIN = re.compile(r"^(Roll \d+ (die|dice)|Stop and bank \d+|Take the bust.*|Roll
 
 @pytest.fixture
 def server(tmp_path):
-    with served(f"sqlite:///{tmp_path / 'sts.sqlite'}", token="e2e-token", extra_env={"COMPANION_SEED": "7"}) as s:
+    with served(f"sqlite:///{tmp_path / 'sts.sqlite'}", token="e2e-singularity-token", extra_env={"COMPANION_SEED": "7"}) as s:
         yield s
 
 
@@ -46,14 +49,26 @@ def step(page, name) -> None:
         expect(by_id(page, "sts-move")).to_have_text(str(before + 1))
 
 
-def enter_d12(page, face: str) -> None:
-    """Roll the world's d12 as a physical die: the app asks for its face."""
-    tap(page, page.get_by_role("button", name="Roll the d12", exact=True))
-    field = page.get_by_label(re.compile(r"1 × d12"))
-    tap(page, field)
-    type_into(field, face)
-    expect(field).to_have_value(face)
-    tap(page, page.get_by_role("button", name="Use these dice"))
+def enter_dice(page, faces: list[str]) -> None:
+    """The frame's "Waiting for dice" card: tap each face (Bug / Idea / Progress, or a d12 face with
+    its symbols), then use them; the action goes on and lands in the log."""
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    n = len(faces)
+
+    def entered(count: int):  # the card's count ("2 of 5 entered") is part of its group's label
+        return page.get_by_role("group", name=re.compile(rf"\b{count} of {n} entered\b"))
+
+    for i, face in enumerate(faces):
+        button = page.get_by_role("button", name=f"face {face}", exact=True)
+        tap(page, button)
+        try:
+            expect(entered(i + 1)).to_have_count(1, timeout=4000)
+        except AssertionError:  # a tap Flutter dropped while redrawing: tap again if nothing was entered
+            expect(entered(i)).to_have_count(1)
+            tap(page, button)
+            expect(entered(i + 1)).to_have_count(1)
+    step(page, "Use these dice")
+    expect(by_id(page, "pending-dice")).to_have_count(0)
 
 
 def main_button(page) -> str:
@@ -126,22 +141,39 @@ def test_two_players_play_undo_reload_to_the_end(browser, server, artifacts):
             continue
         step(page, re.compile("^" + re.escape(name) + "$"))
 
-    # Physical dice from here: a d12 face 13 is refused; then 11s (Bad, +Dice, roll again) until the world wins.
-    tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
-    at = move(page)
-    enter_d12(page, "13")
-    # Refused inside the dialog, which stays open to correct it; nothing is logged.
-    expect(by_id(page, "dialog-error")).to_contain_text("from 1 to 12")
-    tap(page, page.get_by_role("button", name="Cancel"))
-    expect(page.get_by_role("button", name="Use these dice")).to_have_count(0)
-    assert move(page) == at
-    expect(by_id(page, "history")).not_to_contain_text("d12 shows 13")
+    # Physical dice from here: the switch is an action in the log, and every throw waits for the table.
+    switch = page.get_by_role("switch", name=re.compile("I roll physical dice"))
+    tap(page, switch)
+    expect(switch).to_be_checked()
+    # The world's d12 is entered by its face: twelve buttons, each with its number and symbols.
+    step(page, re.compile("^Roll the d12$"))
+    expect(by_id(page, "pending-why")).to_contain_text("the world's roll")
+    expect(page.get_by_role("button", name=re.compile(r"^face \d+ "))).to_have_count(12)
+    expect(page.get_by_role("button", name="Roll the d12", exact=True)).to_be_disabled()  # the table rolls first
+    shot(page, artifacts, "d12-pad-phone")
+    enter_dice(page, ["1 Stop"])
+    expect(by_id(page, "history")).to_contain_text("d12 shows 1: Stop")
+
+    # A throw is entered as Bug / Idea / Progress; the pad shows the bust chance the odds give.
+    pool = int(by_id(page, "sts-pool").inner_text())
+    step(page, re.compile(f"^Roll {pool} dice$"))
+    expect(by_id(page, "pending-why")).to_contain_text("first throw")
+    bust = f"2 or more Bugs bust: {percent(float(odds.bust_chance(pool)))}"  # in the card's group label
+    expect(page.get_by_role("group", name=re.compile(re.escape(bust)))).to_have_count(1)
+    expect(page.get_by_role("button", name=re.compile(r"^face "))).to_have_count(3)
+    enter_dice(page, ["Bug (1)", "Idea (2–3)"] + ["Progress (4–6)"] * (pool - 2))
+    expect(by_id(page, "sts-risk")).to_have_text(str(pool - 2))
+    expect(by_id(page, "sts-dice")).to_contain_text("Bug")
+    expect(by_id(page, "sts-dice")).to_contain_text("Idea")
+    shot(page, artifacts, "physical-throw-phone")
+    step(page, re.compile(f"^Stop and bank {pool - 2}$"))
+
+    # Then 11s (Bad, +Dice, roll again) until the world wins.
     for _ in range(8):
         if by_id(page, "sts-outcome").count():
             break
-        at = move(page)
-        enter_d12(page, "11")
-        expect(by_id(page, "sts-move")).to_have_text(str(at + 1))
+        step(page, re.compile("^Roll the d12$"))
+        enter_dice(page, ["11 Bad +Dice"])
     assert reloaded and seen_world
     expect(by_id(page, "sts-outcome")).to_have_text(re.compile("The (team|world) wins"))
     expect(by_id(page, "sts-chart")).to_be_visible()

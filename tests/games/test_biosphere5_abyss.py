@@ -23,13 +23,14 @@ from companion.games.biosphere5.rules import (
     LeaderPromote,
     Settings,
     State,
+    ability_targets,
     ability_text,
     apply,
     describe,
     headline,
-    legal_actions,
     new_state,
     outcome,
+    usable_tiers,
 )
 
 NO_DICE = ScriptedDice([])
@@ -100,7 +101,9 @@ def test_biosphere_face_up_plus_one():
 def test_out_at_eight_at_once_and_capped():
     state, events = play(table(doom=(7,)), DoomDrawPile(player=0))
     assert state.abyss.players[0].doom == 8 and state.abyss.players[0].out
-    assert "(max 8)" in events[0] and "out at once" in events[1]
+    assert (events[0].kind, events[0].data["doom_from"], events[0].data["doom_to"]) == ("doom", 7, 8)
+    assert "(max 8)" in events[0].text
+    assert (events[1].kind, events[1].data["player"]) == ("player_out", 0)
     refused(state, DoomFaceUp(player=0), match="is out")
     refused(state, DoomAttack(attacker=1, target=0), match="is out")
     assert outcome(state) is None  # two players still in
@@ -109,11 +112,12 @@ def test_out_at_eight_at_once_and_capped():
 def test_several_lose_at_once_no_winner():
     state, events = play(table(2, doom=(7, 6)), DoomAttack(attacker=0, target=1))
     assert dooms(state) == [8, 8] and outcome(state) == "No winner"
+    assert events[-1].kind == "game_over" and events[-1].data["result"] == "No winner"
 
 
 def test_last_one_in():
     state, _ = play(table(2, doom=(0, 7), names=["Ann", "Bo"]), DoomFaceUp(player=1))
-    assert outcome(state) == "Ann is the last one in" and legal_actions(state) == []
+    assert outcome(state) == "Ann is the last one in" and GAME.legal_moves(state) == []
 
 
 def test_declare_biosphere_wins():
@@ -126,7 +130,8 @@ def test_declare_biosphere_wins():
 
 def test_decrease_discards_doom_cards_then_minus_one():
     state, events = play(table(doom=(3,)), DoomDecrease(player=0))
-    assert dooms(state)[0] == 2 and "discards 3 cards" in events[0]
+    assert dooms(state)[0] == 2 and "discards 3 cards" in events[0].text
+    assert (events[0].kind, events[0].data["cards"]) == ("doom_discard", 3)
     refused(table(), DoomDecrease(player=0), match="already 0")
 
 
@@ -146,7 +151,7 @@ def test_decrease_with_the_machine_uses_the_hand():
 def test_promote_to_tier_three_and_no_further():
     state, events = play(table(), *[LeaderPromote(player=0, leader="fighter")] * 3)
     assert state.abyss.players[0].leaders["fighter"] == 3
-    assert "Beat them all!" in events[-1]
+    assert "Beat them all!" in events[-1].text and events[-1].data["tier"] == 3
     refused(state, LeaderPromote(player=0, leader="fighter"), match="tier 3 already")
 
 
@@ -163,7 +168,58 @@ def test_ability_needs_the_tier_but_lower_tiers_may_be_used():
     promote = LeaderPromote(player=0, leader="true_believer")
     state, _ = play(state, promote, promote)
     state, events = play(state, LeaderAbility(player=0, leader="true_believer", tier=1))  # a lower tier
-    assert dooms(state)[0] == 2 and "Glimmer of Hope" in events[0]
+    assert dooms(state)[0] == 2 and "Glimmer of Hope" in events[0].text
+
+
+@pytest.mark.parametrize("leader", LEADERS)
+def test_a_leader_at_tier_n_may_use_any_tier_from_1_to_n_instead(leader):
+    """RULES.md §4: "A leader at tier N may use the ability of any tier from 1 to N instead of tier N's"
+    (book §3.3: "abilities available from the lower tiers can be activated instead")."""
+    state = table(doom=(3, 1))
+    state.abyss.players[0].leaders[leader] = 3
+    assert usable_tiers(state.abyss.players[0], leader) == [1, 2, 3]
+    for tier in (1, 2, 3):
+        targets = ability_targets(state.abyss, 0, leader, tier)
+        action = LeaderAbility(player=0, leader=leader, tier=tier, target=targets[-1] if targets else None)
+        assert GAME.why_not(state, action) is None, (leader, tier)
+        after, events = play(state, action)
+        first = events[0]
+        assert (first.kind, first.data["tier"], first.data["leader_tier"]) == ("leader_ability", tier, 3)
+        assert ("instead of tier 3's" in first.text) == (tier < 3)
+    state.abyss.players[0].leaders[leader] = 1
+    assert usable_tiers(state.abyss.players[0], leader) == [1]
+    refused(state, LeaderAbility(player=0, leader=leader, tier=2, target=1 if leader == "fighter" else None),
+            match="tier 2 isn't reached")
+
+
+def test_lower_tier_abilities_do_what_that_tier_says():
+    state = table(doom=(5, 2, 0))
+    state.abyss.players[0].leaders |= {"true_believer": 3, "fighter": 3, "commander": 2}
+    after, _ = play(state, LeaderAbility(player=0, leader="true_believer", tier=1))
+    assert dooms(after) == [4, 2, 0]  # Glimmer of Hope at tier 3
+    after, _ = play(state, LeaderAbility(player=0, leader="true_believer", tier=2))
+    assert dooms(after) == [4, 3, 1]  # Without Hesitation at tier 3
+    _, events = play(state, LeaderAbility(player=0, leader="fighter", tier=1, target=1))
+    assert events[-1].text == "Player 2 discards 2 cards." and events[-1].data["cards"] == 2
+    after, _ = play(state, LeaderAbility(player=0, leader="commander", tier=1))
+    assert after == state  # Raising the Flag is played with the cards; the tiers stay
+
+
+def test_moves_offer_every_usable_tier_and_only_players_still_in():
+    state = table(3, doom=(0, 8, 2))
+    state.abyss.players[1].out = True
+    state.abyss.players[2].leaders["fighter"] = 2
+    moves = {m.kind: m for m in GAME.legal_moves(state)}
+    fields = {f.name: f for f in moves["leader_ability"].fields}
+    assert fields["player"].choices == (2,) and (fields["tier"].low, fields["tier"].high) == (1, 2)
+    assert fields["target"].choices == (None, 0, 2)
+    assert moves["doom_draw_pile"].fields[0].choices == (0, 2)
+    assert moves["doom_decrease"].fields[0].choices == (2,)  # Player 1 is at doom 0; Player 2 is out
+    assert moves["doom_missing"].fields[1].low == 1 and moves["doom_missing"].fields[1].high == 8
+    assert not any(m.ready for m in moves.values())  # the Abyss's moves are templates: a screen picks the player
+    assert ability_targets(state.abyss, 2, "fighter", 1) == [None, 0]  # an opponent still in, or not recorded
+    assert ability_targets(state.abyss, 2, "true_believer", 3) == [0, 2]
+    assert ability_targets(state.abyss, 2, "strategist", 2) is None
 
 
 def test_true_believer_tier_1_glimmer_of_hope():
@@ -201,7 +257,8 @@ def test_fighter_beat_them_all_names_the_count():
     state = table(doom=(5,))
     state.abyss.players[0].leaders["fighter"] = 3
     _, events = play(state, LeaderAbility(player=0, leader="fighter", tier=3, target=2))
-    assert "Player 3 discards 5 cards" in events[-1]
+    assert "Player 3 discards 5 cards" in events[-1].text
+    assert (events[-1].kind, events[-1].data["player"], events[-1].data["cards"]) == ("opponent_discards", 2, 5)
     refused(state, LeaderAbility(player=0, leader="fighter", tier=3, target=0), InputError, match="opponent")
 
 
@@ -209,7 +266,7 @@ def test_text_only_abilities_change_nothing_but_the_log():
     state = table()
     state.abyss.players[0].leaders["strategist"] = 2
     after, events = play(state, LeaderAbility(player=0, leader="strategist", tier=2))
-    assert after == state and "The Trap" in events[0]
+    assert after == state and "The Trap" in events[0].text and events[0].kind == "leader_ability"
 
 
 # --- bad input --------------------------------------------------------------------------------------
@@ -217,8 +274,11 @@ def test_text_only_abilities_change_nothing_but_the_log():
 
 def test_out_of_range_refused():
     refused(table(), DoomDrawPile(player=3), InputError, match="between 0 and 2")
-    refused(table(), DoomMissing(player=0, count=0), InputError, match="between 1 and 8")
-    refused(table(), LeaderAbility(player=0, leader="fighter", tier=4), InputError, match="between 1 and 3")
+    # Ranges the action models hold are refused as the action is read, with the range.
+    with pytest.raises(ValidationError, match="greater than or equal to 1"):
+        GAME.parse_action({"kind": "doom_missing", "player": 0, "count": 0})
+    with pytest.raises(ValidationError, match="less than or equal to 3"):
+        GAME.parse_action({"kind": "leader_ability", "player": 0, "leader": "fighter", "tier": 4})
     refused(table(), DoomAttack(attacker=1, target=1), InputError, match="must differ")
     refused(table(), DoomAttack(attacker=None, target=1), InputError, match="choose a player")
 
@@ -230,7 +290,8 @@ def test_solo_with_abyss_the_machine_has_no_doom():
     state = new_state(Settings(abyss=True, names=["Ann"]))
     assert [p.name for p in state.abyss.players] == ["Ann"]
     state, events = play(state, DoomAttack(attacker=None, target=0))
-    assert dooms(state) == [2] and "The Machine has no doom" in events[0]
+    assert dooms(state) == [2] and "The Machine has no doom" in events[0].text
+    assert [e.kind for e in events] == ["machine_no_doom", "doom"]
     state, _ = play(state, DoomSpy(by=0, target=None))
     assert dooms(state) == [3]
 

@@ -9,6 +9,8 @@ import pytest
 from test_biosphere5_cards import DECK
 
 from companion.dice import ScriptedDice
+from pydantic import ValidationError
+
 from companion.games.base import InputError, RuleError
 from companion.games.biosphere5.cards import Card, Lower
 from companion.games.biosphere5.rules import (
@@ -29,7 +31,6 @@ from companion.games.biosphere5.rules import (
     apply,
     describe,
     headline,
-    legal_actions,
     machine_decide,
     new_state,
     outcome,
@@ -39,6 +40,19 @@ from companion.games.biosphere5.rules import (
 )
 
 NO_DICE = ScriptedDice([])
+
+
+def text(events) -> str:
+    return " ".join(e.text for e in events)
+
+
+def kinds(events) -> list[str]:
+    return [e.kind for e in events]
+
+
+def ready_kinds(state) -> list[str]:
+    """The kinds of the moves that may be made now (ready, or a template to fill)."""
+    return sorted({m.kind for m in GAME.legal_moves(state) if m.why_not is None})
 BIO = "biosphere-5-attack"
 
 
@@ -89,7 +103,9 @@ def test_example_3_machine_plays_new_hope_then_inpoverishment():
 
     after, events = reveal(state, *five)
     assert after.solo.machine.level == 8  # no gain: at the maximum already
-    assert "stays 8 (max 8)" in " ".join(events)
+    assert "stays 8 (max 8)" in text(events)
+    assert kinds(events)[:3] == ["machine_reveal", "machine_decision", "machine_why"]
+    assert events[0].data["cards"] == list(five) and events[1].data["play"] == "new_hope"
     assert after.solo.phase == "new_hope" and reveal_count(after) == 3
 
     more = reveal_more_action(after, DECK, ["assembly", "elders", "herbs"])
@@ -109,6 +125,9 @@ def test_example_3_machine_plays_new_hope_then_inpoverishment():
     assert final.solo.human.hand == 0 and final.solo.human.achievements == {}
     assert final.solo.machine.level == 6  # makeshift production: 2 due, no black hand
     assert final.solo.phase == "human" and final.result is None
+    check = next(e for e in events if e.kind == "rescue_check")
+    assert check.data["faces"] == [2, 3, 4, 5, 6, 2, 3, 4] and check.data["saved"] is False
+    assert check.data["shown"] == ["blank"] * 8
 
 
 def test_example_4_human_plays_hurricane_twice():
@@ -120,14 +139,21 @@ def test_example_4_human_plays_hurricane_twice():
     first, events = apply(state, HumanCatastrophe(category="housing", name="Hurricane"), ScriptedDice([4, 1]))
     assert first.solo.machine.level == 1
     assert first.solo.machine.achievements == {"housing": "yellow"} and first.solo.machine.stored == BIO
-    assert any("black hand" in e and "only 1 level" in e for e in events)
+    check = next(e for e in events if e.kind == "rescue_check")
+    assert check.data["shown"] == ["blank", "black hand"] and check.data["saved"]
+    assert (check.data["level_from"], check.data["level_to"]) == (2, 1)
+    assert "only 1 level" in check.text
 
     second, events = apply(first, HumanCatastrophe(category="housing", name="Hurricane"), NO_DICE)  # no roll
     m = second.solo.machine
     assert m.level == 0 and m.achievements == {} and m.stored is None
-    text = " ".join(events)
-    assert "No rescue check" in text and "makeshift housing (yellow cube)" in text
-    assert "discard the stored Biosphere 5/Attack card" in text
+    said = text(events)
+    assert "No rescue check" in said and "makeshift housing (yellow cube)" in said
+    assert "discard the stored Biosphere 5/Attack card" in said
+    assert kinds(events) == ["human_catastrophe", "machine_hit", "rescue_check", "machine_pays", "stored_discarded",
+                             "achievement_lost", "human_protected"]
+    assert events[2].data == {"rolled": False, "reason": "not the first catastrophe this round"}
+    assert events[5].data == {"side": "machine", "lost": {"housing": "yellow"}}
     assert second.result is None  # the Machine covered it exactly
     assert second.solo.human.hand == 3  # two Hurricanes played; perfect housing protects the human
 
@@ -164,7 +190,8 @@ def test_level_floor_0_and_stored_card_discarded():
     state = solo(level=2, stored=BIO, human={"security": "green", "production": "green"}, phase="human")
     after, events = apply(state, HumanSabotage(), NO_DICE)
     assert after.solo.machine.level == 0 and after.solo.machine.stored is None
-    assert "never below 0" in " ".join(events)
+    assert "never below 0" in text(events)
+    assert events[0].kind == "human_sabotage" and events[0].data == {"level_from": 2, "level_to": 0}
 
 
 # --- the tactics, rule by rule --------------------------------------------------------------------
@@ -175,7 +202,8 @@ def test_rule_1_stored_card_biosphere_wins_before_revealing():
     assert reveal_count(state) == 0
     after, events = reveal(state)
     assert after.solo.decision.rule == 1 and after.solo.decision.play == "biosphere"
-    assert outcome(after) == "Lost" and legal_actions(after) == []
+    assert outcome(after) == "Lost" and GAME.legal_moves(after) == []
+    assert events[-1].kind == "game_over" and events[-1].data["result"] == "Lost"
 
 
 def test_rule_1_stored_attack_destroys_highest_value_human_achievement():
@@ -313,7 +341,8 @@ def test_machine_catastrophe_hits_human_first_then_machine():
     # the human answers with a water rescue card; the Machine is perfectly protected
     done, events = apply(after, HumanDiscard(rescue=True), NO_DICE)
     assert done.solo.human.hand == 5 and done.solo.machine.level == 4
-    assert "perfect water achievement protects it" in " ".join(events)
+    assert "perfect water achievement protects it" in text(events)
+    assert events[-1].kind == "machine_hit" and events[-1].data["protection"] == "perfect"
     assert done.solo.catastrophes == 1
 
 
@@ -354,7 +383,7 @@ def test_no_black_hand_level_pays_then_achievements_lowest_first_yellow_before_g
     after, events = apply(state, HumanCatastrophe(category="nature"), ScriptedDice([5, 6]))
     m = after.solo.machine
     assert m.level == 0 and m.achievements == {"water": "green"}  # yellow housing, yellow security went
-    assert "no black hand" in " ".join(events)
+    assert "no black hand" in text(events)
 
 
 def test_hand_die_black_faces_setting():
@@ -412,7 +441,8 @@ def test_human_espionage_and_sabotage_against_the_machine():
     refused(state, HumanEspionage(), match="level II")
     state.solo.human.achievements = {"water": "yellow", "housing": "yellow"}
     after, events = apply(state, HumanEspionage(), NO_DICE)
-    assert after.solo.machine.level == 3 and "reveal 4 cards" in events[0]
+    assert after.solo.machine.level == 3 and "reveal 4 cards" in events[0].text
+    assert events[0].data == {"reveal": 4, "level_from": 4, "level_to": 3}
     refused(after, HumanSabotage(), match="level III")
     after.solo.human.achievements |= {"security": "green", "production": "yellow"}
     done, _ = apply(after, HumanSabotage(), NO_DICE)
@@ -433,7 +463,9 @@ def test_human_achievement_one_per_turn_one_per_category_and_level():
     refused(state, HumanAchievement(category="security", cube="green"), match="level II")
     after, _ = apply(state, HumanAchievement(category="housing", cube="yellow"), NO_DICE)
     refused(after, HumanAchievement(category="security", cube="green"), match="one achievement per turn")
-    assert "human_achievement" not in legal_actions(after)
+    assert "human_achievement" not in ready_kinds(after)
+    assert all(m.why_not == "At most one achievement per turn (§2.1)." for m in GAME.legal_moves(after)
+               if m.kind == "human_achievement")
 
 
 def test_one_achievement_per_turn_resets_each_round_even_after_a_discard():
@@ -478,7 +510,9 @@ def test_with_the_abyss_missing_achievements_raise_doom_instead():
 
 def test_end_turn_hand_limit():
     after, events = apply(solo(phase="human", hand=10), EndTurn(), NO_DICE)
-    assert after.solo.human.hand == 8 and "discard 2" in events[0]
+    assert after.solo.human.hand == 8 and "discard 2" in events[0].text
+    assert events[0].kind == "hand_limit" and events[0].data["discard"] == 2
+    assert events[1].kind == "round" and events[1].data == {"round": 2, "reveal": 2}
 
 
 # --- bad input: refused, nothing changes ----------------------------------------------------------
@@ -517,8 +551,14 @@ def test_wrong_phase_refused():
 
 
 def test_hand_size_range():
-    refused(solo(), SetHand(cards=26), InputError, match="between 0 and 25")
-    refused(solo(), SetHand(cards=-1), InputError, match="between 0 and 25")
+    # The range is the action model's: refused as the action is read, and offered as the field's range.
+    with pytest.raises(ValidationError, match="less than or equal to 25"):
+        GAME.parse_action({"kind": "set_hand", "cards": 26})
+    with pytest.raises(ValidationError, match="greater than or equal to 0"):
+        GAME.parse_action({"kind": "set_hand", "cards": -1})
+    field = next(m for m in GAME.legal_moves(solo()) if m.kind == "set_hand").fields[0]
+    assert (field.name, field.low, field.high, field.hint) == ("cards", 0, 25, "0–25")
+    refused(solo(hand=7), SetHand(cards=7), match="already 7")
     after, _ = apply(solo(), SetHand(cards=7), NO_DICE)
     assert after.solo.human.hand == 7
 
@@ -554,5 +594,5 @@ def test_headline_and_new_game():
     state = new_state(Settings())
     assert state.solo.machine.level == 2 and state.solo.phase == "machine"  # difficulty 2, the Machine starts
     assert headline(state) == "Round 1 · Machine's turn · reveal 2 · Machine level 2"
-    assert outcome(state) is None and legal_actions(state) == ["machine_reveal", "set_hand"]
+    assert outcome(state) is None and ready_kinds(state) == ["machine_reveal", "set_hand"]
     assert GAME.key == "biosphere5" and GAME.title == "Biosphere 5"

@@ -1,74 +1,71 @@
-"""Biosphere 5 property test: random legal play, seeded dice.
+"""Biosphere 5 property test: random games at a physical-dice table, drawn from the game's own moves.
 
-Invariants: the Machine's hand card level stays 0–8, doom 0–8 (out exactly at 8), leader tiers 0–3,
-at most one achievement per category (never salvation), apply never changes its input, refused
-moves change nothing, states round-trip through JSON, and replaying the log gives the same states.
+`tests.contract.physical_playout` plays each game through the store's pure step: every action comes
+from `GAME.moves` (templates filled from their FieldSpecs; the Machine's revealed cards drawn from the
+test deck), every rescue check pauses and is answered with hand dice as a table would enter them, and
+the log replays. On top of the contract's checks, every state keeps the game's invariants: the
+Machine's hand card level 0–8, doom 0–8 (out exactly at 8), leader tiers 0–3, at most one achievement
+per category (never salvation), and the phase agrees with what is due; and asking `why_not` (which
+runs `apply`) never changes the state it is asked about.
 """
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+import random
+
 from test_biosphere5_cards import DECK, TEST_DECK
 
-from companion.dice import SeededDice
-from companion.games.base import InputError, RuleError
+from companion.games.base import Move
 from companion.games.biosphere5 import rules as R
-from companion.games.biosphere5.cards import CATEGORY_ORDER
-from companion.games.biosphere5.rules import GAME, Settings, State, apply, legal_actions, new_state
+from companion.games.biosphere5.rules import GAME, State
+from tests.contract import physical_playout, store_playout
+from tests.helpers import memory_store
 
-CATEGORIES = list(CATEGORY_ORDER[:-1])
 ALL_IDS = [c.id for c in TEST_DECK]
+# How often a random table picks a kind of move: the Machine's turns and your discards whenever
+# they are due, a catastrophe now and then (it often ends the game), a win declared rarely.
+WEIGHT = {"machine_reveal": 20, "machine_reveal_more": 20, "human_discard": 20, "end_turn": 4, "set_hand": 1,
+          "human_catastrophe": 1, "declare_biosphere": 0.2, "leader_ability": 3, "leader_promote": 2}
 
 
-def _player(data, state: State, machine_ok: bool = False):
-    n = len(state.abyss.players)
-    choices = list(range(n)) + ([None] if machine_ok and state.solo is not None else [])
-    return data.draw(st.sampled_from(choices))
-
-
-def _pool(state: State, taken: list[str]) -> list[str]:
-    stored = state.solo.machine.stored
-    return [i for i in ALL_IDS if i != stored and i not in taken]
-
-
-def draw_action(data, state: State):
-    kind = data.draw(st.sampled_from(legal_actions(state)))
+def _revealed(state: State, move: Move, rng: random.Random):
+    """The cards that came up: `low` cards from the test deck, never the stored one nor a card
+    revealed earlier this turn."""
     solo = state.solo
-    if kind == "machine_reveal":
-        ids = data.draw(st.permutations(_pool(state, [])))[: R.reveal_count(state)]
-        return R.reveal_action(DECK, ids)
-    if kind == "machine_reveal_more":
-        ids = data.draw(st.permutations(_pool(state, solo.reveal.revealed)))[:3]
+    earlier = solo.reveal.revealed if solo.reveal else []
+    pool = [i for i in ALL_IDS if i != solo.machine.stored and i not in earlier]
+    ids = rng.sample(pool, move.fields[0].low)
+    if move.kind == "machine_reveal_more":
         return R.reveal_more_action(state, DECK, ids)
-    if kind == "human_discard":
-        held = list(solo.human.achievements)
-        give = data.draw(st.permutations(held))[: data.draw(st.integers(0, len(held)))] if held else []
-        return R.HumanDiscard(rescue=data.draw(st.booleans()), give_up=give)
-    if kind == "human_achievement":
-        return R.HumanAchievement(category=data.draw(st.sampled_from(CATEGORIES)),
-                                  cube=data.draw(st.sampled_from(["green", "yellow"])))
-    if kind == "human_catastrophe":
-        return R.HumanCatastrophe(category=data.draw(st.sampled_from(CATEGORIES)), rescue=data.draw(st.booleans()))
-    if kind == "human_attack":
-        return R.HumanAttack(category=data.draw(st.sampled_from(CATEGORIES)))
-    if kind == "set_hand":
-        return R.SetHand(cards=data.draw(st.integers(-1, 26)))
-    if kind in ("doom_draw_pile", "doom_face_up", "doom_decrease", "declare_biosphere"):
-        return GAME.parse_action({"kind": kind, "player": _player(data, state)})
-    if kind == "doom_missing":
-        return R.DoomMissing(player=_player(data, state), count=data.draw(st.integers(0, 9)))
-    if kind == "doom_attack":
-        return R.DoomAttack(attacker=_player(data, state, True), target=_player(data, state, True))
-    if kind == "doom_spy":
-        return R.DoomSpy(by=_player(data, state, True), target=_player(data, state, True))
-    if kind == "leader_promote":
-        return R.LeaderPromote(player=_player(data, state), leader=data.draw(st.sampled_from(R.LEADERS)))
-    if kind == "leader_ability":
-        target = data.draw(st.one_of(st.none(), st.integers(0, len(state.abyss.players) - 1)))
-        return R.LeaderAbility(player=_player(data, state), leader=data.draw(st.sampled_from(R.LEADERS)),
-                               tier=data.draw(st.integers(1, 3)), target=target)
-    return GAME.parse_action({"kind": kind})  # moves without fields
+    return R.reveal_action(DECK, ids)
+
+
+def fill(state: State, move: Move, rng: random.Random):
+    """An action from a template: a choice or a number in range for every field."""
+    if move.kind in ("machine_reveal", "machine_reveal_more"):
+        return _revealed(state, move, rng)
+    values = {}
+    for f in move.fields:
+        if f.name == "give_up":  # a list: `low` of the achievements offered
+            values[f.name] = rng.sample(list(f.choices), f.low)
+        elif f.choices:
+            values[f.name] = rng.choice(f.choices)
+        else:
+            values[f.name] = rng.randint(f.low, f.high)
+    return GAME.parse_action({"kind": move.kind, **values})
+
+
+def choose(state: State, moves: list[Move], rng: random.Random):
+    open_moves = [m for m in moves if m.why_not is None]
+    if not open_moves:
+        return None
+    weights = [WEIGHT.get(m.kind, 1 if m.kind in R.ABYSS_KINDS else 6) for m in open_moves]
+    move = rng.choices(open_moves, weights)[0]
+    action = move.action if move.ready else fill(state, move, rng)
+    before = state.model_copy(deep=True)
+    GAME.why_not(state, action)
+    assert state == before, "asking why_not changed the state"
+    return action
 
 
 def check_invariants(state: State) -> None:
@@ -78,8 +75,7 @@ def check_invariants(state: State) -> None:
         assert 0 <= s.machine.level <= 8
         assert 0 <= s.human.hand <= 25
         for board in (s.machine.achievements, s.human.achievements):
-            assert len(board) == len(set(board)) and "salvation" not in board
-            assert set(board.values()) <= {"green", "yellow"}
+            assert "salvation" not in board and set(board.values()) <= {"green", "yellow"}
         assert (s.phase == "discard") == (s.due is not None)
         assert (s.phase == "new_hope") == (s.reveal is not None)
         if s.machine.level == 0:
@@ -88,41 +84,31 @@ def check_invariants(state: State) -> None:
         for p in state.abyss.players:
             assert 0 <= p.doom <= 8 and p.out == (p.doom == 8)
             assert all(0 <= t <= 3 for t in p.leaders.values())
+    if state.result is not None:
+        assert GAME.legal_moves(state) == []
 
 
-SETTINGS = st.one_of(
-    st.builds(Settings, opponent=st.just("machine"), abyss=st.booleans(), difficulty=st.integers(0, 8),
-              hand_die_black_faces=st.integers(0, 6)),
-    st.builds(Settings, opponent=st.just("people"), abyss=st.just(True), players=st.integers(2, 4)),
-)
+def settings_for(seed: int) -> dict:
+    rng = random.Random(seed)
+    kind = seed % 4
+    if kind == 3:
+        return {"opponent": "people", "abyss": True, "players": rng.randint(2, 4)}
+    return {"opponent": "machine", "abyss": kind == 2, "difficulty": rng.randint(0, 8),
+            "hand_die_black_faces": rng.choice([0, 1, 1, 1, 2, 6])}
 
 
-@settings(max_examples=60)
-@given(config=SETTINGS, seed=st.integers(0, 2**32), data=st.data())
-def test_random_legal_play_keeps_invariants_and_replays(config, seed, data):
-    state = new_state(config)
-    log: list[tuple[object, int]] = []
-    states = [state]
-    for n in range(data.draw(st.integers(1, 40))):
-        if not legal_actions(state):
-            break
-        action = draw_action(data, state)
-        before = state.model_copy(deep=True)
-        try:
-            after, events = apply(state, action, SeededDice(seed, n))
-        except (RuleError, InputError) as refused:
-            assert str(refused)  # says why
-            assert state == before
-            continue
-        assert state == before  # apply never mutates its input
-        assert all(isinstance(e, str) and e for e in events)
-        check_invariants(after)
-        assert GAME.parse_action(GAME.dump_action(action)) == action
-        log.append((action, n))
-        state = after
-        states.append(state)
-    # Replay: the same actions with the same (seed, n) dice give the same states.
-    replay = new_state(config)
-    for (action, n), expected in zip(log, states[1:]):
-        replay, _ = apply(replay, action, SeededDice(seed, n))
-        assert replay == expected
+def test_random_physical_playouts_keep_invariants_and_replay():
+    pauses = outcomes = 0
+    for seed in range(200):
+        out = physical_playout(GAME, settings_for(seed), seed=seed, choose=choose, steps=45)
+        for entry in out.entries:
+            check_invariants(State.model_validate(entry["state"]["game"]))
+        pauses += out.pauses
+        outcomes += out.outcome is not None
+    assert pauses > 50  # the rescue checks did stop the table for its hand dice
+    assert outcomes > 20  # and many games reached a result
+
+
+def test_store_playouts_undo_and_redo_keep_the_entered_hand_dice():
+    for seed in (1, 2, 6):
+        store_playout(memory_store(), GAME, settings_for(seed), seed=seed, choose=choose, steps=40)

@@ -1,5 +1,8 @@
-"""Human Ethos hex map: coordinates, walls, distances, straight-line range, validation, JSON."""
+"""Human Ethos hex map: coordinates, walls, distances, straight-line range (line of sight, generous and
+strict, checked against plain geometry), validation, JSON."""
 
+import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ from companion.games.human_ethos.hexmap import (
     Board,
     Hex,
     HexMap,
+    Passage,
     Space,
     axial_of,
     check_map,
@@ -18,6 +22,7 @@ from companion.games.human_ethos.hexmap import (
     distances,
     from_label,
     hex_distance,
+    hex_neighbours,
     make_wall,
     neighbours,
     offset_of,
@@ -26,6 +31,7 @@ from companion.games.human_ethos.hexmap import (
     rectangle,
     require_playable,
     set_space,
+    sight_line,
     toggle_space,
     toggle_wall,
 )
@@ -145,12 +151,155 @@ def test_range_along_an_edge_passes_on_either_side():
     assert range_between(both, Hex(q=1, r=1), Hex(q=0, r=0)) is None
 
 
+def test_a_line_through_the_middle_of_a_wall_is_blocked():
+    # The segment (0,0) → (3,1) enters six hexes; halfway it crosses the middle of the edge between
+    # (1,1) and (2,0). Points sampled once per hex step (the old rule) skipped that edge, so a wall
+    # there still gave range 4.
+    assert sight_line((0, 0), (3, 1)).entered == ((0, 0), (1, 0), (1, 1), (2, 0), (2, 1), (3, 1))
+    assert Board.of(open_map()).range_between((0, 0), (3, 1)) == 4
+    walled = Board.of(open_map(walls=[((1, 1), (2, 0))]))
+    for sight in ("generous", "strict"):
+        assert walled.range_between((0, 0), (3, 1), sight=sight) is None
+        assert walled.range_between((3, 1), (0, 0), sight=sight) is None
+    assert walled.range_between((0, 0), (3, 1), ignore_walls=True) == 4
+
+
+# (0,0) → (1,1) runs along the edge (1,0)|(0,1): a side is blocked by a hole or by a wall on the way round.
+EDGE_CASES = [
+    # walls, holes, generous, strict
+    ([], [], 2, 2),
+    ([((0, 0), (1, 0))], [], 2, None),  # one side walled: the other side is open
+    ([((1, 0), (1, 1))], [], 2, None),
+    ([((0, 0), (1, 0)), ((0, 1), (1, 1))], [], None, None),  # both sides walled
+    ([], [(1, 0)], 2, None),  # one side is a hole
+    ([], [(1, 0), (0, 1)], None, None),
+    ([((0, 0), (0, 1))], [(1, 0)], None, None),  # a hole on one side, a wall on the other
+    ([((1, 0), (0, 1))], [], 2, None),  # a wall lying along the line: not crossed, only touched
+]
+
+
+@pytest.mark.parametrize("walls,holes,generous,strict", EDGE_CASES)
+def test_a_line_along_an_edge_generous_and_strict(walls, holes, generous, strict):
+    board = Board.of(open_map(walls=walls, drop=holes))
+    for a, b in (((0, 0), (1, 1)), ((1, 1), (0, 0))):
+        assert board.range_between(a, b) == generous
+        assert board.range_between(a, b, sight="strict") == strict
+
+
+# (0,0) → (4,1) goes from (1,0) into (2,0) exactly through their corner with (1,1): straight across the
+# end point of the edge (1,0)|(2,0) on one hand, through a point of (1,1) on the other.
+CORNER_CASES = [
+    ([], [], 5, 5),
+    ([((1, 0), (2, 0))], [], 5, None),  # crossed only at its end point
+    ([((1, 0), (1, 1))], [], 5, None),  # touched at its end point
+    ([((1, 1), (2, 0))], [], 5, None),
+    ([], [(1, 1)], 5, None),  # a hole touched at its corner
+    ([((1, 0), (2, 0)), ((1, 0), (1, 1))], [], None, None),  # two walls meeting there make one wall
+    ([((1, 0), (2, 0))], [(1, 1)], None, None),
+]
+
+
+@pytest.mark.parametrize("walls,holes,generous,strict", CORNER_CASES)
+def test_a_line_through_a_corner_generous_and_strict(walls, holes, generous, strict):
+    line = sight_line((0, 0), (4, 1))
+    assert line.passages[1] == Passage((1, 0), (2, 0), left=((1, 1),))
+    board = Board.of(open_map(walls=walls, drop=holes))
+    for a, b in (((0, 0), (4, 1)), ((4, 1), (0, 0))):
+        assert board.range_between(a, b) == generous
+        assert board.range_between(a, b, sight="strict") == strict
+
+
 def test_range_is_symmetric_on_the_sample_map():
     board = Board.of(parse_map_json(SAMPLE.read_text()))
     coords = sorted(board.spaces)
-    for a in coords:
-        for b in coords:
-            assert board.range_between(a, b) == board.range_between(b, a)
+    for sight in ("generous", "strict"):
+        for a in coords:
+            for b in coords:
+                assert board.range_between(a, b, sight=sight) == board.range_between(b, a, sight=sight)
+
+
+# --- range, checked against plain geometry ------------------------------------------------------
+#
+# An independent look at the same segments: points in axial coordinates times 3 (an affine image of
+# the board, so crossings and insides are the same), hexes as hexagons, walls as line segments.
+
+_CORNERS = ((2, -1), (1, 1), (-1, 2), (-2, 1), (-1, -1), (1, -2))  # a hex's corners around its centre, ×3
+
+
+def _hexagon(c):
+    return [(3 * c[0] + x, 3 * c[1] + y) for x, y in _CORNERS]
+
+
+def _cross(o, a, b):
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _wall_segment(a, b):
+    shared = sorted(set(_hexagon(a)) & set(_hexagon(b)))
+    assert len(shared) == 2
+    return shared
+
+
+def _crosses(p, q, u, v):
+    """The segments cross at one point inside both (not at an end point, not along each other)."""
+    return _cross(p, q, u) * _cross(p, q, v) < 0 and _cross(u, v, p) * _cross(u, v, q) < 0
+
+
+def _touches(p, q, u, v):
+    """The closed segments have a point in common."""
+    def on(a, b, c):
+        return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+    d1, d2, d3, d4 = _cross(p, q, u), _cross(p, q, v), _cross(u, v, p), _cross(u, v, q)
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return True
+    return any(d == 0 and on(a, b, c) for d, (a, b, c) in ((d1, (p, q, u)), (d2, (p, q, v)), (d3, (u, v, p)), (d4, (u, v, q))))
+
+
+def _meets_hexagon(p, q, c, *, inside: bool):
+    """The segment meets the hexagon's inside (or, with inside=False, the closed hexagon)."""
+    corners = _hexagon(c)
+    lo, hi = Fraction(0), Fraction(1)
+    for a, b in zip(corners, corners[1:] + corners[:1]):  # the inside is to the left of each side
+        at_p = _cross(a, b, p)
+        slope = _cross(a, b, q) - at_p  # f(t) = at_p + t · slope must be > 0 (or >= 0)
+        if slope == 0:
+            if at_p < 0 or (inside and at_p == 0):
+                return False
+        elif slope > 0:
+            lo = max(lo, Fraction(-at_p, slope))
+        else:
+            hi = min(hi, Fraction(-at_p, slope))
+    return lo < hi if inside else lo <= hi
+
+
+def test_no_blocked_line_gets_a_range_checked_by_plain_geometry():
+    rng = random.Random(11)
+    coords = [(q, r) for q in range(7) for r in range(7)]
+    holes = rng.sample(coords, 5)
+    kept = [c for c in coords if c not in holes]
+    edges = sorted({(a, b) for a in kept for b in hex_neighbours(a) if b in kept and a < b})
+    walls = rng.sample(edges, 16)
+    board = Board.of(open_map(walls=walls, drop=holes))
+    wall_lines = [_wall_segment(a, b) for a, b in walls]
+    generous_only = 0
+    for a in kept:
+        for b in kept:
+            if a == b:
+                continue
+            p, q = (3 * a[0], 3 * a[1]), (3 * b[0], 3 * b[1])
+            crossed = any(_crosses(p, q, u, v) for u, v in wall_lines) or any(
+                _meets_hexagon(p, q, h, inside=True) for h in holes)
+            touched = any(_touches(p, q, u, v) for u, v in wall_lines) or any(
+                _meets_hexagon(p, q, h, inside=False) for h in holes)
+            generous, strict = board.range_between(a, b), board.range_between(a, b, sight="strict")
+            if crossed:  # through a wall or a hole: never a range
+                assert generous is None and strict is None, (a, b)
+            # strict: blocked exactly when the segment touches a wall or a hole at all
+            assert (strict is None) == touched, (a, b)
+            if not touched:
+                assert generous == hex_distance(a, b)
+            generous_only += generous is not None and strict is None
+    assert generous_only > 0  # the map has lines along edges and through corners that only generous lets through
 
 
 # --- validation ---------------------------------------------------------------------------------

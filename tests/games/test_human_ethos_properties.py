@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.dice import SeededDice
+from companion.games.base import Event
 from companion.games.human_ethos.enemies import EnemyType
 from companion.games.human_ethos.hexmap import Board, Hex, HexMap, Space, axial_of, hex_neighbours, make_wall
 from companion.games.human_ethos.rules import (
@@ -153,6 +154,7 @@ def draw_catalog(data, s: State):
         hazard_trigger=data.draw(st.sampled_from(["end_of_turn", "on_enter", "both"])),
         tie_break=data.draw(st.sampled_from(["players_choose", "generous", "smart"])),
         cache_reveal=data.draw(st.sampled_from(["3", "per_player"])),
+        line_of_sight=data.draw(st.sampled_from(["generous", "strict"])),
     )
     if new == s.settings:
         new = new.model_copy(update={"tie_break": "smart" if new.tie_break != "smart" else "generous"})
@@ -198,7 +200,7 @@ def test_random_play_keeps_the_invariants_and_replays(data, seed, tie_break):
         before = s.model_dump_json()
         new, events = apply(s, a, SeededDice(seed, n))
         assert s.model_dump_json() == before  # apply never mutates its input
-        assert all(isinstance(e, str) and e for e in events)
+        assert all(isinstance(e, Event) and e.kind != "text" and e.text for e in events)  # every event typed
         if a.kind in ("enemy_phase", "choose"):
             assert miniatures(new) == miniatures(s)  # the enemy phase moves miniatures, never adds or loses them
         check_invariants(new)

@@ -6,13 +6,15 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 from pydantic import ValidationError
 
-from companion.dice import ScriptedDice, SeededDice
+from companion.dice import PhysicalDice, ScriptedDice, SeededDice
 from companion.games.base import InputError, RuleError
-from companion.games.save_the_singularity import rules
+from companion.games.save_the_singularity import odds, rules
 from companion.games.save_the_singularity.rules import (
     GAME, ComputerScientist, Die, MediaLiaison, Mathematician, Player, PressOn, Programmer,
     Rationalist, Roll, RollD12, Settings, State, Stop, TakeBust, VentureCapitalist,
 )
+from companion.log import step
+from companion.table import CampaignState, GiveDice, SetPhysicalDice
 
 NAMES = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -35,6 +37,10 @@ def after_throw(state: State, faces: list[int], **update) -> State:
     fields = dict(phase="throw", pool=len(faces), throw=[Die(face=f) for f in faces])
     fields.update(update)
     return state.model_copy(update=fields, deep=True)
+
+
+def texts(events) -> list[str]:
+    return [e.text for e in events]
 
 
 def kinds(state: State) -> set:
@@ -109,7 +115,12 @@ def test_first_throw_is_3d6_and_progress_goes_at_risk():
     s, events = go(game("mathematician"), Roll(), 1, 3, 5)
     assert s.phase == "throw" and s.pool == 3 and [d.face for d in s.throw] == [1, 3, 5]
     assert rules.at_risk(s) == 1 and rules.next_pool(s) == 4 and s.team == 0
-    assert events == ["Ada: 3 dice → 1, 3, 5; 1 Bug, 1 Idea, 1 Progress; +1 at risk (1 this turn)."]
+    [e] = events
+    assert (e.kind, e.text) == ("throw", "Ada throws 3 dice: 1 Bug, 1 Idea, 1 Progress; +1 at risk (1 this turn).")
+    assert {k: e.data[k] for k in ("player", "cause", "faces", "bugs", "ideas", "progress", "gained", "at_risk", "busts")} \
+        == {"player": "Ada", "cause": "roll", "faces": [1, 3, 5], "bugs": 1, "ideas": 1, "progress": 1, "gained": 1,
+            "at_risk": 1, "busts": False}
+    assert e.data["bust_chance"] == float(odds.bust_chance(3))
 
 
 def test_bust_with_exactly_two_bugs_loses_the_points_at_risk():
@@ -117,7 +128,9 @@ def test_bust_with_exactly_two_bugs_loses_the_points_at_risk():
     s = after_throw(game("mathematician"), [4, 5, 2], risk_before_throw=2)
     s, events = go(s, PressOn(), 1, 1, 6, 6)
     assert s.phase == "world" and s.team == 0
-    assert "Bust: 2 Bugs in one throw (two or more bust); 4 points at risk lost." in events
+    assert "Bust: 2 Bugs in one throw (two or more bust); 4 points at risk lost." in texts(events)
+    bust = next(e for e in events if e.kind == "bust")
+    assert bust.data == {"player": "Ada", "bugs": 2, "lost": 4, "chance": float(odds.bust_chance(4))}
 
 
 def test_one_bug_does_not_bust():
@@ -135,14 +148,15 @@ def test_press_on_grows_the_pool_by_the_ideas_and_keeps_points():
     s = after_throw(game("mathematician"), [2, 3, 5])  # 2 Ideas, 1 Progress
     s, events = go(s, PressOn(), 4, 4, 2, 6, 1)
     assert s.pool == 5 and rules.at_risk(s) == 1 + 3
-    assert events[0] == "Ada presses on with 1 at risk: 3 dice + 2 Ideas = 5 dice."
+    assert (events[0].kind, events[0].text) == ("press_on", "Ada presses on with 1 at risk: 3 dice + 2 Ideas = 5 dice.")
+    assert events[0].data == {"player": "Ada", "at_risk": 1, "pool": 3, "ideas": 2, "next_pool": 5, "capped": False}
 
 
 def test_pool_is_capped_at_12_dice():
     s = after_throw(game("mathematician"), [2, 2, 3, 4, 4, 4, 4, 4, 4, 4, 5])  # 11 dice, 3 Ideas
     s, events = go(s, PressOn(), *([4] * 12))
     assert s.pool == 12 and len(s.throw) == 12
-    assert "11 dice + 3 Ideas = 12 dice, capped at 12" in events[0]
+    assert "11 dice + 3 Ideas = 12 dice, capped at 12" in events[0].text and events[0].data["capped"]
 
 
 def test_max_pool_setting_caps_the_pool():
@@ -155,7 +169,9 @@ def test_stop_banks_the_points_and_starts_the_world_phase():
     s = after_throw(game("mathematician"), [4, 5, 2], risk_before_throw=3)
     s, events = go(s, Stop())
     assert (s.team, s.phase, s.world_rolls) == (5, "world", [])
-    assert events[0] == "Ada stops and banks 5 points: team 0 → 5 (target 25)."
+    assert (events[0].kind, events[0].text) == ("bank", "Ada stops and banks 5 points: team 0 → 5 (target 25).")
+    assert events[0].data == {"player": "Ada", "points": 5, "team": 5, "target": 25}
+    assert events[1].kind == "world_phase"
     assert kinds(s) == {("roll_d12", None)}
 
 
@@ -184,14 +200,19 @@ def test_d12_rolled_until_stop_and_dice_owed_to_the_next_player():
     s, _ = go(s, RollD12(), 11)
     s, events = go(s, RollD12(), 12)
     assert (s.world, s.phase, s.current, s.pool) == (2, "start", 1, 6)
-    assert events[-1] == "Turn 2: Bea starts with 3 + 3 owed = 6 dice."
+    assert (events[-1].kind, events[-1].text) == ("turn", "Turn 2: Bea starts with 3 + 3 owed = 6 dice.")
+    assert events[-1].data == {"turn": 2, "by": 1, "player": "Bea", "owed": 3, "pool": 6, "capped": False}
+    roll = events[0]
+    assert roll.kind == "world_roll" and roll.data == {
+        "face": 12, "symbols": ["Bad", "+Dice", "Stop"], "bad": True, "plus_dice": True, "stop": True,
+        "liaison": False, "world": 2, "owed": 3, "target": 8}
     assert s.history[-1] == rules.ScorePoint(turn=1, team=0, world=2)
 
 
 def test_dice_owed_are_capped_by_the_pool():
     s = game("mathematician", "programmer", max_pool=5).model_copy(update={"phase": "world", "owed": 3})
     s, events = go(s, RollD12(), 6)
-    assert s.pool == 5 and "capped at 5" in events[-1]
+    assert s.pool == 5 and "capped at 5" in events[-1].text and events[-1].data["capped"]
 
 
 def test_turns_rotate_through_the_players():
@@ -209,7 +230,8 @@ def test_team_wins_on_reaching_its_target():
     s = after_throw(game("mathematician"), [4, 4, 2], team=22, risk_before_throw=1)
     s, events = go(s, Stop())
     assert s.team == 25 and s.phase == "over" and rules.outcome(s) == "Won"
-    assert events[-1] == "The team reaches 25 points: the team wins."
+    assert (events[-1].kind, events[-1].text) == ("game_end", "The team reaches 25 points: the team wins.")
+    assert events[-1].data == {"winner": "team", "team": 25, "world": 0, "team_target": 25, "world_target": 4, "turn": 1}
     assert rules.legal_actions(s) == []
     refused(s, RollD12(), match="game is over")
 
@@ -224,7 +246,9 @@ def test_world_wins_on_a_bad_without_stop():
     s = game("mathematician").model_copy(update={"phase": "world", "world": 3})
     s, events = go(s, RollD12(), 4)
     assert s.world == 4 and s.phase == "over" and rules.outcome(s) == "Lost"
-    assert events[-1] == "The world reaches 4 points: the world wins."
+    assert (events[-1].kind, events[-1].text) == ("game_end", "The world reaches 4 points: the world wins.")
+    assert events[-1].data["winner"] == "world"
+    assert events[0].data["plus_dice"] is False  # face 4 has no +Dice
     assert s.history[-1] == rules.ScorePoint(turn=1, team=0, world=4)
 
 
@@ -241,7 +265,9 @@ def test_bust_waits_for_reroll_powers_then_take_bust():
     s, events = go(game("rationalist"), Roll(), 1, 1, 5)
     assert rules.is_bust(s) and s.phase == "throw"
     assert kinds(s) == {("take_bust", None), ("rationalist", 0)}
-    assert events[-1] == "2 Bugs: this throw busts unless a reroll changes it — Ada (Rationalist)."
+    assert events[-1].text == "2 Bugs: this throw busts unless a reroll changes it — Ada (Rationalist)."
+    assert events[-1].kind == "bust_pending"
+    assert events[-1].data == {"bugs": 2, "lost": 0, "powers": [{"by": 0, "role": "rationalist", "player": "Ada"}]}
     refused(s, Stop(), match="busts")
     refused(s, PressOn(), match="busts")
     s, _ = go(s, TakeBust())
@@ -252,11 +278,18 @@ def test_rationalist_rerolls_all_dice_once_per_game():
     s, _ = go(game("rationalist"), Roll(), 1, 1, 5)
     s, events = go(s, Rationalist(by=0), 4, 5, 2)
     assert [d.face for d in s.throw] == [4, 5, 2] and rules.at_risk(s) == 2 and s.powers_used == [True]
-    assert events[0] == "Ada (Rationalist) rerolls all 3 dice: 1, 1, 5 → 4, 5, 2; 0 Bugs, 1 Idea, 2 Progress."
+    assert texts(events) == [
+        "Ada (Rationalist): reroll all 3 dice of the throw.",
+        "Rerolled Bug, Bug, Progress → Progress, Progress, Idea: the throw shows 0 Bugs, 1 Idea, 2 Progress; "
+        "2 at risk this turn."]
+    assert events[0].data == {"role": "rationalist", "by": 0, "player": "Ada"}
+    assert {k: events[1].data[k] for k in ("cause", "replaced", "thrown", "busts", "bust_chance")} == {
+        "cause": "rationalist", "replaced": [1, 1, 5], "thrown": [4, 5, 2], "busts": False,
+        "bust_chance": float(odds.bust_chance(3))}
     refused(s, Rationalist(by=0), match="already used the Rationalist power")
     # Spent: the next bust is applied at once.
     s, events = go(s, PressOn(), 1, 1, 4, 4)
-    assert s.phase == "world" and any(e.startswith("Bust") for e in events)
+    assert s.phase == "world" and any(e.kind == "bust" for e in events)
 
 
 def test_a_power_is_used_on_another_players_turn():
@@ -279,12 +312,13 @@ def test_computer_scientist_rerolls_ideas_and_ignores_their_bugs():
     s, events = go(s, ComputerScientist(by=0), 1, 1)
     assert rules.count_bugs(s.throw) == 1 and not rules.is_bust(s)
     assert [rules.die_symbol(d) for d in s.throw] == ["Bug (ignored)", "Bug (ignored)", "Bug", "Progress"]
-    assert "(Bugs among them ignored)" in events[0]
+    assert "Bugs among them ignored" in events[0].text
+    assert events[1].data["ignoring"] == 2 and events[1].data["ignored_bugs"] == 2
 
 
 def test_computer_scientist_not_offered_on_a_bust_it_cannot_undo():
     s, events = go(game("computer_scientist"), Roll(), 1, 1, 2)
-    assert s.phase == "world" and any(e.startswith("Bust") for e in events)
+    assert s.phase == "world" and any(e.kind == "bust" for e in events)
     s = after_throw(game("computer_scientist", "programmer"), [1, 1, 2])
     assert kinds(s) == {("take_bust", None), ("programmer", 1)}
     refused(s, ComputerScientist(by=0), match="can't undo a bust")
@@ -305,7 +339,8 @@ def test_programmer_rerolls_the_bugs():
 def test_programmer_reroll_can_bust_again_and_then_the_bust_applies():
     s, _ = go(game("programmer"), Roll(), 1, 1, 5)
     s, events = go(s, Programmer(by=0), 1, 1)
-    assert s.phase == "world" and events[-2].startswith("Bust")
+    assert s.phase == "world" and events[-2].kind == "bust"
+    assert events[-2].data["chance"] == float(odds.bust_chance(2))  # only the two rerolled dice could bust
 
 
 def test_programmer_needs_a_bug():
@@ -318,7 +353,8 @@ def test_mathematician_starts_a_turn_with_one_die_and_forfeits_owed_dice():
     assert ("mathematician", 1) in kinds(s)
     s, events = go(s, Mathematician(by=1))
     assert s.pool == 1 and s.phase == "start" and s.powers_used == [False, True]
-    assert events == ["Bea (Mathematician): Ada starts with only 1 die instead of 5 (any +Dice owed are forfeited)."]
+    assert texts(events) == ["Bea (Mathematician): Ada starts with only 1 die instead of 5 (any +Dice owed are forfeited)."]
+    assert events[0].data == {"role": "mathematician", "by": 1, "player": "Bea", "pool_before": 5, "forfeited": 2}
     s, _ = go(s, Roll(), 4)
     assert len(s.throw) == 1 and rules.at_risk(s) == 1
 
@@ -333,7 +369,9 @@ def test_venture_capitalist_first_throw():
     # First 3 ignore Bugs (1, 1, 2, ...), then 3 counting them (4, 1, 3): only 1 Bug counts.
     assert not rules.is_bust(s) and s.pool == 3 and len(s.throw) == 6
     assert rules.at_risk(s) == 1 and rules.next_pool(s) == 3 + 2  # Ideas from both halves
-    assert events[0] == "Ada (Venture Capitalist) backs the throw: 3 dice ignoring Bugs, then 3 more counting Bugs."
+    assert events[0].text == "Ada (Venture Capitalist): back the throw: 3 dice ignoring Bugs, then 3 more counting Bugs."
+    assert events[1].text.startswith("Ada throws 3 dice ignoring Bugs and 3 counting them: 1 Bug, 2 Ideas, 1 Progress")
+    assert events[1].data["ignoring"] == 3 and events[1].data["thrown"] == [1, 1, 2, 4, 1, 3]
 
 
 def test_venture_capitalist_when_pressing_on_and_both_halves_score():
@@ -342,7 +380,7 @@ def test_venture_capitalist_when_pressing_on_and_both_halves_score():
     s, events = go(s, VentureCapitalist(by=1), 1, 1, 2, 4, 1, 4, 4, 3)
     assert s.pool == 4 and len(s.throw) == 8
     assert rules.at_risk(s) == 2 + 1 + 2 and rules.next_pool(s) == 4 + 2
-    assert events[0].startswith("Ada presses on with 2 at risk")
+    assert events[0].text.startswith("Ada presses on with 2 at risk") and events[1].kind == "power"
 
 
 def test_venture_capitalist_throw_busts_only_on_the_second_half():
@@ -360,7 +398,8 @@ def test_media_liaison_before_roll_makes_the_result_stop():
     assert kinds(s) == {("roll_d12", None), ("media_liaison", 0)}
     s, events = go(s, MediaLiaison(by=0), 11)  # Bad, +Dice: normally roll again
     assert (s.world, s.phase, s.pool) == (1, "start", 4)
-    assert "stop (Media Liaison)" in events[1]
+    assert "stop (Media Liaison)" in events[1].text
+    assert events[1].data["liaison"] and events[1].data["stop"]
 
 
 def test_media_liaison_after_roll_stops_on_the_last_result():
@@ -371,7 +410,7 @@ def test_media_liaison_after_roll_stops_on_the_last_result():
     assert ("media_liaison", 0) in kinds(s)
     s, events = go(s, MediaLiaison(by=0))
     assert (s.phase, s.pool, s.current) == ("start", 4, 1)
-    assert events[0] == "Ada (Media Liaison): the d12's 8 also counts as Stop."
+    assert events[0].text == "Ada (Media Liaison): the d12's 8 also counts as Stop." and events[0].data["face"] == 8
 
 
 def test_powers_offered_only_when_usable():
@@ -387,6 +426,173 @@ def test_powers_offered_only_when_usable():
 def test_power_of_another_role_refused():
     s = after_throw(game("mathematician", "programmer"), [1, 1, 4])
     refused(s, Rationalist(by=1), match="Bea is the Programmer, not the Rationalist")
+
+
+# --- Chance nodes: every throw is declared --------------------------------------------------------
+
+
+def chances(state: State, action, *faces: int) -> list:
+    """The rolls an action declares, answered with scripted dice (every face used)."""
+    dice = ScriptedDice(faces)
+    rules.apply(state, action, dice)
+    assert dice.faces == []
+    return dice.chances
+
+
+def test_the_d6_is_entered_as_bug_idea_progress_and_the_d12_by_its_faces():
+    assert rules.D6.choices() == [("Bug (1)", 1), ("Idea (2–3)", 2), ("Progress (4–6)", 4)]
+    for label, value in rules.D6.choices():
+        symbol = rules.d6_symbol(value)
+        assert label.startswith(symbol)
+        assert rules.D6.probability(label) == {"Bug": odds.P_BUG, "Idea": odds.P_IDEA, "Progress": odds.P_PROGRESS}[symbol]
+    assert [label for label, _ in rules.D12.choices()] == [
+        "1 Stop", "2 Stop", "3 Stop", "4 Bad", "5 Bad", "6 +Dice Stop", "7 +Dice Stop", "8 +Dice",
+        "9 Bad Stop", "10 Bad Stop", "11 Bad +Dice", "12 Bad +Dice Stop"]
+
+
+def test_the_first_throw_declares_the_pool_who_rolls_and_the_bust_chance():
+    [c] = chances(game("mathematician"), Roll(), 4, 4, 4)
+    assert (c.count, c.die, c.who) == (3, rules.D6, "Ada")
+    assert c.text == "3 d6 for Ada's first throw: 2 or more Bugs bust; 0 or 1 Bug: no bust"
+    assert [o.probability for o in c.outcomes] == [float(odds.bust_chance(3)), 1 - float(odds.bust_chance(3))]
+
+
+def test_pressing_on_declares_the_grown_pool_and_what_a_bust_loses():
+    s = after_throw(game("mathematician"), [2, 3, 5], risk_before_throw=2)
+    [c] = chances(s, PressOn(), 4, 4, 4, 4, 4)
+    assert (c.count, c.why) == (5, "Ada's throw, pressing on")
+    assert c.outcomes[0].label == "2 or more Bugs bust, losing 3 at risk"
+    assert c.outcomes[0].probability == float(odds.bust_chance(5))
+
+
+def test_the_venture_capitalist_throw_is_two_chances():
+    first, second = chances(game("venture_capitalist"), VentureCapitalist(by=0), 1, 1, 1, 4, 4, 4)
+    assert (first.count, first.why) == (3, "Ada's Venture Capitalist throw, ignoring Bugs")
+    assert [(o.label, o.probability) for o in first.outcomes] == [("can't bust (Bugs ignored)", 1.0)]
+    assert (second.count, second.why) == (3, "Ada's Venture Capitalist throw, counting Bugs")
+    assert second.outcomes[0].probability == float(odds.bust_chance(3))
+
+
+def test_rerolls_are_declared_with_their_own_bust_chance():
+    table = game("rationalist", "programmer", "computer_scientist")
+    s = after_throw(table, [1, 1, 2, 3, 5])
+    [c] = chances(s, Rationalist(by=0), 4, 4, 4, 4, 4)
+    assert (c.count, c.why, c.who) == (5, "the Rationalist reroll of all 5 dice", "Ada")
+    assert c.outcomes[0].probability == float(odds.bust_chance(5))
+    [c] = chances(s, Programmer(by=1), 4, 4)
+    assert (c.count, c.why) == (2, "the Programmer reroll of 2 Bug dice")
+    assert c.outcomes[0].probability == float(odds.bust_chance(2))
+    [c] = chances(after_throw(table, [1, 2, 3, 5]), ComputerScientist(by=2), 1, 1)
+    assert c.count == 2 and [o.probability for o in c.outcomes] == [1.0]
+
+
+def test_the_rationalist_rerolls_a_venture_throw_as_its_two_halves():
+    s, _ = go(game("venture_capitalist", "rationalist"), VentureCapitalist(by=0), 1, 1, 1, 4, 2, 5)
+    first, second = chances(s, Rationalist(by=1), 1, 1, 1, 4, 4, 4)
+    assert first.why.endswith("the 3 that ignore Bugs") and [o.probability for o in first.outcomes] == [1.0]
+    assert second.why.endswith("the 3 that count Bugs")
+    assert second.outcomes[0].probability == float(odds.bust_chance(3))
+
+
+def test_the_world_d12_is_declared_with_exclusive_outcomes():
+    s = game("mathematician", "media_liaison").model_copy(update={"phase": "world", "world": 7})
+    [c] = chances(s, RollD12(), 1)
+    assert (c.count, c.die, c.who, c.why) == (1, rules.D12, "Ada", "the world's roll")
+    assert [(o.label, o.probability) for o in c.outcomes] == [
+        ("Bad: the world wins", 6 / 12), ("Stop, no Bad: the world phase ends", 5 / 12), ("+Dice only: roll again", 1 / 12)]
+    [c] = chances(s.model_copy(update={"world": 2}), MediaLiaison(by=1), 8)
+    assert [(o.label, o.probability) for o in c.outcomes] == [
+        ("Bad: world 3 of 8", 6 / 12), ("Stop, no Bad: the world phase ends", 6 / 12)]
+
+
+def test_a_physical_table_is_asked_for_each_venture_capitalist_throw_in_turn():
+    state = CampaignState(game=game("venture_capitalist").model_dump(mode="json"))
+    state = step(GAME, state, SetPhysicalDice(on=True), PhysicalDice()).state
+    done = step(GAME, state, VentureCapitalist(by=0), PhysicalDice())
+    assert done.state.pending.chance.why == "Ada's Venture Capitalist throw, ignoring Bugs" and done.dice == []
+    done = step(GAME, done.state, GiveDice(faces=[1, 1, 2]), PhysicalDice())
+    assert done.state.pending.chance.why == "Ada's Venture Capitalist throw, counting Bugs"
+    done = step(GAME, done.state, GiveDice(faces=[4, 1, 4]), PhysicalDice())
+    assert done.state.pending is None and [d.value for d in done.dice] == [4, 1, 4]
+    s = State.model_validate(done.state.game)
+    assert [d.face for d in s.throw] == [1, 1, 2, 4, 1, 4] and not rules.is_bust(s) and rules.at_risk(s) == 2
+
+
+def test_the_game_tells_what_dice_an_action_needs():
+    s = after_throw(game("mathematician"), [2, 3, 5])
+    assert GAME.chance_for(s, PressOn()).count == 5
+    assert GAME.chance_for(s, Stop()) is None
+    assert GAME.chance_for(s, RollD12()) is None  # refused now
+
+
+# --- Legal moves ------------------------------------------------------------------------------------
+
+
+def test_moves_are_the_legal_actions_with_the_words_of_their_buttons():
+    s = after_throw(game("mathematician", "programmer", "rationalist"), [2, 3, 5], risk_before_throw=2)
+    moves = GAME.legal_moves(s)
+    ready = [m for m in moves if m.why_not is None]
+    assert [m.action for m in ready] == rules.legal_actions(s) and all(m.ready for m in moves)
+    assert {m.kind: m.label for m in ready} == {
+        "press_on": "Press on with 5 dice", "stop": "Stop and bank 3", "rationalist": "Cy (Rationalist): reroll all 3 dice"}
+    # Unspent powers that can't act now are listed greyed out, with the reason why_not gives.
+    assert {m.kind: m.why_not for m in moves if m.why_not} == {
+        "mathematician": "The Mathematician acts before a turn's first throw.",
+        "programmer": "This throw has no Bugs to reroll."}
+    for m in moves:
+        assert GAME.why_not(s, m.action) == m.why_not
+
+
+def test_move_labels_of_every_step():
+    s = game(*rules.ROLES).model_copy(update={"pool": 5})
+    labels = {m.kind: m.label for m in GAME.legal_moves(s) if m.why_not is None}
+    assert labels == {"roll": "Roll 5 dice", "mathematician": "Bea (Mathematician): Ada starts with only 1 die",
+                      "venture_capitalist": "Eve (Venture Capitalist): roll 5 dice ignoring Bugs + 5 more"}
+    s = after_throw(s, [1, 1, 2])
+    labels = {m.kind: m.label for m in GAME.legal_moves(s) if m.why_not is None}
+    assert labels == {"take_bust": "Take the bust (lose 0)", "rationalist": "Ada (Rationalist): reroll all 3 dice",
+                      "programmer": "Dee (Programmer): reroll the 2 Bug dice"}
+    s = s.model_copy(update={"phase": "world"})
+    labels = {m.kind: m.label for m in GAME.legal_moves(s) if m.why_not is None}
+    assert labels == {"roll_d12": "Roll the d12", "media_liaison": "Fay (Media Liaison): roll the d12, it counts as Stop"}
+    after = game("media_liaison", "programmer", media_liaison_timing="after_roll").model_copy(
+        update={"phase": "world", "world_rolls": [rules.WorldRoll(face=8)]})
+    assert rules.move_label(after, MediaLiaison(by=0)) == "Ada (Media Liaison): the 8 counts as Stop"
+    s = after_throw(game("computer_scientist"), [2, 3, 5])
+    assert rules.move_label(s, ComputerScientist(by=0)) == "Ada (Computer Scientist): reroll the 2 Idea dice, Bugs ignored"
+
+
+def test_spent_powers_and_a_finished_game_offer_nothing():
+    s = game("rationalist").model_copy(update={"powers_used": [True]})
+    assert [m.kind for m in GAME.legal_moves(s)] == ["roll"]
+    assert GAME.legal_moves(s.model_copy(update={"phase": "over", "team": 25})) == []
+
+
+# --- What the view reads -----------------------------------------------------------------------------
+
+
+def test_start_pool_words():
+    s = game("mathematician")
+    assert rules.start_pool_words(s) == "3 to start"
+    assert rules.start_pool_words(s.model_copy(update={"pool": 5})) == "3 + 2 owed by the world"
+    assert rules.start_pool_words(s.model_copy(update={"pool": 1})) == "the Mathematician's 1 die"
+
+
+def test_researcher_result_in_the_world_phase():
+    s = after_throw(game("mathematician"), [4, 5, 2], risk_before_throw=3)
+    assert rules.researcher_result(go(s, Stop())[0]) == (False, 5)
+    s = after_throw(game("mathematician"), [4, 4, 2], risk_before_throw=3)
+    assert rules.researcher_result(go(s, PressOn(), 1, 1, 4, 4)[0]) == (True, 5)
+
+
+def test_world_rows_give_the_running_score_and_dice_owed():
+    s = game("mathematician", "programmer").model_copy(update={"phase": "world", "world": 5})
+    for face in (8, 11, 4):
+        s, _ = go(s, RollD12(), face)
+    assert [(r.face, symbols, world, extra) for r, symbols, world, extra in rules.world_rows(s)] == [
+        (8, ("+Dice",), 5, 1), (11, ("Bad", "+Dice"), 6, 2), (4, ("Bad",), 7, 2)]
+    s, _ = go(s, RollD12(), 11)  # the world reaches 8: this +Dice is not given
+    assert rules.world_rows(s)[-1][2:] == (8, 2) and s.owed == 2
 
 
 # --- Bad input -----------------------------------------------------------------------------------------------
@@ -483,6 +689,7 @@ def test_random_legal_play_keeps_the_invariants_and_replays(table, seed, picks):
         before = state.model_dump_json()
         new, events = rules.apply(state, action, SeededDice(seed, n))
         assert state.model_dump_json() == before and events
+        assert all(e.kind != "text" for e in events)
         if hasattr(action, "by"):
             uses[action.by] += 1
         log.append((action, new))

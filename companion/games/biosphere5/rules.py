@@ -3,7 +3,13 @@
 RULES.md §4 is the source; the rulebook is `seeds/003_…` (§3 The Abyss, §4 Man against Machine).
 Read top to bottom: settings → The Abyss → the Machine's state → the Machine's tactics
 (`machine_decide`, a pure function of the state and the revealed cards) → catastrophes against the
-Machine → actions and `apply` → the helpers the app calls.
+Machine (its rescue check, the one roll of the game) → actions and `apply` → what the app asks
+(`moves`, and helpers such as `reveal_count`, `usable_tiers`, `ability_targets`).
+
+The rescue check is a declared chance node: as many hand dice as the hand card level, each showing
+a black hand on `hand_die_black_faces` of its 6 faces (named faces, so a table rolling physical dice
+enters "black hand" / "blank"), with the exact odds. Every event is typed (`event(kind, text, …)`):
+the Machine's reveal and decision, what a catastrophe cost whom, doom and leader changes.
 
 Two ways to play, chosen in the settings:
 - against the Machine (one human): the human reveals cards from the Machine's physical draw pile and
@@ -19,11 +25,27 @@ replay uses the cards as they were when played, even if the catalog is corrected
 from __future__ import annotations
 
 from collections import Counter
-from typing import Annotated, Literal, Mapping, Optional, Sequence, Union
+from fractions import Fraction
+from typing import Annotated, Any, Literal, Mapping, Optional, Sequence, Union
 
 from pydantic import Field, model_validator
 
-from companion.games.base import Dice, Game, InputError, Model, RuleError, fmt_dice, require_range, roll_many
+from companion.games.base import (
+    Dice,
+    DieSpec,
+    Event,
+    FieldSpec,
+    Game,
+    InputError,
+    Model,
+    Move,
+    Outcome,
+    RuleError,
+    event,
+    field_specs,
+    require_range,
+    throw,
+)
 from companion.games.biosphere5.cards import (
     CATEGORY_LEVEL,
     CATEGORY_ORDER,
@@ -127,7 +149,8 @@ def ability_text(leader: str, tier: int) -> str:
     return f"Tier {tier} – {title}: {text}"
 
 
-Tier = Annotated[int, Field(ge=0, le=3)]
+MAX_TIER = 3
+Tier = Annotated[int, Field(ge=0, le=MAX_TIER)]
 
 
 class AbyssPlayer(Model):
@@ -139,6 +162,23 @@ class AbyssPlayer(Model):
 
 class Abyss(Model):
     players: list[AbyssPlayer]
+
+
+def usable_tiers(player: AbyssPlayer, leader: str) -> list[int]:
+    """The abilities a leader at tier N may use: tier N's, or any lower tier's instead (RULES.md §4,
+    book §3.3: "abilities available from the lower tiers can be activated instead")."""
+    return list(range(1, player.leaders[leader] + 1))
+
+
+def ability_targets(abyss: Abyss, index: int, leader: str, tier: int) -> Optional[list[Optional[int]]]:
+    """Whom an ability names: None when it names nobody. Finally true: one player still in (required).
+    The Fighter's: an opponent still in, or None (the Machine, or not recorded)."""
+    live = [i for i, p in enumerate(abyss.players) if not p.out]
+    if (leader, tier) == ("true_believer", 3):
+        return live
+    if leader == "fighter":
+        return [None] + [i for i in live if i != index]
+    return None
 
 
 # --- The Machine's state ("Man against Machine", §4) ----------------------------------------------
@@ -607,15 +647,39 @@ def _follow_up(solo: Solo, cards: Sequence[Card]) -> Decision:
 # --- Catastrophes against the Machine (RULES.md Decision from the book's examples #3 and #4) -----
 
 
-def _set_machine_level(state: State, new: int, events: list[str]) -> None:
+def hand_die(black_faces: int, count: int = 1) -> DieSpec:
+    """The Machine's hand die: `black_faces` of its 6 faces show the black hand (the setting), the
+    others are blank. Face value v shows faces[v - 1], so a roll of 1..black_faces is a black hand.
+
+    >>> die = hand_die(1, count=3)
+    >>> die.label, die.face_name(1), die.face_name(4), die.choices()
+    ('hand dice', 'black hand', 'blank', [('black hand', 1), ('blank', 2)])
+    """
+    return DieSpec(sides=6, faces=("black hand",) * black_faces + ("blank",) * (6 - black_faces),
+                   name="hand die" if count == 1 else "hand dice")
+
+
+def rescue_outcomes(black_faces: int, count: int, due: int) -> list[Outcome]:
+    """The rescue check's two outcomes, exactly: any black hand among `count` dice, or none.
+
+    >>> [f"{o.label}: {o.percent}" for o in rescue_outcomes(1, 2, due=4)]  # 1 − (5/6)² = 11/36
+    ['any black hand saves the Machine: 31%', 'no black hand: it pays the 4 cards due: 69%']
+    """
+    saved = 1 - Fraction(6 - black_faces, 6) ** count
+    return [Outcome(label="any black hand saves the Machine", probability=float(saved)),
+            Outcome(label=f"no black hand: it pays the {due} cards due", probability=float(1 - saved))]
+
+
+def _set_machine_level(state: State, new: int, events: list[Event]) -> None:
     m = _solo(state).machine
     m.level = max(0, min(MAX_LEVEL, new))
     if m.level == 0 and m.stored:
-        events.append(f"Hand card level 0: discard the stored {BIO_NAME} card from the Machine's board.")
+        events.append(event("stored_discarded", f"Hand card level 0: discard the stored {BIO_NAME} card from the "
+                                                f"Machine's board.", card=m.stored))
         m.stored = None
 
 
-def _machine_suffers(state: State, category: Category, name: str, dice: Dice, events: list[str]) -> None:
+def _machine_suffers(state: State, category: Category, name: str, dice: Dice, events: list[Event]) -> None:
     """A catastrophe of `category` hits the Machine (changes `state`, a copy owned by `apply`).
 
     Cards due: 4 unprotected, 2 with a makeshift, 0 with a perfect achievement. For the first
@@ -629,31 +693,41 @@ def _machine_suffers(state: State, category: Category, name: str, dice: Dice, ev
     due = cards_due(cube)
     first = solo.catastrophes == 0
     solo.catastrophes += 1
+    shield = PROTECTION_NAME[protection(cube)]
+    hit = dict(category=category, name=name, due=due, protection=shield)
     if due == 0:
-        events.append(f"{name} against the Machine: its perfect {category} achievement protects it; "
-                      f"nothing to discard.")
+        events.append(event("machine_hit", f"{name} against the Machine: its perfect {category} achievement "
+                                           f"protects it; nothing to discard.", **hit))
         return
-    shield = f"makeshift {category} achievement" if cube else f"no {category} protection"
-    events.append(f"{name} against the Machine: {shield} → {due} cards due.")
+    said = f"makeshift {category} achievement" if cube else f"no {category} protection"
+    events.append(event("machine_hit", f"{name} against the Machine: {said} → {due} cards due.", **hit))
     if not first:
-        events.append("No rescue check: this is not the first catastrophe this round.")
+        events.append(event("rescue_check", "No rescue check: this is not the first catastrophe this round.",
+                            rolled=False, reason="not the first catastrophe this round"))
     elif m.level == 0:
-        events.append("Rescue check: hand card level 0, so no hand dice to roll.")
+        events.append(event("rescue_check", "Rescue check: hand card level 0, so no hand dice to roll.",
+                            rolled=False, reason="hand card level 0"))
     else:
-        faces = roll_many(dice, m.level, 6)
         black = state.settings.hand_die_black_faces
-        hits = [f for f in faces if f <= black]
-        counts = {0: "no black-hand faces", 1: "black hand on a 1"}.get(black, f"black hand on 1–{black}")
-        if hits:
-            events.append(f"Rescue check: {m.level} hand dice show {fmt_dice(faces)} ({counts}) → a black hand: "
-                          f"the Machine loses only 1 level, {m.level} → {m.level - 1}.")
+        die = hand_die(black, m.level)
+        faces = throw(dice, m.level, f"the Machine's rescue check against {name}", die=die, who="The Machine",
+                      outcomes=rescue_outcomes(black, m.level, due))
+        shown = [die.face_name(f) for f in faces]
+        saved = "black hand" in shown
+        told = f"Rescue check: {m.level} {die.label} {'shows' if m.level == 1 else 'show'} {', '.join(shown)}"
+        check = dict(rolled=True, faces=faces, shown=shown, saved=saved)
+        if saved:
+            events.append(event("rescue_check", f"{told} → a black hand: the Machine loses only 1 level, "
+                                                f"{m.level} → {m.level - 1}.",
+                                level_from=m.level, level_to=m.level - 1, **check))
             _set_machine_level(state, m.level - 1, events)
             return
-        events.append(f"Rescue check: {m.level} hand dice show {fmt_dice(faces)} ({counts}) → no black hand.")
+        events.append(event("rescue_check", f"{told} → no black hand.", **check))
     paid = min(m.level, due)
     rest = due - paid
     if paid:
-        events.append(f"The Machine's hand card level pays {paid}: {m.level} → {m.level - paid}.")
+        events.append(event("machine_pays", f"The Machine's hand card level pays {paid}: {m.level} → {m.level - paid}.",
+                            paid=paid, level_from=m.level, level_to=m.level - paid))
     _set_machine_level(state, m.level - paid, events)
     if rest == 0:
         return
@@ -662,12 +736,14 @@ def _machine_suffers(state: State, category: Category, name: str, dice: Dice, ev
     for cat, c in lost:
         del m.achievements[cat]
     if lost:
-        events.append(f"{rest} more due: the Machine loses its lowest-value achievement"
-                      f"{'s' if len(lost) > 1 else ''}: " + ", ".join(cube_label(*kv) for kv in lost) + ".")
+        events.append(event("achievement_lost", f"{rest} more due: the Machine loses its lowest-value achievement"
+                                                f"{'s' if len(lost) > 1 else ''}: "
+                                                + ", ".join(cube_label(*kv) for kv in lost) + ".",
+                            side="machine", lost=dict(lost)))
     if rest > len(lost):
         _finish(state, "Won", f"The Machine couldn't cover {rest - len(lost)} more card"
-                              f"{'s' if rest - len(lost) > 1 else ''} with its level and achievements: it is out.")
-        events.append(state.reason or "")
+                              f"{'s' if rest - len(lost) > 1 else ''} with its level and achievements: it is out.",
+                events)
 
 
 # --- Actions --------------------------------------------------------------------------------------
@@ -677,15 +753,15 @@ class MachineReveal(Model):
     """The cards that came up from the Machine's draw pile (full catalog cards, in order)."""
 
     kind: Literal["machine_reveal"] = "machine_reveal"
-    cards: list[Card] = Field(default_factory=list, max_length=8)
+    cards: list[Card] = Field(default_factory=list, max_length=8, description="The cards that came up")
 
 
 class MachineRevealMore(Model):
     """New Hope's 3 extra cards; `earlier` repeats the cards revealed before (see reveal_more_action)."""
 
     kind: Literal["machine_reveal_more"] = "machine_reveal_more"
-    cards: list[Card] = Field(default_factory=list, max_length=8)
-    earlier: list[Card] = Field(default_factory=list, max_length=8)
+    cards: list[Card] = Field(default_factory=list, max_length=8, description="The cards that came up")
+    earlier: list[Card] = Field(default_factory=list, max_length=8, description="The cards revealed before")
 
 
 class HumanDiscard(Model):
@@ -693,14 +769,14 @@ class HumanDiscard(Model):
     or, against a catastrophe, one matching rescue card instead (`rescue`)."""
 
     kind: Literal["human_discard"] = "human_discard"
-    rescue: bool = False
-    give_up: list[Category] = Field(default_factory=list, max_length=7)
+    rescue: bool = Field(False, description="A rescue card instead")
+    give_up: list[Category] = Field(default_factory=list, max_length=7, description="Achievements to give up")
 
 
 class HumanAchievement(Model):
     kind: Literal["human_achievement"] = "human_achievement"
     category: Category
-    cube: Cube  # green = perfect, yellow = makeshift
+    cube: Cube = Field(description="Green (perfect) or yellow (makeshift)")
 
 
 class HumanCatastrophe(Model):
@@ -733,7 +809,7 @@ class SetHand(Model):
     """Correct the human's hand size (after drawing cards, say)."""
 
     kind: Literal["set_hand"] = "set_hand"
-    cards: int
+    cards: int = Field(ge=0, le=MAX_HAND, description="Your hand cards")
 
 
 class EndTurn(Model):
@@ -744,52 +820,52 @@ class DoomDrawPile(Model):
     """Doom cause 1: your draw pile is empty (+2)."""
 
     kind: Literal["doom_draw_pile"] = "doom_draw_pile"
-    player: int
+    player: int = Field(description="Player")
 
 
 class DoomMissing(Model):
     """Doom cause 2: achievements missing when compensating discards (+1 each)."""
 
     kind: Literal["doom_missing"] = "doom_missing"
-    player: int
-    count: int = 1
+    player: int = Field(description="Player")
+    count: int = Field(1, ge=1, le=MAX_DOOM, description="Achievements missing")
 
 
 class DoomAttack(Model):
     """Doom cause 3: Attack (attacker +1, attacked +2). None = the Machine (it has no doom)."""
 
     kind: Literal["doom_attack"] = "doom_attack"
-    attacker: Optional[int] = None
-    target: Optional[int] = None
+    attacker: Optional[int] = Field(None, description="Played by")
+    target: Optional[int] = Field(None, description="Played on")
 
 
 class DoomSpy(Model):
     """Doom cause 4: Espionage or Sabotage (both +1). None = the Machine."""
 
     kind: Literal["doom_spy"] = "doom_spy"
-    by: Optional[int] = None
-    target: Optional[int] = None
+    by: Optional[int] = Field(None, description="Played by")
+    target: Optional[int] = Field(None, description="Played on")
 
 
 class DoomFaceUp(Model):
     """Doom cause 5: Biosphere 5 is one of the face-up cards at the end of your turn (+1)."""
 
     kind: Literal["doom_face_up"] = "doom_face_up"
-    player: int
+    player: int = Field(description="Player")
 
 
 class DoomDecrease(Model):
     """The 5th move option: discard cards equal to your doom level, then doom −1."""
 
     kind: Literal["doom_decrease"] = "doom_decrease"
-    player: int
+    player: int = Field(description="Player")
 
 
 class LeaderPromote(Model):
     """Better Leadership: one leader up one tier (max 3)."""
 
     kind: Literal["leader_promote"] = "leader_promote"
-    player: int
+    player: int = Field(description="Player")
     leader: Leader
 
 
@@ -798,17 +874,17 @@ class LeaderAbility(Model):
     (required) and the Fighter's abilities (optional, for the history)."""
 
     kind: Literal["leader_ability"] = "leader_ability"
-    player: int
+    player: int = Field(description="Player")
     leader: Leader
-    tier: int
-    target: Optional[int] = None
+    tier: int = Field(ge=1, le=MAX_TIER, description="Tier of the ability")
+    target: Optional[int] = Field(None, description="On whom")
 
 
 class DeclareBiosphere(Model):
     """Against people: this player established Biosphere 5 and wins."""
 
     kind: Literal["declare_biosphere"] = "declare_biosphere"
-    player: int
+    player: int = Field(description="Player")
 
 
 Action = Annotated[
@@ -827,7 +903,7 @@ ABYSS_KINDS = {"doom_draw_pile", "doom_missing", "doom_attack", "doom_spy", "doo
 # --- apply ----------------------------------------------------------------------------------------
 
 
-def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     if state.result is not None:
         raise RuleError(f"The game is over: {state.result}.")
     if action.kind in SOLO_KINDS and state.solo is None:
@@ -836,11 +912,12 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
         raise RuleError("That move belongs to The Abyss, which is off in this game.")
     if action.kind == "declare_biosphere" and state.solo is not None:
         raise RuleError("Against the Machine, play Biosphere 5 with the human Biosphere 5 move.")
-    new = state.model_copy(deep=True)
-    events: list[str] = []
+    # A copy through plain data: several times quicker than a deep copy, and `moves` runs apply often.
+    new = State.model_validate(state.model_dump())
+    events: list[Event] = []
     _HANDLERS[action.kind](new, action, dice, events)
     if new.abyss is not None:
-        _check_abyss_end(new)  # once, after all of the move's doom changes: several may go out at once
+        _check_abyss_end(new, events)  # once, after all of the move's doom changes: several may go out at once
     return new, events
 
 
@@ -850,9 +927,10 @@ def _solo(state: State) -> Solo:
     return state.solo
 
 
-def _finish(state: State, result: str, reason: str) -> None:
+def _finish(state: State, result: str, reason: str, events: list[Event]) -> None:
     if state.result is None:
         state.result, state.reason = result, reason
+        events.append(event("game_over", f"{result}: {reason}", result=result, reason=reason))
 
 
 def _need_phase(solo: Solo, *phases: str) -> None:
@@ -866,17 +944,20 @@ def _need_phase(solo: Solo, *phases: str) -> None:
 # Machine's turn --------------------------------------------------------------------------------
 
 
-def _machine_reveal(state: State, a: MachineReveal, dice: Dice, events: list[str]) -> None:
+def _machine_reveal(state: State, a: MachineReveal, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "machine")
     decision = machine_decide(state, a.cards)
-    names = ", ".join(c.name for c in a.cards)
+    level = solo.machine.level
+    shown = dict(cards=[c.id for c in a.cards], level=level)
     if a.cards:
-        events.append(f"The Machine reveals {len(a.cards)} (hand card level {solo.machine.level}): {names}.")
+        events.append(event("machine_reveal", f"The Machine reveals {len(a.cards)} (hand card level {level}): "
+                                              f"{', '.join(c.name for c in a.cards)}.", **shown))
     elif decision.rule == 1:
-        events.append(f"The stored {BIO_NAME} card is checked before revealing.")
+        events.append(event("machine_reveal", f"The stored {BIO_NAME} card is checked before revealing.",
+                            stored_checked=True, **shown))
     else:
-        events.append(f"The Machine reveals no cards (hand card level {solo.machine.level}).")
+        events.append(event("machine_reveal", f"The Machine reveals no cards (hand card level {level}).", **shown))
     solo.reveal = Reveal(revealed=[c.id for c in a.cards])
     if decision.play == "new_hope":
         solo.reveal.new_hope_index = next(i for i, c in enumerate(a.cards) if c.id == decision.card_id
@@ -884,35 +965,40 @@ def _machine_reveal(state: State, a: MachineReveal, dice: Dice, events: list[str
     _carry_out(state, decision, dice, events)
 
 
-def _machine_reveal_more(state: State, a: MachineRevealMore, dice: Dice, events: list[str]) -> None:
+def _machine_reveal_more(state: State, a: MachineRevealMore, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "new_hope")
     decision = machine_decide(state, [*a.earlier, *a.cards])
-    events.append(f"New Hope: {len(a.cards)} more revealed: {', '.join(c.name for c in a.cards)}.")
+    events.append(event("new_hope_reveal", f"New Hope: {len(a.cards)} more revealed: "
+                                           f"{', '.join(c.name for c in a.cards)}.", cards=[c.id for c in a.cards]))
     _carry_out(state, decision, dice, events)
 
 
-def _carry_out(state: State, d: Decision, dice: Dice, events: list[str]) -> None:
+def _carry_out(state: State, d: Decision, dice: Dice, events: list[Event]) -> None:
     """Apply the Machine's decision to the state and say so."""
     solo = _solo(state)
     m, h = solo.machine, solo.human
     solo.decision = d
-    events.append(d.instruction)
-    events.append(f"Why: {d.why}")
-    events.extend(d.not_fired)
+    played = dict(card=d.card_id, option=d.option_name, category=d.category, cube=d.cube)
+    events.append(event("machine_decision", d.instruction, rule=d.rule, play=d.play,
+                        **{k: v for k, v in played.items() if v is not None}))
+    events.append(event("machine_why", f"Why: {d.why}", rule=d.rule))
+    events.extend(event("rule_not_fired", x) for x in d.not_fired)
     if d.play != "new_hope":
-        events.append(d.cards)
+        events.append(event("revealed_cards", d.cards, **({"keep": d.store_id} if d.store_id else {})))
     if d.store_id and d.play != "store":
-        events.append(f"{BIO_NAME} is stored on the Machine's board (it wasn't played).")
+        events.append(event("machine_stores", f"{BIO_NAME} is stored on the Machine's board (it wasn't played).",
+                            card=d.store_id))
         m.stored = d.store_id
     if d.play == "biosphere":
         if d.rule == 1:
             m.stored = None
-        _finish(state, "Lost", "The Machine established Biosphere 5.")
+        _finish(state, "Lost", "The Machine established Biosphere 5.", events)
     elif d.play == "attack":
         cat = d.category
         assert cat is not None
-        events.append(f"Your {cube_label(cat, h.achievements[cat])} is destroyed.")
+        events.append(event("achievement_lost", f"Your {cube_label(cat, h.achievements[cat])} is destroyed.",
+                            side="human", lost={cat: h.achievements[cat]}))
         del h.achievements[cat]
         if d.rule == 1:
             m.stored = None
@@ -946,7 +1032,8 @@ def _carry_out(state: State, d: Decision, dice: Dice, events: list[str]) -> None
                                f"card instead. If you have too few cards, give up one achievement for each "
                                f"card missing.")
         else:
-            events.append(f"Your perfect {cat} achievement protects you from {name}.")
+            events.append(event("human_protected", f"Your perfect {cat} achievement protects you from {name}.",
+                                category=cat, by="perfect"))
             _machine_suffers(state, cat, name, dice, events)
     elif d.play == "level_up":
         _set_machine_level(state, m.level + 2, events)
@@ -954,19 +1041,33 @@ def _carry_out(state: State, d: Decision, dice: Dice, events: list[str]) -> None
     _after_machine(state, events)
 
 
-def _after_machine(state: State, events: list[str]) -> None:
+def _after_machine(state: State, events: list[Event]) -> None:
     solo = _solo(state)
     if solo.due:
         solo.phase = "discard"
-        events.append(solo.due.why)
+        events.append(_due_event(solo.due))
     else:
         solo.phase = "human"
+
+
+def _due_event(due: Due) -> Event:
+    return event("discard_due", due.why, cards=due.cards, rescue=due.rescue, then_machine=due.then_machine)
 
 
 # Human's discards ------------------------------------------------------------------------------
 
 
-def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[str]) -> None:
+def discard_terms(solo: Solo) -> tuple[int, int, int]:
+    """What paying the discard due takes: (hand cards discarded, cards short, achievements to give up).
+    Hand cards go first; each card missing costs an achievement while there are any."""
+    assert solo.due is not None
+    h = solo.human
+    paid = min(solo.due.cards, h.hand)
+    short = solo.due.cards - paid
+    return paid, short, min(short, len(h.achievements))
+
+
+def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "discard")
     due, h = solo.due, solo.human
@@ -979,11 +1080,10 @@ def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[str])
         if h.hand < 1:
             raise RuleError("You have no hand card, so no rescue card to discard.")
         h.hand -= 1
-        events.append(f"You discard a {due.rescue} rescue card instead of {due.cards} cards.")
+        events.append(event("human_rescue", f"You discard a {due.rescue} rescue card instead of {due.cards} cards.",
+                            category=due.rescue, instead_of=due.cards))
     else:
-        paid = min(due.cards, h.hand)
-        short = due.cards - paid
-        need = min(short, len(h.achievements))
+        paid, short, need = discard_terms(solo)
         if len(set(a.give_up)) != len(a.give_up):
             raise InputError("Name each achievement to give up once.")
         for cat in a.give_up:
@@ -995,21 +1095,22 @@ def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[str])
             raise RuleError(f"Hand cards go first: you are {short} card{'s' if short > 1 else ''} short, so give up "
                             f"{need} achievement{'s' if need != 1 else ''} (you named {len(a.give_up)}).")
         h.hand -= paid
-        if paid:
-            events.append(f"You discard {paid} card{'s' if paid != 1 else ''} (hand {h.hand + paid} → {h.hand}).")
+        said = (f"You discard {paid} card{'s' if paid != 1 else ''} (hand {h.hand + paid} → {h.hand})." if paid
+                else "You have no hand cards to discard.")
+        events.append(event("human_discard", said, cards=paid, hand_from=h.hand + paid, hand_to=h.hand))
         for cat in a.give_up:
-            events.append(f"You give up your {cube_label(cat, h.achievements[cat])}.")
+            events.append(event("achievement_lost", f"You give up your {cube_label(cat, h.achievements[cat])}.",
+                                side="human", lost={cat: h.achievements[cat]}))
             del h.achievements[cat]
         missing = short - need
         if missing:
             if state.abyss is not None:
                 # The Abyss (§3.4): no loss for missing cards; doom +1 per achievement missing instead.
                 _add_doom(state, 0, missing, "achievements missing to compensate", events)
-                _check_abyss_end(state)
+                _check_abyss_end(state, events)
             else:
                 _finish(state, "Lost", f"You couldn't cover {missing} card{'s' if missing > 1 else ''} with hand "
-                                       f"cards and achievements: the Machine wins.")
-                events.append(state.reason or "")
+                                       f"cards and achievements: the Machine wins.", events)
     solo.due = None
     if due.then_machine and state.result is None:
         _machine_suffers(state, due.then_machine, due.then_machine_name, dice, events)
@@ -1027,7 +1128,7 @@ def _play_card(h: HumanBoard, count: int = 1) -> None:
     h.hand -= count
 
 
-def _human_achievement(state: State, a: HumanAchievement, dice: Dice, events: list[str]) -> None:
+def _human_achievement(state: State, a: HumanAchievement, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     h = solo.human
@@ -1041,10 +1142,11 @@ def _human_achievement(state: State, a: HumanAchievement, dice: Dice, events: li
     _play_card(h)
     h.achievements[a.category] = a.cube
     h.achievement_this_turn = True
-    events.append(f"You play a {cube_label(a.category, a.cube)}.")
+    events.append(event("human_achievement", f"You play a {cube_label(a.category, a.cube)}.",
+                        category=a.category, cube=a.cube))
 
 
-def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: list[str]) -> None:
+def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     h, cat = solo.human, a.category
@@ -1059,26 +1161,30 @@ def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: li
                         f"yourself), unless you discard a {cat} rescue card with it.")
     _play_card(h, 2 if a.rescue else 1)
     name = a.name or f"a {cat} catastrophe"
-    events.append(f"You play {name}" + (f" and discard a {cat} rescue card with it." if a.rescue else "."))
+    events.append(event("human_catastrophe",
+                        f"You play {name}" + (f" and discard a {cat} rescue card with it." if a.rescue else "."),
+                        category=cat, name=a.name, rescue=a.rescue))
     # The Machine is hit first; the player who played the catastrophe is affected last (§2.3.3).
     _machine_suffers(state, cat, name, dice, events)
     if state.result is not None:
         return
     due = cards_due(mine)
     if a.rescue:
-        events.append(f"Your {cat} rescue card covers you: nothing more to discard.")
+        events.append(event("human_protected", f"Your {cat} rescue card covers you: nothing more to discard.",
+                            category=cat, by="rescue"))
     elif due == 0:
-        events.append(f"Your perfect {cat} achievement protects you.")
+        events.append(event("human_protected", f"Your perfect {cat} achievement protects you.",
+                            category=cat, by="perfect"))
     else:
         solo.due = Due(cards=due, rescue=cat,
                        why=f"{name} hits you last: your makeshift {cat} achievement → discard {due} cards, or one "
                            f"{cat} rescue card instead. If you have too few cards, give up one achievement for "
                            f"each card missing.")
         solo.phase = "discard"
-        events.append(solo.due.why)
+        events.append(_due_event(solo.due))
 
 
-def _human_espionage(state: State, a: HumanEspionage, dice: Dice, events: list[str]) -> None:
+def _human_espionage(state: State, a: HumanEspionage, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     blocked = level_block(solo.human.achievements, 2)
@@ -1086,13 +1192,16 @@ def _human_espionage(state: State, a: HumanEspionage, dice: Dice, events: list[s
         raise RuleError(f"You can't play Espionage (level II): {blocked}.")
     _play_card(solo.human)
     m = solo.machine
-    events.append(f"Espionage: reveal {m.level} card{'s' if m.level != 1 else ''} from the Machine's draw pile "
-                  f"(its hand card level), put the one you choose on its discard pile and shuffle the rest back; "
-                  f"hand card level {m.level} → {max(0, m.level - 1)}.")
+    new = max(0, m.level - 1)
+    events.append(event("human_espionage",
+                        f"Espionage: reveal {m.level} card{'s' if m.level != 1 else ''} from the Machine's draw "
+                        f"pile (its hand card level), put the one you choose on its discard pile and shuffle the "
+                        f"rest back; hand card level {m.level} → {new}.", reveal=m.level, level_from=m.level,
+                        level_to=new))
     _set_machine_level(state, m.level - 1, events)
 
 
-def _human_sabotage(state: State, a: HumanSabotage, dice: Dice, events: list[str]) -> None:
+def _human_sabotage(state: State, a: HumanSabotage, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     blocked = level_block(solo.human.achievements, 3)
@@ -1100,12 +1209,15 @@ def _human_sabotage(state: State, a: HumanSabotage, dice: Dice, events: list[str
         raise RuleError(f"You can't play Sabotage (level III): {blocked}.")
     _play_card(solo.human)
     m = solo.machine
-    events.append(f"Sabotage: put the top three cards of the Machine's draw pile on its discard pile; hand card "
-                  f"level {m.level} → {max(0, m.level - 3)}" + (" (never below 0)." if m.level < 3 else "."))
+    new = max(0, m.level - 3)
+    events.append(event("human_sabotage",
+                        f"Sabotage: put the top three cards of the Machine's draw pile on its discard pile; hand "
+                        f"card level {m.level} → {new}" + (" (never below 0)." if m.level < 3 else "."),
+                        level_from=m.level, level_to=new))
     _set_machine_level(state, m.level - 3, events)
 
 
-def _human_attack(state: State, a: HumanAttack, dice: Dice, events: list[str]) -> None:
+def _human_attack(state: State, a: HumanAttack, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     m = solo.machine
@@ -1115,11 +1227,13 @@ def _human_attack(state: State, a: HumanAttack, dice: Dice, events: list[str]) -
         held = ", ".join(m.achievements)
         raise RuleError(f"The Machine holds no {a.category} achievement (it holds {held}).")
     _play_card(solo.human)
-    events.append(f"Attack: remove the Machine's {cube_label(a.category, m.achievements[a.category])}.")
+    cube = m.achievements[a.category]
+    events.append(event("human_attack", f"Attack: remove the Machine's {cube_label(a.category, cube)}.",
+                        category=a.category, cube=cube))
     del m.achievements[a.category]
 
 
-def _human_biosphere(state: State, a: HumanBiosphere, dice: Dice, events: list[str]) -> None:
+def _human_biosphere(state: State, a: HumanBiosphere, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     h = solo.human
@@ -1129,32 +1243,40 @@ def _human_biosphere(state: State, a: HumanBiosphere, dice: Dice, events: list[s
     if h.hand < 6:
         raise RuleError(f"Biosphere 5 needs 5 more hand cards to discard with it; you have {h.hand} cards in all.")
     h.hand -= 6
-    _finish(state, "Won", "You established Biosphere 5.")
-    events.append("You play Biosphere 5 and discard five cards with it: you win.")
+    events.append(event("human_biosphere", "You play Biosphere 5 and discard five cards with it."))
+    _finish(state, "Won", "You established Biosphere 5.", events)
 
 
-def _set_hand(state: State, a: SetHand, dice: Dice, events: list[str]) -> None:
+def _set_hand(state: State, a: SetHand, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
-    require_range("Hand size", a.cards, 0, MAX_HAND)
     if a.cards == solo.human.hand:
         raise RuleError(f"Your hand is already {a.cards} cards.")
-    events.append(f"Your hand: {solo.human.hand} → {a.cards} cards.")
+    events.append(event("hand", f"Your hand: {solo.human.hand} → {a.cards} cards.", hand_from=solo.human.hand,
+                        hand_to=a.cards))
     solo.human.hand = a.cards
 
 
-def _end_turn(state: State, a: EndTurn, dice: Dice, events: list[str]) -> None:
+def hand_limit_excess(state: State) -> int:
+    """Cards ending the turn now discards for the hand limit (§2.1: surplus over 8)."""
+    return max(0, _solo(state).human.hand - HAND_LIMIT)
+
+
+def _end_turn(state: State, a: EndTurn, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
     h = solo.human
-    if h.hand > HAND_LIMIT:
-        events.append(f"Hand limit {HAND_LIMIT}: discard {h.hand - HAND_LIMIT} cards ({h.hand} → {HAND_LIMIT}).")
+    excess = hand_limit_excess(state)
+    if excess:
+        events.append(event("hand_limit", f"Hand limit {HAND_LIMIT}: discard {excess} cards ({h.hand} → {HAND_LIMIT}).",
+                            discard=excess, hand_from=h.hand, hand_to=HAND_LIMIT))
         h.hand = HAND_LIMIT
     solo.round += 1
     solo.catastrophes = 0
     h.achievement_this_turn = False
     solo.phase = "machine"
-    events.append(f"Round {solo.round}: the Machine's turn, reveal {reveal_count(state)} "
-                  f"card{'s' if reveal_count(state) != 1 else ''}.")
+    n = reveal_count(state)
+    events.append(event("round", f"Round {solo.round}: the Machine's turn, reveal {n} card{'s' if n != 1 else ''}.",
+                        round=solo.round, reveal=n))
 
 
 # The Abyss ---------------------------------------------------------------------------------------
@@ -1176,46 +1298,47 @@ def _player(state: State, index: Optional[int], role: str = "Player",
     return player
 
 
-def _add_doom(state: State, index: int, amount: int, why: str, events: list[str]) -> None:
+def _add_doom(state: State, index: int, amount: int, why: str, events: list[Event]) -> None:
     player = state.abyss.players[index]  # type: ignore[union-attr]
     old = player.doom
     player.doom = max(0, min(MAX_DOOM, old + amount))
-    capped = " (max 8)" if old + amount > MAX_DOOM else ""
-    events.append(f"{player.name}: doom {old} → {player.doom}{capped} ({why}).")
+    capped = f" (max {MAX_DOOM})" if old + amount > MAX_DOOM else ""
+    events.append(event("doom", f"{player.name}: doom {old} → {player.doom}{capped} ({why}).",
+                        player=index, name=player.name, doom_from=old, doom_to=player.doom, why=why))
     if player.doom == MAX_DOOM and not player.out:
         player.out = True
-        events.append(f"{player.name} reached doom {MAX_DOOM} and is out at once.")
+        events.append(event("player_out", f"{player.name} reached doom {MAX_DOOM} and is out at once.",
+                            player=index, name=player.name))
 
 
-def _check_abyss_end(state: State) -> None:
+def _check_abyss_end(state: State, events: list[Event]) -> None:
     abyss = state.abyss
     assert abyss is not None
     if state.solo is not None:
         if abyss.players[0].out:
-            _finish(state, "Lost", f"Your doom reached {MAX_DOOM}.")
+            _finish(state, "Lost", f"Your doom reached {MAX_DOOM}.", events)
         return
     left = [p for p in abyss.players if not p.out]
     if not left:
-        _finish(state, "No winner", f"Everyone's doom reached {MAX_DOOM}.")
+        _finish(state, "No winner", f"Everyone's doom reached {MAX_DOOM}.", events)
     elif len(left) == 1:
         _finish(state, f"{left[0].name} is the last one in",
-                "The others reached doom 8 (§2.2 says who wins when the last rival drops out).")
+                "The others reached doom 8 (§2.2 says who wins when the last rival drops out).", events)
 
 
-def _doom_draw_pile(state: State, a: DoomDrawPile, dice: Dice, events: list[str]) -> None:
+def _doom_draw_pile(state: State, a: DoomDrawPile, dice: Dice, events: list[Event]) -> None:
     _player(state, a.player)
     _add_doom(state, a.player, 2, "draw pile empty", events)
 
 
-def _doom_missing(state: State, a: DoomMissing, dice: Dice, events: list[str]) -> None:
+def _doom_missing(state: State, a: DoomMissing, dice: Dice, events: list[Event]) -> None:
     _player(state, a.player)
-    require_range("Achievements missing", a.count, 1, MAX_DOOM)
     plural = "s" if a.count > 1 else ""
     _add_doom(state, a.player, a.count, f"{a.count} achievement{plural} missing to compensate", events)
 
 
 def _two_sided(state: State, by: Optional[int], target: Optional[int], by_up: int, target_up: int, what: str,
-               events: list[str]) -> None:
+               events: list[Event]) -> None:
     """Attack / Espionage / Sabotage doom: both sides rise (None = the Machine, which has no doom)."""
     if by is None and target is None:
         raise InputError(f"{what}: name at least one player.")
@@ -1225,25 +1348,26 @@ def _two_sided(state: State, by: Optional[int], target: Optional[int], by_up: in
     _player(state, target, "Target", allow_machine=True)
     for index, up, role in ((by, by_up, f"played {what}"), (target, target_up, f"hit by {what}")):
         if index is None:
-            events.append(f"The Machine has no doom ({role.replace('played', 'it played')}).")
+            events.append(event("machine_no_doom", f"The Machine has no doom ({role.replace('played', 'it played')}).",
+                                role=role))
         else:
             _add_doom(state, index, up, role, events)
 
 
-def _doom_attack(state: State, a: DoomAttack, dice: Dice, events: list[str]) -> None:
+def _doom_attack(state: State, a: DoomAttack, dice: Dice, events: list[Event]) -> None:
     _two_sided(state, a.attacker, a.target, 1, 2, "Attack", events)
 
 
-def _doom_spy(state: State, a: DoomSpy, dice: Dice, events: list[str]) -> None:
+def _doom_spy(state: State, a: DoomSpy, dice: Dice, events: list[Event]) -> None:
     _two_sided(state, a.by, a.target, 1, 1, "Espionage/Sabotage", events)
 
 
-def _doom_face_up(state: State, a: DoomFaceUp, dice: Dice, events: list[str]) -> None:
+def _doom_face_up(state: State, a: DoomFaceUp, dice: Dice, events: list[Event]) -> None:
     _player(state, a.player)
     _add_doom(state, a.player, 1, "Biosphere 5 face up at the end of the turn", events)
 
 
-def _doom_decrease(state: State, a: DoomDecrease, dice: Dice, events: list[str]) -> None:
+def _doom_decrease(state: State, a: DoomDecrease, dice: Dice, events: list[Event]) -> None:
     player = _player(state, a.player)
     assert player is not None
     if player.doom == 0:
@@ -1254,42 +1378,50 @@ def _doom_decrease(state: State, a: DoomDecrease, dice: Dice, events: list[str])
             raise RuleError(f"Lowering doom {player.doom} takes {player.doom} cards; you have {h.hand}.")
         h.hand -= player.doom
     plural = "s" if player.doom > 1 else ""
-    events.append(f"{player.name} discards {player.doom} card{plural} (equal to the doom level).")
+    events.append(event("doom_discard", f"{player.name} discards {player.doom} card{plural} (equal to the doom level).",
+                        player=a.player, cards=player.doom))
     _add_doom(state, a.player, -1, "5th move option", events)
 
 
-def _leader_promote(state: State, a: LeaderPromote, dice: Dice, events: list[str]) -> None:
+def _leader_promote(state: State, a: LeaderPromote, dice: Dice, events: list[Event]) -> None:
     player = _player(state, a.player)
     assert player is not None
     tier = player.leaders[a.leader]
-    if tier >= 3:
-        raise RuleError(f"{player.name}'s {LEADER_NAMES[a.leader]} is at tier 3 already.")
+    if tier >= MAX_TIER:
+        raise RuleError(f"{player.name}'s {LEADER_NAMES[a.leader]} is at tier {MAX_TIER} already.")
     player.leaders[a.leader] = tier + 1
-    events.append(f"Better Leadership: {player.name}'s {LEADER_NAMES[a.leader]} tier {tier} → {tier + 1}. "
-                  f"{ability_text(a.leader, tier + 1)}")
+    events.append(event("leader_promote", f"Better Leadership: {player.name}'s {LEADER_NAMES[a.leader]} tier {tier} → "
+                                          f"{tier + 1}. {ability_text(a.leader, tier + 1)}",
+                        player=a.player, leader=a.leader, tier=tier + 1))
 
 
-def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[str]) -> None:
+def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[Event]) -> None:
     player = _player(state, a.player)
     assert player is not None and state.abyss is not None
-    require_range("Tier", a.tier, 1, 3)
     have = player.leaders[a.leader]
-    if a.tier > have:
+    if a.tier not in usable_tiers(player, a.leader):
         raise RuleError(f"{player.name}'s {LEADER_NAMES[a.leader]} is at tier {have}; tier {a.tier} isn't reached.")
     title, text = LEADER_ABILITIES[a.leader][a.tier]
     key = (a.leader, a.tier)
+    targets = ability_targets(state.abyss, a.player, a.leader, a.tier)
     target = None
-    if key == ("true_believer", 3) or (a.leader == "fighter" and a.target is not None):
-        if a.target is None:
-            raise InputError("Finally true: choose the player whose doom rises by 2.")
+    if targets is None:
+        if a.target is not None:
+            raise InputError(f"{title} has no target.")
+    elif a.target is None:
+        if None not in targets:
+            raise InputError(f"{title}: choose the player whose doom rises by 2.")
+    else:
         target = _player(state, a.target, "Target")
-        if a.leader == "fighter" and a.target == a.player:
+        if a.target not in targets:
             raise InputError(f"{title}: the target is an opponent.")
-    elif a.target is not None:
-        raise InputError(f"{title} has no target.")
     if key == ("true_believer", 1) and player.doom == 0:
         raise RuleError(f"Glimmer of Hope would do nothing: {player.name}'s doom is already 0.")
-    events.append(f"Shown Strength: {player.name} uses {LEADER_NAMES[a.leader]} tier {a.tier} – {title}: {text}")
+    instead = f" (instead of tier {have}'s)" if a.tier < have else ""
+    events.append(event("leader_ability", f"Shown Strength: {player.name} uses {LEADER_NAMES[a.leader]} tier "
+                                          f"{a.tier}{instead} – {title}: {text}",
+                        player=a.player, leader=a.leader, tier=a.tier, leader_tier=have, title=title,
+                        target=a.target))
     if key == ("true_believer", 1):
         _add_doom(state, a.player, -1, title, events)
     elif key == ("true_believer", 2):
@@ -1300,20 +1432,21 @@ def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[str
     elif key == ("true_believer", 3):
         _add_doom(state, a.target or 0, 2, title, events)
     elif key == ("commander", 3):
-        player.leaders = {lead: 3 for lead in LEADERS}
-        events.append(f"All of {player.name}'s leaders are at tier 3 now.")
+        player.leaders = {lead: MAX_TIER for lead in LEADERS}
+        events.append(event("leaders_raised", f"All of {player.name}'s leaders are at tier {MAX_TIER} now.",
+                            player=a.player))
     elif a.leader == "fighter" and target is not None:
-        count = {1: "2 cards", 3: f"{player.doom} cards (your doom level)"}.get(a.tier, "twice what you discard")
-        events.append(f"{target.name} discards {count}.")
+        count = {1: 2, 3: player.doom}.get(a.tier)  # Scorched Earth: twice what the Fighter discards
+        said = {1: "2 cards", 3: f"{player.doom} cards (your doom level)"}.get(a.tier, "twice what you discard")
+        events.append(event("opponent_discards", f"{target.name} discards {said}.", player=a.target, cards=count))
 
 
-def _declare_biosphere(state: State, a: DeclareBiosphere, dice: Dice, events: list[str]) -> None:
+def _declare_biosphere(state: State, a: DeclareBiosphere, dice: Dice, events: list[Event]) -> None:
     if state.abyss is None:
         raise RuleError("No players are tracked in this game.")
     player = _player(state, a.player)
     assert player is not None
-    _finish(state, f"{player.name} wins", f"{player.name} established Biosphere 5.")
-    events.append(f"{player.name} established Biosphere 5 and wins.")
+    _finish(state, f"{player.name} wins", f"{player.name} established Biosphere 5.", events)
 
 
 _HANDLERS = {
@@ -1336,71 +1469,134 @@ def human_can_play(state: State, level: int) -> Optional[str]:
     return level_block(_solo(state).human.achievements, level)
 
 
-class _CountingDice:
-    """Counts the dice an action rolls (every face shows 6, so no black hand stops the count)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def roll(self, sides: int) -> int:
-        self.count += 1
-        return sides
+def is_win(state: State) -> bool:
+    """The game ended with a winner at the table: you beat the Machine, or a player won."""
+    return state.result is not None and state.result not in ("Lost", "No winner")
 
 
-def dice_needed(state: State, action: Action) -> int:
-    """How many d6 this action would roll now (the Machine's rescue check: as many hand dice as its
-    level, on the first catastrophe of the round; 0 otherwise, or when the action is refused).
-    The app asks for exactly this many physical faces."""
-    counter = _CountingDice()
-    try:
-        apply(state, action, counter)
-    except (RuleError, InputError):
-        return 0
-    return counter.count
+ACHIEVEMENTS: tuple[Category, ...] = CATEGORY_ORDER[:-1]  # the six categories on a board, lowest value first
 
 
-def legal_actions(state: State) -> list[str]:
-    """The action kinds allowed now (buttons to enable). Parameters are still checked by `apply`."""
+def moves(state: State) -> list[Move]:
+    """What may be done now (RULES.md §4).
+
+    Against the Machine: its reveal (a template: the cards that came up), or your discard, or your
+    turn's plays, each listed — greyed out with `apply`'s own reason when not allowed — and your
+    hand size at any time. The Abyss: one template per doom cause and leader move, its choices
+    narrowed to the players still in; a screen asks `GAME.why_not` about one button's action."""
     if state.result is not None:
         return []
-    kinds: list[str] = []
-    solo = state.solo
-    if solo is not None:
-        h, m = solo.human, solo.machine
-        if solo.phase == "machine":
-            kinds.append("machine_reveal")
-        elif solo.phase == "new_hope":
-            kinds.append("machine_reveal_more")
-        elif solo.phase == "discard":
-            kinds.append("human_discard")
-        else:
-            held = h.achievements
-            if h.hand >= 1:
-                if not h.achievement_this_turn and any(
-                        achievement_block(held, c, CATEGORY_LEVEL[c]) is None for c in CATEGORY_ORDER[:-1]):
-                    kinds.append("human_achievement")
-                if any(level_block(held, CATEGORY_LEVEL[c]) is None and (c in held or h.hand >= 2)
-                       for c in CATEGORY_ORDER[:-1]):
-                    kinds.append("human_catastrophe")
-                if level_block(held, 2) is None:
-                    kinds.append("human_espionage")
-                if level_block(held, 3) is None:
-                    kinds.append("human_sabotage")
-                if m.achievements:
-                    kinds.append("human_attack")
-            if level_block(held, 4) is None and h.hand >= 6:
-                kinds.append("human_biosphere")
-            kinds.append("end_turn")
-        kinds.append("set_hand")
+    found = _solo_moves(state) if state.solo is not None else []
     if state.abyss is not None:
-        kinds += ["doom_draw_pile", "doom_missing", "doom_attack", "doom_spy", "doom_face_up", "leader_promote"]
-        if any(p.doom > 0 and not p.out for p in state.abyss.players):
-            kinds.append("doom_decrease")
-        if any(t > 0 for p in state.abyss.players if not p.out for t in p.leaders.values()):
-            kinds.append("leader_ability")
-        if solo is None:
-            kinds.append("declare_biosphere")
-    return kinds
+        found += _abyss_moves(state)
+    return found
+
+
+def _ready(state: State, kind: str, label: str, action: Any) -> Move:
+    return Move(kind=kind, label=label, action=action, why_not=GAME.why_not(state, action))
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def _solo_moves(state: State) -> list[Move]:
+    solo = _solo(state)
+    found: list[Move] = []
+    if solo.phase in ("machine", "new_hope"):
+        n = reveal_count(state)
+        cards = (FieldSpec(name="cards", label=f"The {_cards(n)} that came up", low=n, high=n),)
+        if solo.phase == "new_hope":
+            found.append(Move(kind="machine_reveal_more", label=f"Reveal {n} more cards", fields=cards))
+        elif n == 0:
+            found.append(Move(kind="machine_reveal", label="Let the Machine decide", action=MachineReveal()))
+        else:
+            found.append(Move(kind="machine_reveal", label=f"Reveal {_cards(n)}", fields=cards))
+    elif solo.phase == "discard":
+        due = solo.due
+        assert due is not None
+        paid, short, need = discard_terms(solo)
+        held = [c for c in ACHIEVEMENTS if c in solo.human.achievements]
+        said = f"I discarded {_cards(paid)}" if paid else "I have no cards to discard"
+        if 0 < need < len(held):  # which achievements to give up is the player's choice
+            some = f"{need} achievement{'s' if need > 1 else ''}"
+            found.append(Move(kind="human_discard", label=f"{said} and give up {some}",
+                              fields=(FieldSpec(name="give_up", label=f"You are {_cards(short)} short: choose {some} "
+                                                                      f"to give up", low=need, high=need,
+                                                choices=tuple(held)),)))
+        else:
+            give_up = held if need else []
+            found.append(_ready(state, "human_discard", said + (f" and give up {', '.join(give_up)}" if give_up else ""),
+                                HumanDiscard(give_up=give_up)))
+        if due.rescue:
+            found.append(_ready(state, "human_discard", f"I discarded a {due.rescue} rescue card instead",
+                                HumanDiscard(rescue=True)))
+    else:
+        m = solo.machine
+        for cat in ACHIEVEMENTS:
+            for cube in ("green", "yellow"):
+                found.append(_ready(state, "human_achievement", f"{KIND_OF_CUBE[cube].capitalize()} {cat} achievement",
+                                    HumanAchievement(category=cat, cube=cube)))
+        for cat in ACHIEVEMENTS:
+            for rescue in (False, True):
+                found.append(_ready(state, "human_catastrophe",
+                                    f"{cat.capitalize()} catastrophe" + (" with a rescue card" if rescue else ""),
+                                    HumanCatastrophe(category=cat, rescue=rescue)))
+        found.append(_ready(state, "human_espionage", "Espionage", HumanEspionage()))
+        found.append(_ready(state, "human_sabotage", "Sabotage", HumanSabotage()))
+        targets = sorted(m.achievements.items(), key=lambda kv: ACHIEVEMENTS.index(kv[0]))
+        for cat, cube in targets or [(ACHIEVEMENTS[0], None)]:  # with no target, Attack is listed greyed out
+            found.append(_ready(state, "human_attack", f"Attack the Machine's {cube_label(cat, cube)}" if cube
+                                else "Attack", HumanAttack(category=cat)))
+        found.append(_ready(state, "human_biosphere", "Biosphere 5", HumanBiosphere()))
+        found.append(_ready(state, "end_turn", "End my turn", EndTurn()))
+    found.append(Move(kind="set_hand", label="Your hand cards", fields=field_specs(SetHand)))
+    return found
+
+
+# The Abyss's moves in a few words, for their buttons (RULES.md §4: the doom causes and leader moves).
+ABYSS_LABELS = {
+    "doom_draw_pile": "Draw pile empty +2",
+    "doom_missing": "Achievement missing +1",
+    "doom_attack": "Attack: attacker +1, attacked +2",
+    "doom_spy": "Espionage/Sabotage: both +1",
+    "doom_face_up": "Biosphere 5 face up +1",
+    "doom_decrease": "Lower doom −1 (discard as many cards as your doom)",
+    "leader_promote": "Better Leadership: a leader up one tier",
+    "leader_ability": "Shown Strength: a leader's ability, of its tier or a lower one",
+    "declare_biosphere": "Biosphere 5 established: this player wins",
+}
+
+
+def _abyss_moves(state: State) -> list[Move]:
+    abyss = state.abyss
+    assert abyss is not None
+    players = abyss.players
+    live = [i for i, p in enumerate(players) if not p.out]
+    sides: list[Optional[int]] = [*live, *([None] if state.solo is not None else [])]  # None: the Machine
+
+    def template(kind: str, cls: type, **narrow: Any) -> Move:
+        return Move(kind=kind, label=ABYSS_LABELS[kind], fields=field_specs(cls, **narrow))
+
+    found = [template("doom_draw_pile", DoomDrawPile, player=live),
+             template("doom_missing", DoomMissing, player=live),
+             template("doom_attack", DoomAttack, attacker=sides, target=sides),
+             template("doom_spy", DoomSpy, by=sides, target=sides),
+             template("doom_face_up", DoomFaceUp, player=live)]
+    lowerable = [i for i in live if players[i].doom > 0]
+    if lowerable:
+        found.append(template("doom_decrease", DoomDecrease, player=lowerable))
+    promotable = [i for i in live if min(players[i].leaders.values()) < MAX_TIER]
+    if promotable:
+        found.append(template("leader_promote", LeaderPromote, player=promotable, leader=list(LEADERS)))
+    leading = [i for i in live if max(players[i].leaders.values()) > 0]
+    if leading:
+        top = max(max(players[i].leaders.values()) for i in leading)
+        found.append(template("leader_ability", LeaderAbility, player=leading, leader=list(LEADERS), tier=(1, top),
+                              target=[None, *live]))
+    if state.solo is None:
+        found.append(template("declare_biosphere", DeclareBiosphere, player=live))
+    return found
 
 
 def describe(action: Action) -> str:
@@ -1471,4 +1667,5 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    moves=moves,
 )

@@ -3,9 +3,12 @@ cards → "Let the Machine decide" → one instruction with the rule that fired 
 didn't; the human's turn helpers) and The Abyss (doom 0–8 per player, one button per cause, leader
 tiers 0–3 with their abilities). The catalog screen is in screens.py (GAME_SCREENS["catalog"]).
 
-The view decides nothing: rules.py decides (legal_actions, reveal_count, machine_decide via the
-actions, human_can_play, dice_needed) and cards.py checks cards. Only transient input (the cards
-tapped so far, the search text, the achievements chosen to give up) lives here, on the frame."""
+The view decides nothing. Its buttons, their disabled reasons, ranges and labels come from the game's
+answers (`GAME.legal_moves`, `GAME.why_not`, `GAME.chance_for`) and rules.py's helpers (reveal_count,
+usable_tiers, ability_targets, …); cards.py checks cards. The Machine's rescue dice are the frame's
+business: at a physical-dice table the action waits and the frame asks for hand-die faces. Only
+transient input (the cards tapped so far, the search text, the achievements chosen to give up) lives
+here, on the frame."""
 
 from __future__ import annotations
 
@@ -13,23 +16,27 @@ from typing import Optional
 
 import flet as ft
 
-from companion.games.base import InputError
+from companion.games.base import Event, InputError, Move, field_specs
 from companion.games.biosphere5.cards import (
     CATEGORY_LEVEL,
-    CATEGORY_ORDER,
-    KIND_OF_CUBE,
     ROMAN,
     Card,
-    achievement_block,
+    cube_label,
+    protection,
 )
 from companion.games.biosphere5.rules import (
+    ABYSS_LABELS,
+    ACHIEVEMENTS,
     BIO_NAME,
+    DEFAULT_REVEAL,
+    GAME,
     HAND_LIMIT,
+    LEADER_ABILITIES,
     LEADER_NAMES,
     LEADERS,
     MAX_DOOM,
-    MAX_HAND,
     MAX_LEVEL,
+    PROTECTION_NAME,
     DeclareBiosphere,
     DoomAttack,
     DoomDecrease,
@@ -37,25 +44,22 @@ from companion.games.biosphere5.rules import (
     DoomFaceUp,
     DoomMissing,
     DoomSpy,
-    EndTurn,
-    HumanAchievement,
-    HumanAttack,
-    HumanBiosphere,
     HumanCatastrophe,
-    HumanDiscard,
-    HumanEspionage,
-    HumanSabotage,
     LeaderAbility,
     LeaderPromote,
     SetHand,
+    Settings,
     State,
+    ability_targets,
     ability_text,
-    dice_needed,
+    hand_die,
+    hand_limit_excess,
     human_can_play,
-    legal_actions,
+    is_win,
     reveal_action,
     reveal_count,
     reveal_more_action,
+    usable_tiers,
 )
 from companion.games.biosphere5.screens import CatalogScreen, _close, card_dialog, card_lines, load_cards
 from companion.ui.style import GAP, TAP
@@ -63,9 +67,12 @@ from companion.ui.widgets import big_button, icon_button, section, tagged, track
 
 GAME_SCREENS = {"catalog": CatalogScreen}
 
-BOARD = CATEGORY_ORDER[:-1]  # the six achievement categories, in value order (lowest first)
 CUBE_COLOR = {"green": ft.Colors.GREEN_600, "yellow": ft.Colors.AMBER_400}
 MACHINE_KINDS = {"machine_reveal", "machine_reveal_more"}
+# A row of the history whose first event is one of these is a move of yours, shown again on your turn.
+YOUR_MOVES = {"human_discard", "human_rescue", "human_achievement", "human_catastrophe", "human_espionage",
+              "human_sabotage", "human_attack", "doom", "doom_discard", "machine_no_doom", "leader_promote",
+              "leader_ability"}
 
 
 class _Input:
@@ -104,11 +111,12 @@ def _s(n: int, word: str) -> str:
 def panel(frame) -> ft.Control:
     state: State = frame.loaded.game_state
     _input(frame)  # forget input made against another log position (after an action, undo or redo)
+    moves = GAME.legal_moves(state)
     parts: list[ft.Control] = []
     if state.result:
         parts.append(_result_banner(state))
     if state.solo is not None:
-        parts += _solo_parts(frame, state)
+        parts += _solo_parts(frame, state, moves)
     if state.abyss is not None:
         parts.append(_abyss_section(frame, state))
     parts.append(ft.OutlinedButton(content=_catalog_label(frame), icon=ft.Icons.STYLE, height=TAP,
@@ -123,28 +131,31 @@ def _catalog_label(frame) -> str:
 
 
 def _result_banner(state: State) -> ft.Control:
-    won = (state.result or "").startswith("Won") or "wins" in (state.result or "")
     return tagged("result", ft.Container(
         ft.Column([_text(state.result or "", ft.TextThemeStyle.HEADLINE_MEDIUM, weight=ft.FontWeight.BOLD),
                    _text(state.reason or "", ft.TextThemeStyle.BODY_LARGE)], spacing=4),
         padding=16, border_radius=12,
-        bgcolor=ft.Colors.GREEN_100 if won else ft.Colors.RED_100,
+        bgcolor=ft.Colors.GREEN_100 if is_win(state) else ft.Colors.RED_100,
     ))
 
 
-def _solo_parts(frame, state: State) -> list[ft.Control]:
+def _of_kind(moves: list[Move], *kinds: str) -> list[Move]:
+    return [m for m in moves if m.kind in kinds]
+
+
+def _solo_parts(frame, state: State, moves: list[Move]) -> list[ft.Control]:
     solo = state.solo
     parts: list[ft.Control] = []
     if state.result is None:
         if solo.phase in ("machine", "new_hope"):
-            parts.append(_machine_turn(frame, state))
+            parts.append(_machine_turn(frame, state, _of_kind(moves, *MACHINE_KINDS)[0]))
         elif solo.phase == "discard":
-            parts.append(_discard_section(frame, state))
+            parts.append(_discard_section(frame, state, _of_kind(moves, "human_discard")))
     if solo.decision is not None and solo.phase != "machine":
         parts.append(_decision_section(state))
     if state.result is None and solo.phase == "human":
-        parts.append(_human_turn(frame, state))
-    boards = [_machine_board(frame, state), _human_board(frame, state)]
+        parts.append(_human_turn(frame, state, moves))
+    boards = [_machine_board(frame, state), _human_board(frame, state, _of_kind(moves, "set_hand"))]
     if solo.phase in ("human", "discard"):
         boards.reverse()  # your own board first on your turn: the hand size is what you enter most
     return parts + boards
@@ -153,17 +164,19 @@ def _solo_parts(frame, state: State) -> list[ft.Control]:
 # --- the Machine's turn ---------------------------------------------------------------------------------
 
 
-def _machine_turn(frame, state: State) -> ft.Control:
+def _machine_turn(frame, state: State, reveal: Move) -> ft.Control:
+    """The Machine's turn: `reveal` is the move — ready when no card is revealed, else a template
+    whose one field says how many cards came up."""
     solo, ui, app = state.solo, _input(frame), frame.app
-    n = reveal_count(state)
     new_hope = solo.phase == "new_hope"
     title = "New Hope: reveal 3 more" if new_hope else f"Round {solo.round}: the Machine's turn"
-    if n == 0:
+    if reveal.ready:
         why = (f"The stored {BIO_NAME} card is checked before revealing." if solo.machine.stored
                else f"At hand card level {solo.machine.level} the Machine reveals no cards.")
         return section(title, _text(why, ft.TextThemeStyle.BODY_LARGE),
-                       big_button("Let the Machine decide", app.guard(lambda e: _decide(frame, state, [])),
+                       big_button(reveal.label, app.guard(lambda e: _decide(frame, state, [])),
                                   icon=ft.Icons.SMART_TOY))
+    n = reveal.fields[0].low
     earlier = []
     if new_hope and solo.reveal:
         by_id = {c.id: c for c in load_cards(app.store)}
@@ -174,8 +187,7 @@ def _machine_turn(frame, state: State) -> ft.Control:
             title, *earlier,
             _text(f"Turn over the top {_s(n, 'card')} of the Machine's draw pile, then tap which came up.",
                   ft.TextThemeStyle.BODY_LARGE),
-            big_button(f"Reveal {_s(n, 'card')}" if not new_hope else f"Reveal {n} more cards",
-                       lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
+            big_button(reveal.label, lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
         )
     return section(title, *earlier, *_picker(frame, state, n))
 
@@ -306,11 +318,7 @@ def _decide(frame, state: State, ids: list[str]) -> None:
         action = reveal_more_action(state, catalog, ids)
     else:
         action = reveal_action(catalog, ids)
-    n = dice_needed(state, action)  # a catastrophe the Machine plays may roll its rescue dice
-    if n:
-        frame.roll(action, count=n, sides=6, what=f"the Machine's rescue check ({n} hand dice)")
-    else:
-        frame.dispatch(action)
+    frame.dispatch(action, pulse=True)  # a catastrophe the Machine plays may roll its rescue dice
 
 
 def _decision_section(state: State) -> ft.Control:
@@ -332,53 +340,51 @@ def _decision_section(state: State) -> ft.Control:
 # --- what the human owes ----------------------------------------------------------------------------------
 
 
-def _discard_section(frame, state: State) -> ft.Control:
+def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
+    """Paying what is due: `options` are the discard moves — paying with hand cards (a template when
+    you choose which achievements to give up), and a rescue card instead against a catastrophe."""
     solo, app, ui = state.solo, frame.app, _input(frame)
-    due, h = solo.due, solo.human
-    short = max(0, due.cards - h.hand)
-    need = min(short, len(h.achievements))
+    h = solo.human
+    rescue = [m for m in options if m.ready and m.action.rescue]
+    pay = [m for m in options if m not in rescue]
     rows: list[ft.Control] = [
-        tagged("due", _text(due.why, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
+        tagged("due", _text(solo.due.why, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
         _text(f"You hold {_s(h.hand, 'hand card')} (correct it below if that's wrong).",
               ft.TextThemeStyle.BODY_LARGE),
     ]
-    if need:
-        rows.append(_text(f"You are {_s(short, 'card')} short: choose {_s(need, 'achievement')} to give up.",
-                          ft.TextThemeStyle.BODY_LARGE, color=ft.Colors.ERROR))
-        for cat, cube in sorted(h.achievements.items(), key=lambda kv: BOARD.index(kv[0])):
+    for move in pay:
+        if move.ready:
+            rows.append(_move_button(frame, move, ft.Icons.CHECK))
+            continue
+        give_up = move.fields[0]
+        rows.append(_text(give_up.label + ".", ft.TextThemeStyle.BODY_LARGE, color=ft.Colors.ERROR))
+        for cat in give_up.choices:
             def toggle(e, cat=cat):
                 (ui.give_up.remove if cat in ui.give_up else ui.give_up.append)(cat)
                 frame.refresh()
-            rows.append(ft.Checkbox(label=f"Give up {KIND_OF_CUBE[cube]} {cat} ({cube} cube)",
+            rows.append(ft.Checkbox(label=f"Give up {cube_label(cat, h.achievements[cat])}",
                                     value=cat in ui.give_up, on_change=toggle))
-    paid = min(due.cards, h.hand)
-    label = f"I discarded {_s(paid, 'card')}" if paid else "I have no cards to discard"
-    if need:
-        label += f" and give up {_s(len(ui.give_up), 'achievement')}"
-    rows.append(big_button(label, app.guard(lambda e: _roll_or_dispatch(frame, state, HumanDiscard(give_up=list(ui.give_up)))),
-                           icon=ft.Icons.CHECK))
-    if due.rescue:
-        rows.append(big_button(f"I discarded a {due.rescue} rescue card instead",
-                               app.guard(lambda e: _roll_or_dispatch(frame, state, HumanDiscard(rescue=True))),
-                               icon=ft.Icons.HEALTH_AND_SAFETY, filled=False))
+        chosen = len(ui.give_up)
+        rows.append(big_button(move.label, app.guard(lambda e: frame.dispatch(
+            GAME.parse_action({"kind": move.kind, "give_up": list(ui.give_up)}), pulse=True)),
+            icon=ft.Icons.CHECK, disabled=not give_up.low <= chosen <= give_up.high))
+    for move in rescue:
+        rows.append(_move_button(frame, move, ft.Icons.HEALTH_AND_SAFETY, filled=False))
     return section("You discard", *rows)
 
 
-def _roll_or_dispatch(frame, state: State, action) -> None:
-    n = dice_needed(state, action)
-    if n:
-        frame.roll(action, count=n, sides=6, what=f"the Machine's rescue check ({n} hand dice)")
-    else:
-        frame.dispatch(action)
+def _move_button(frame, move: Move, icon, *, filled: bool = True) -> ft.Control:
+    """A big button for a ready move: greyed out with the game's reason when it isn't allowed now. A
+    move may roll (the Machine's rescue check): the frame asks a physical-dice table for the dice."""
+    return big_button(move.label, frame.app.guard(lambda e: frame.dispatch(move.action, pulse=True)), icon=icon,
+                      filled=filled, disabled=move.why_not is not None, tooltip=move.why_not)
 
 
 # --- the human's turn -----------------------------------------------------------------------------------
 
 
-def _human_turn(frame, state: State) -> ft.Control:
+def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
     app, solo = frame.app, state.solo
-    kinds = set(legal_actions(state))
-    h, m = solo.human, solo.machine
     guard = app.guard
     rows: list[ft.Control] = []
     last = _last_human_move(frame)
@@ -395,51 +401,51 @@ def _human_turn(frame, state: State) -> ft.Control:
             padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
             bgcolor=ft.Colors.GREEN_100 if block is None else ft.Colors.SURFACE_CONTAINER_HIGHEST))
     rows.append(ft.Row([_text("You can play levels:", ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True, spacing=6))
-    blocks = [human_can_play(state, lv) for lv in (2, 3, 4)]
-    first_block = next((b for b in blocks if b), None)
+    first_block = next((b for b in (human_can_play(state, lv) for lv in (2, 3, 4)) if b), None)
     if first_block:
         rows.append(_text(f"Next level: {first_block}.", ft.TextThemeStyle.BODY_SMALL, italic=True))
 
-    def btn(text, kind, on_click, icon, why_not=""):
-        allowed = kind in kinds
+    def kind_button(text, kind, on_click, icon):
+        """One button for a kind of move: enabled when any of its moves is allowed, else the reason."""
+        options = _of_kind(moves, kind)
+        allowed = any(m.why_not is None for m in options)
+        reason = next((m.why_not for m in options if m.why_not), None)
         return ft.FilledTonalButton(content=text, icon=icon, height=TAP, disabled=not allowed,
-                                    tooltip=None if allowed else why_not, on_click=guard(on_click))
+                                    tooltip=None if allowed else reason,
+                                    on_click=guard(lambda e: on_click(options)))
 
     rows.append(ft.Row([
-        btn("Achievement", "human_achievement", lambda e: _achievement_dialog(frame, state), ft.Icons.ADD_BOX,
-            "one achievement per turn, and a hand card to play"),
-        btn("Catastrophe", "human_catastrophe", lambda e: _catastrophe_dialog(frame, state), ft.Icons.THUNDERSTORM),
-        btn("Espionage", "human_espionage", lambda e: frame.dispatch(HumanEspionage()), ft.Icons.VISIBILITY,
-            "level II needed"),
-        btn("Sabotage", "human_sabotage", lambda e: frame.dispatch(HumanSabotage()), ft.Icons.CONTENT_CUT,
-            "level III needed"),
-        btn("Attack", "human_attack", lambda e: _attack_dialog(frame, state), ft.Icons.GPS_FIXED,
-            "the Machine holds no achievement"),
-        btn("Biosphere 5", "human_biosphere",
-            lambda e: app.confirm("Play Biosphere 5?", "You discard Biosphere 5 and five more cards, and win.",
-                                  "Play it", lambda: frame.dispatch(HumanBiosphere()), danger=False),
-            ft.Icons.PUBLIC, "both level III achievements and 6 hand cards needed"),
+        kind_button("Achievement", "human_achievement", lambda ms: _achievement_dialog(frame, ms), ft.Icons.ADD_BOX),
+        kind_button("Catastrophe", "human_catastrophe", lambda ms: _catastrophe_dialog(frame, state, ms),
+                    ft.Icons.THUNDERSTORM),
+        kind_button("Espionage", "human_espionage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.VISIBILITY),
+        kind_button("Sabotage", "human_sabotage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.CONTENT_CUT),
+        kind_button("Attack", "human_attack", lambda ms: _attack_dialog(frame, ms), ft.Icons.GPS_FIXED),
+        kind_button("Biosphere 5", "human_biosphere",
+                    lambda ms: app.confirm("Play Biosphere 5?", "You play Biosphere 5 and win the game.",
+                                           "Play it", lambda: frame.dispatch(ms[0].action), danger=False),
+                    ft.Icons.PUBLIC),
     ], wrap=True, spacing=8, run_spacing=8))
-    hint = []
-    if h.hand > HAND_LIMIT:
-        hint = [_text(f"Hand limit {HAND_LIMIT}: ending the turn discards {h.hand - HAND_LIMIT}.",
-                      ft.TextThemeStyle.BODY_SMALL)]
-    rows += hint
-    rows.append(big_button("End my turn", guard(lambda e: frame.dispatch(EndTurn())), icon=ft.Icons.SKIP_NEXT))
+    excess = hand_limit_excess(state)
+    if excess:
+        rows.append(_text(f"Hand limit {HAND_LIMIT}: ending the turn discards {excess}.", ft.TextThemeStyle.BODY_SMALL))
+    for end in _of_kind(moves, "end_turn"):
+        rows.append(_move_button(frame, end, ft.Icons.SKIP_NEXT))
     return section(f"Round {solo.round}: your turn", *rows)
 
 
 def _last_human_move(frame) -> Optional[ft.Control]:
+    """Your last move and what came of it (the Machine's rescue check, say), read from its events."""
     rows = frame.app.store.history(frame.campaign_id, limit=1)
     if not rows:
         return None
     row = rows[0]
-    kind = (row.action or {}).get("kind", "")
-    if kind in MACHINE_KINDS or kind in ("end_turn", "table_note", "tray_roll", "set_hand") or not row.events:
+    events = [Event.coerce(e) for e in row.events]
+    if not events or events[0].kind not in YOUR_MOVES:
         return None
     return tagged("last-move", ft.Container(
         ft.Column([_text(row.label, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
-                   *[_text(e, ft.TextThemeStyle.BODY_MEDIUM) for e in row.events]], spacing=2),
+                   *[_text(e.text, ft.TextThemeStyle.BODY_MEDIUM) for e in events]], spacing=2),
         padding=12, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
 
 
@@ -450,77 +456,80 @@ def _dialog(app, title: str, *controls: ft.Control) -> ft.AlertDialog:
     return dialog
 
 
-def _achievement_dialog(frame, state: State) -> None:
-    app, h = frame.app, state.solo.human
-    rows = []
+def _closing(app, dialog, go):
+    """A dialog button's handler: close the dialog, then act."""
+    def handler(e):
+        _close(app, dialog)
+        go()
+    return app.guard(handler)
+
+
+def _achievement_dialog(frame, options: list[Move]) -> None:
+    """One row per category: perfect or makeshift, each greyed out with the game's reason."""
+    app = frame.app
     dialog = _dialog(app, "Play an achievement")
-
-    def play(cat, cube):
-        def go(e):
-            _close(app, dialog)
-            frame.dispatch(HumanAchievement(category=cat, cube=cube))
-        return app.guard(go)
-
-    for cat in BOARD:
-        block = achievement_block(h.achievements, cat, CATEGORY_LEVEL[cat])
+    colors = {"green": ft.Colors.GREEN_700, "yellow": ft.Colors.AMBER_800}
+    rows = []
+    for cat in ACHIEVEMENTS:
+        pair = [m for m in options if m.action.category == cat]
+        reason = next((m.why_not for m in pair if m.why_not), None)
         rows.append(ft.Column([
             _text(f"{cat.capitalize()} (level {ROMAN[CATEGORY_LEVEL[cat]]})", ft.TextThemeStyle.TITLE_SMALL),
-            ft.Row([ft.FilledButton(content="Perfect", height=TAP, disabled=bool(block), expand=True,
-                                    style=ft.ButtonStyle(bgcolor=ft.Colors.GREEN_700), on_click=play(cat, "green")),
-                    ft.FilledButton(content="Makeshift", height=TAP, disabled=bool(block), expand=True,
-                                    style=ft.ButtonStyle(bgcolor=ft.Colors.AMBER_800), on_click=play(cat, "yellow"))],
-                   spacing=8),
-            *([_text(block, ft.TextThemeStyle.BODY_SMALL, italic=True)] if block else []),
+            ft.Row([ft.FilledButton(content="Perfect" if m.action.cube == "green" else "Makeshift", height=TAP,
+                                    disabled=m.why_not is not None, expand=True,
+                                    style=ft.ButtonStyle(bgcolor=colors[m.action.cube]),
+                                    on_click=_closing(app, dialog, lambda m=m: frame.dispatch(m.action)))
+                    for m in pair], spacing=8),
+            *([_text(reason, ft.TextThemeStyle.BODY_SMALL, italic=True)] if reason else []),
         ], spacing=4))
     dialog.content.controls = rows
     app.page.show_dialog(dialog)
 
 
-def _catastrophe_dialog(frame, state: State) -> None:
+def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
+    """One button per category, enabled when the catastrophe may be played with or without a rescue
+    card; under it the protections and the Machine's rescue odds, from the roll the rules declare."""
     app, solo = frame.app, state.solo
     name = ft.TextField(label="Its name (e.g. Hurricane), optional", max_length=40, text_size=18)
     rescue = ft.Switch(label="I discard a matching rescue card with it", value=False)
     dialog = _dialog(app, "Catastrophe against the Machine", name, rescue,
-                     _text("Which category? The Machine is hit first (its rescue dice if this is the round's first "
-                           "catastrophe), you last.", ft.TextThemeStyle.BODY_SMALL))
+                     _text("Which category? The Machine is hit first, you last.", ft.TextThemeStyle.BODY_SMALL))
 
     def play(cat):
-        def go(e):
-            action = HumanCatastrophe(category=cat, rescue=bool(rescue.value), name=(name.value or "").strip())
-            n = dice_needed(state, action)
-            _close(app, dialog)
-            if n:
-                frame.roll(action, count=n, sides=6, what=f"the Machine's rescue check ({n} hand dice)")
-            else:
-                frame.dispatch(action)
-        return app.guard(go)
+        return lambda: frame.dispatch(HumanCatastrophe(category=cat, rescue=bool(rescue.value),
+                                                       name=(name.value or "").strip()), pulse=True)
 
-    for cat in BOARD:
-        block = human_can_play(state, CATEGORY_LEVEL[cat])
-        mine, its = solo.human.achievements.get(cat), solo.machine.achievements.get(cat)
-        shield = lambda c: {None: "none", "yellow": "makeshift", "green": "perfect"}[c]  # noqa: E731
+    for cat in ACHIEVEMENTS:
+        pair = [m for m in options if m.action.category == cat]
+        allowed = [m for m in pair if m.why_not is None]
+        if allowed:
+            shields = (f"Machine's protection: {_shield(solo.machine.achievements.get(cat))} · yours: "
+                       f"{_shield(solo.human.achievements.get(cat))}")
+            chance = GAME.chance_for(state, allowed[0].action)
+            odds = (f"Rescue check: {chance.count} {chance.die.label}; {chance.outcomes[0].label}: "
+                    f"{chance.outcomes[0].percent}" if chance else "No rescue check for the Machine.")
+            hint = f"{shields}. {odds}"
+        else:
+            hint = pair[-1].why_not or ""
         dialog.content.controls.append(ft.Column([
-            ft.FilledTonalButton(content=f"{cat.capitalize()} catastrophe", height=TAP, disabled=bool(block),
-                                 on_click=play(cat)),
-            _text(block or f"Machine's protection: {shield(its)} · yours: {shield(mine)}",
-                  ft.TextThemeStyle.BODY_SMALL, italic=bool(block)),
+            ft.FilledTonalButton(content=f"{cat.capitalize()} catastrophe", height=TAP, disabled=not allowed,
+                                 on_click=_closing(app, dialog, play(cat))),
+            _text(hint, ft.TextThemeStyle.BODY_SMALL, italic=not allowed),
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     app.page.show_dialog(dialog)
 
 
-def _attack_dialog(frame, state: State) -> None:
-    app, m = frame.app, state.solo.machine
+def _shield(cube: Optional[str]) -> str:
+    return PROTECTION_NAME[protection(cube)]
+
+
+def _attack_dialog(frame, options: list[Move]) -> None:
+    app = frame.app
     dialog = _dialog(app, "Attack: remove one of the Machine's cubes")
-
-    def hit(cat):
-        def go(e):
-            _close(app, dialog)
-            frame.dispatch(HumanAttack(category=cat))
-        return app.guard(go)
-
-    for cat, cube in sorted(m.achievements.items(), key=lambda kv: BOARD.index(kv[0])):
-        dialog.content.controls.append(ft.FilledTonalButton(
-            content=f"{KIND_OF_CUBE[cube].capitalize()} {cat} ({cube} cube)", height=TAP, on_click=hit(cat)))
+    for move in options:
+        if move.why_not is None:
+            dialog.content.controls.append(ft.FilledTonalButton(
+                content=move.label, height=TAP, on_click=_closing(app, dialog, lambda m=move: frame.dispatch(m.action))))
     app.page.show_dialog(dialog)
 
 
@@ -529,7 +538,7 @@ def _attack_dialog(frame, state: State) -> None:
 
 def _cubes(prefix: str, held: dict, sizes) -> ft.Control:
     cells = []
-    for cat in BOARD:
+    for cat in ACHIEVEMENTS:
         cube = held.get(cat)
         word = {"green": "perfect", "yellow": "makeshift"}.get(cube or "", "—")
         cells.append(tagged(f"{prefix}-{cat}", ft.Container(
@@ -557,7 +566,7 @@ def _machine_board(frame, state: State) -> ft.Control:
     solo = state.solo
     m = solo.machine
     sizes = frame.app.sizes
-    n = reveal_count(state) if solo.phase in ("machine", "new_hope") else state.settings.reveal_table[m.level]
+    n = reveal_count(state)
     stored = f"Stored: {BIO_NAME} card — checked first each turn." if m.stored else "No card stored on its board."
     return section(
         "The Machine's board",
@@ -574,14 +583,20 @@ def _machine_board(frame, state: State) -> ft.Control:
     )
 
 
-def _human_board(frame, state: State) -> ft.Control:
+def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
+    """Your board; the hand size's range is the set-hand move's (none once the game is over)."""
     solo, guard = state.solo, frame.app.guard
     h = solo.human
+    field = set_hand[0].fields[0] if set_hand else None
+
+    def change(by: int):
+        return guard(lambda e: frame.dispatch(SetHand(cards=h.hand + by)))
+
     return section(
         "Your board",
-        track("Your hand cards", h.hand, identifier="human-hand", low=0, high=MAX_HAND, sizes=frame.app.sizes,
-              on_minus=guard(lambda e: frame.dispatch(SetHand(cards=h.hand - 1))),
-              on_plus=guard(lambda e: frame.dispatch(SetHand(cards=h.hand + 1))),
+        track(field.label if field else "Your hand cards", h.hand, identifier="human-hand",
+              low=field.low if field else None, high=field.high if field else None, sizes=frame.app.sizes,
+              on_minus=change(-1) if field else None, on_plus=change(+1) if field else None,
               caption="Enter it after you draw; the Machine's catastrophes compare it."),
         _text("Your achievements", ft.TextThemeStyle.TITLE_SMALL),
         _cubes("human", h.achievements, frame.app.sizes),
@@ -589,6 +604,8 @@ def _human_board(frame, state: State) -> ft.Control:
 
 
 # --- The Abyss ------------------------------------------------------------------------------------------
+# Every button asks the game about its own action (GAME.why_not): greyed out, with the reason, when the
+# player is out, the game is over, or the rule says no (doom already 0, a leader at tier 3, …).
 
 
 def _abyss_section(frame, state: State) -> ft.Control:
@@ -596,44 +613,65 @@ def _abyss_section(frame, state: State) -> ft.Control:
     return section("The Abyss", *[_abyss_player(frame, state, i) for i in range(len(players))])
 
 
-def _who(state: State, exclude: int) -> dict[str, str]:
-    """Other sides of an Attack / Espionage / Sabotage: the other players, and the Machine."""
-    out = {str(i): p.name for i, p in enumerate(state.abyss.players) if i != exclude and not p.out}
-    if state.solo is not None:
-        out["machine"] = "the Machine"
-    return out
+def _side_name(state: State, side: Optional[int]) -> str:
+    return "the Machine" if side is None else state.abyss.players[side].name
+
+
+def _act(frame, state: State, action, label: str, *, outlined: bool = False, icon=None) -> ft.Control:
+    """A button for one concrete action, greyed out with the game's reason when it isn't allowed."""
+    reason = GAME.why_not(state, action)
+    cls = ft.OutlinedButton if outlined else ft.FilledTonalButton
+    return cls(content=label, icon=icon, height=TAP, disabled=reason is not None, tooltip=reason,
+               on_click=frame.app.guard(lambda e: frame.dispatch(action)))
+
+
+def _two_sided_options(state: State, index: int, what: str) -> list[tuple[Optional[int], Optional[int], object]]:
+    """(played by, played on, action) for an Attack or Espionage/Sabotage this player took part in,
+    allowed now. The sides are the template's choices (the players still in, and the Machine)."""
+    kind = "doom_attack" if what == "attack" else "doom_spy"
+    template = next((m for m in GAME.legal_moves(state) if m.kind == kind), None)
+    if template is None:
+        return []
+    sides = template.fields[0].choices
+    found = []
+    for other in sides:
+        if other == index:
+            continue
+        for by, on in ((index, other), (other, index)):
+            action = DoomAttack(attacker=by, target=on) if what == "attack" else DoomSpy(by=by, target=on)
+            if GAME.why_not(state, action) is None:
+                found.append((by, on, action))
+    return found
 
 
 def _abyss_player(frame, state: State, index: int) -> ft.Control:
     app, p = frame.app, state.abyss.players[index]
-    guard, out = app.guard, p.out or state.result is not None
-
-    def tap(action):
-        return guard(lambda e: frame.dispatch(action))
-
+    guard = app.guard
     doom_bar = ft.Row([ft.Container(width=30, height=14, border_radius=4,
                                     bgcolor=ft.Colors.RED_400 if i < p.doom else ft.Colors.SURFACE_CONTAINER_HIGHEST)
                        for i in range(MAX_DOOM)], spacing=3, wrap=True)
+
+    def two_sided(what: str, label: str) -> ft.Control:
+        options = _two_sided_options(state, index, what)
+        return ft.FilledTonalButton(content=label + "…", height=TAP, disabled=not options,
+                                    on_click=guard(lambda e: _two_sided_dialog(frame, state, label, options)))
+
     causes = ft.Row([
-        ft.FilledTonalButton(content="Draw pile empty +2", height=TAP, disabled=out, on_click=tap(DoomDrawPile(player=index))),
-        ft.FilledTonalButton(content="Achievement missing +1", height=TAP, disabled=out,
-                             on_click=tap(DoomMissing(player=index, count=1))),
-        ft.FilledTonalButton(content="Attack…", height=TAP, disabled=out,
-                             on_click=guard(lambda e: _two_sided_dialog(frame, state, index, "attack"))),
-        ft.FilledTonalButton(content="Espionage/Sabotage…", height=TAP, disabled=out,
-                             on_click=guard(lambda e: _two_sided_dialog(frame, state, index, "spy"))),
-        ft.FilledTonalButton(content="Biosphere 5 face up +1", height=TAP, disabled=out,
-                             on_click=tap(DoomFaceUp(player=index))),
-        ft.OutlinedButton(content=f"Lower doom −1 (discard {_s(p.doom, 'card')})", height=TAP,
-                          disabled=out or p.doom == 0, on_click=tap(DoomDecrease(player=index))),
+        _act(frame, state, DoomDrawPile(player=index), ABYSS_LABELS["doom_draw_pile"]),
+        _act(frame, state, DoomMissing(player=index, count=1), ABYSS_LABELS["doom_missing"]),
+        two_sided("attack", ABYSS_LABELS["doom_attack"]),
+        two_sided("spy", ABYSS_LABELS["doom_spy"]),
+        _act(frame, state, DoomFaceUp(player=index), ABYSS_LABELS["doom_face_up"]),
+        _act(frame, state, DoomDecrease(player=index), ABYSS_LABELS["doom_decrease"], outlined=True),
     ], wrap=True, spacing=8, run_spacing=8)
     leaders = [_leader_row(frame, state, index, lead) for lead in LEADERS]
     extra = []
-    if state.solo is None and not out:
+    declare = DeclareBiosphere(player=index)
+    if state.solo is None and GAME.why_not(state, declare) is None:
         extra.append(ft.OutlinedButton(content=f"{p.name} established Biosphere 5", icon=ft.Icons.PUBLIC, height=TAP,
                                        on_click=guard(lambda e: app.confirm(
                                            "Biosphere 5 established?", f"{p.name} wins the game.", "Yes, wins",
-                                           lambda: frame.dispatch(DeclareBiosphere(player=index)), danger=False))))
+                                           lambda: frame.dispatch(declare), danger=False))))
     status = " · OUT" if p.out else ""
     return ft.Container(ft.Column([
         ft.Row([_text(p.name + status, ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD, expand=True),
@@ -652,77 +690,64 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
 
 
 def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
+    """A leader's tier, its ability, a promote button, and one "Use tier k" button for each tier it may
+    use: its own, or any lower one instead (RULES.md §4)."""
     app, p = frame.app, state.abyss.players[index]
     tier = p.leaders[leader]
-    out = p.out or state.result is not None
     name = LEADER_NAMES[leader]
-    use = ft.FilledTonalButton(content=f"Use tier {tier}", height=TAP, disabled=out or tier == 0,
-                               on_click=app.guard(lambda e: _use_ability(frame, state, index, leader, tier)))
-    nxt = [_text("Next: " + ability_text(leader, tier + 1), ft.TextThemeStyle.BODY_SMALL, italic=True)] if tier < 3 else []
+    promote = LeaderPromote(player=index, leader=leader)
+    nxt = [_text("Next: " + ability_text(leader, tier + 1), ft.TextThemeStyle.BODY_SMALL, italic=True)] \
+        if tier + 1 in LEADER_ABILITIES[leader] else []
+    uses = [_use_button(frame, state, index, leader, t) for t in usable_tiers(p, leader)]
     return ft.Container(ft.Column([
         ft.Row([_text(name, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD, expand=True),
                 _text("tier", ft.TextThemeStyle.BODY_SMALL),
                 tagged(f"tier-{index}-{leader}", _text(str(tier), ft.TextThemeStyle.HEADLINE_SMALL,
                                                        weight=ft.FontWeight.BOLD)),
                 icon_button(ft.Icons.ARROW_UPWARD, f"Promote {name} ({p.name})",
-                            app.guard(lambda e: frame.dispatch(LeaderPromote(player=index, leader=leader))),
-                            disabled=out or tier >= 3)],
+                            app.guard(lambda e: frame.dispatch(promote)),
+                            disabled=GAME.why_not(state, promote) is not None)],
                vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4),
         _text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM),
         *nxt,
-        *([use] if tier else []),
+        *([ft.Row(uses, wrap=True, spacing=8, run_spacing=8)] if uses else []),
     ], spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
 
 
-def _use_ability(frame, state: State, index: int, leader: str, tier: int) -> None:
+def _use_button(frame, state: State, index: int, leader: str, tier: int) -> ft.Control:
+    """"Use tier k – <title>": at once, or first a dialog for whom, when the ability names a player."""
     app = frame.app
-    if (leader, tier) == ("true_believer", 3) or leader == "fighter":
-        players = {str(i): q.name for i, q in enumerate(state.abyss.players) if not q.out
-                   and (leader != "fighter" or i != index)}
-        dialog = _dialog(app, f"{LEADER_NAMES[leader]} tier {tier}: on whom?",
-                         _text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM))
-
-        def pick(target):
-            def go(e):
-                _close(app, dialog)
-                frame.dispatch(LeaderAbility(player=index, leader=leader, tier=tier, target=target))
-            return app.guard(go)
-
-        for key, pname in players.items():
-            dialog.content.controls.append(ft.FilledTonalButton(content=pname, height=TAP, on_click=pick(int(key))))
-        if leader == "fighter":
-            dialog.content.controls.append(ft.OutlinedButton(
-                content="The Machine / not recorded" if state.solo else "Not recorded", height=TAP, on_click=pick(None)))
-        app.page.show_dialog(dialog)
-        return
-    frame.dispatch(LeaderAbility(player=index, leader=leader, tier=tier))
+    title = LEADER_ABILITIES[leader][tier][0]
+    label = f"Use tier {tier} – {title}"
+    targets = ability_targets(state.abyss, index, leader, tier)
+    if targets is None:
+        return _act(frame, state, LeaderAbility(player=index, leader=leader, tier=tier), label)
+    options = [(t, a) for t in targets
+               if GAME.why_not(state, a := LeaderAbility(player=index, leader=leader, tier=tier, target=t)) is None]
+    return ft.FilledTonalButton(content=label, height=TAP, disabled=not options, tooltip=ability_text(leader, tier),
+                                on_click=app.guard(lambda e: _target_dialog(frame, state, leader, tier, options)))
 
 
-def _two_sided_dialog(frame, state: State, index: int, what: str) -> None:
-    app, p = frame.app, state.abyss.players[index]
-    label = "Attack" if what == "attack" else "Espionage or Sabotage"
-    ups = "the attacker +1, the attacked +2" if what == "attack" else "both +1"
-    dialog = _dialog(app, f"{label} — doom: {ups}")
-    others = _who(state, index)
+def _target_dialog(frame, state: State, leader: str, tier: int, options: list) -> None:
+    app = frame.app
+    dialog = _dialog(app, f"{LEADER_NAMES[leader]} tier {tier}: on whom?",
+                     _text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM))
+    for target, action in options:
+        who = (("The Machine / not recorded" if state.solo else "Not recorded") if target is None
+               else state.abyss.players[target].name)
+        dialog.content.controls.append(ft.FilledTonalButton(
+            content=who, height=TAP, on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
+    app.page.show_dialog(dialog)
 
-    def record(by, target):
-        def go(e):
-            _close(app, dialog)
-            conv = lambda k: None if k == "machine" else int(k)  # noqa: E731
-            if what == "attack":
-                frame.dispatch(DoomAttack(attacker=conv(by), target=conv(target)))
-            else:
-                frame.dispatch(DoomSpy(by=conv(by), target=conv(target)))
-        return app.guard(go)
 
-    if not others:
-        raise InputError("Nobody else is in the game.")
-    for key, name in others.items():
-        dialog.content.controls += [
-            ft.FilledTonalButton(content=f"{p.name} played it on {name}", height=TAP, on_click=record(str(index), key)),
-            ft.FilledTonalButton(content=f"{name} played it on {p.name}", height=TAP, on_click=record(key, str(index))),
-        ]
+def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
+    app = frame.app
+    dialog = _dialog(app, label)
+    for by, on, action in options:
+        dialog.content.controls.append(ft.FilledTonalButton(
+            content=f"{_side_name(state, by)} played it on {_side_name(state, on)}", height=TAP,
+            on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
     app.page.show_dialog(dialog)
 
 
@@ -730,27 +755,33 @@ def _two_sided_dialog(frame, state: State, index: int, what: str) -> None:
 
 
 class SetupForm:
-    """Man against Machine (difficulty = the Machine's starting hand card level) or The Abyss for people."""
+    """Man against Machine (difficulty = the Machine's starting hand card level) or The Abyss for people.
+    Ranges and defaults are the Settings model's."""
 
     def __init__(self, app):
-        from companion.games.biosphere5.rules import DEFAULT_REVEAL
-
         self.app = app
-        self.opponent = ft.RadioGroup(value="machine", on_change=self._changed, content=ft.Column([
+        specs = {f.name: f for f in field_specs(Settings)}
+        default = Settings()
+        self.reveal_spec = specs["reveal_table"]
+
+        def numbers(name: str, label: str, shown=str) -> ft.Dropdown:
+            spec, value = specs[name], getattr(default, name)
+            return ft.Dropdown(label=label, value=str(value), text_size=18, options=[
+                ft.DropdownOption(key=str(i), text=shown(i) + (" (default)" if i == value else ""))
+                for i in range(spec.low, spec.high + 1)])
+
+        self.opponent = ft.RadioGroup(value=default.opponent, on_change=self._changed, content=ft.Column([
             ft.Container(ft.Radio(value="machine", label="Man against Machine (alone)"), height=TAP),
             ft.Container(ft.Radio(value="people", label="Against people (The Abyss tracker)"), height=TAP),
         ], spacing=0))
-        self.abyss = ft.Switch(label="The Abyss: doom and leaders", value=False)
-        self.difficulty = ft.Dropdown(
-            label="Difficulty: the Machine's starting hand card level", value="2", text_size=18,
-            options=[ft.DropdownOption(key=str(i), text=f"{i}" + (" (default)" if i == 2 else "")) for i in range(9)])
-        self.players = ft.Dropdown(label="Players at the table", value="2", text_size=18,
-                                   options=[ft.DropdownOption(key=str(i), text=str(i)) for i in (2, 3, 4)])
+        self.abyss = ft.Switch(label="The Abyss: doom and leaders", value=default.abyss)
+        self.difficulty = numbers("difficulty", "Difficulty: the Machine's starting hand card level")
+        self.players = numbers("players", "Players at the table")
         self.names = ft.TextField(label="Player names, one per line (optional)", multiline=True, min_lines=2)
-        self.black = ft.Dropdown(label="Hand die: faces showing the black hand", value="1", text_size=18,
-                                 options=[ft.DropdownOption(key=str(i), text=f"{i} of 6") for i in range(7)])
-        self.reveal = ft.TextField(label="Cards revealed at level 0..8", value=", ".join(map(str, DEFAULT_REVEAL)),
-                                   text_size=18)
+        self.black = numbers("hand_die_black_faces", "Hand die: faces showing the black hand",
+                             lambda i: f"{i} of {hand_die(i).sides}")
+        self.reveal = ft.TextField(label=f"Cards revealed at hand card level 0..{MAX_LEVEL}",
+                                   value=", ".join(map(str, default.reveal_table)), text_size=18)
         self._changed(None)
 
     def _changed(self, e) -> None:
@@ -771,10 +802,10 @@ class SetupForm:
     def collect(self) -> dict:
         parts = (self.reveal.value or "").replace(",", " ").split()
         if not all(p.isdigit() for p in parts):
-            raise InputError("Cards revealed: nine whole numbers 0–8, e.g. 0, 1, 2, 2, 3, 3, 4, 4, 5.")
+            raise InputError(f"{self.reveal_spec.label}: whole numbers, e.g. {', '.join(map(str, DEFAULT_REVEAL))}.")
         return {
             "opponent": self.opponent.value, "abyss": bool(self.abyss.value),
-            "players": int(self.players.value or 2), "difficulty": int(self.difficulty.value or 2),
+            "players": int(self.players.value), "difficulty": int(self.difficulty.value),
             "names": [n.strip() for n in (self.names.value or "").splitlines() if n.strip()],
-            "hand_die_black_faces": int(self.black.value or 1), "reveal_table": [int(p) for p in parts],
+            "hand_die_black_faces": int(self.black.value), "reveal_table": [int(p) for p in parts],
         }

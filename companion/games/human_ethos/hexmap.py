@@ -5,7 +5,8 @@ a column letter and a row number ("C4"), converted through "odd-q" offset coordi
 names read like a printed board. Walls sit on the edge between two adjacent spaces.
 
 Pure: no I/O beyond parsing a given text. The pydantic models round-trip through JSON; the
-`Board` class is a fast, read-only view of one map (tuples, adjacency lists) for pathfinding.
+`Board` class is a fast, read-only view of one map (tuples, adjacency lists) for pathfinding and
+range; `sight_line` is the exact straight line between two hex centres that range is counted on.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Literal, NamedTuple, Optional
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
@@ -298,45 +300,182 @@ class Board:
             frontier = list(nxt)
         return best[b][1]
 
-    def line(self, a: Coord, b: Coord, nudge: int) -> list[Coord]:
-        """The hexes a straight line from the centre of a to the centre of b passes through.
+    def range_between(self, a: Coord, b: Coord, ignore_walls: bool = False,
+                      sight: LineOfSight = "generous") -> Optional[int]:
+        """Range from a to b: the hex distance, or None when the straight line between their
+        centres is blocked (RULES.md §5 "Range", see `sight_line`).
 
-        A line running exactly along an edge is nudged to one side (`nudge` = +1 or -1); both
-        endpoints move by the same tiny vector, so the line from b to a is the same line reversed.
-        """
-        n = hex_distance(a, b)
-        if n == 0:
-            return [a]
-        eq, er = 1e-6 * nudge, 2e-6 * nudge
-        out = []
-        for i in range(n + 1):
-            t = i / n
-            out.append(cube_round(a[0] + eq + (b[0] - a[0]) * t, a[1] + er + (b[1] - a[1]) * t))
-        return out
-
-    def range_between(self, a: Coord, b: Coord, ignore_walls: bool = False) -> Optional[int]:
-        """Range from a to b: hex distance along a straight line, or None if no straight line.
-
-        The same space is range 0 and an adjacent space range 1. The line must run over spaces of
-        the map and cross no wall (a line along an edge may pass on either side). With
-        `ignore_walls` (cards that ignore obstructions) the range is the plain hex distance.
+        The same space is range 0 and an adjacent space range 1. Every hex the line enters must be
+        a space of the map, and it may cross no wall. Where it passes a corner or runs along an
+        edge it has a side to pass on each hand: `generous` blocks it there only if both sides
+        are blocked, `strict` if either is (and if a wall lies along it). With `ignore_walls`
+        (cards that ignore obstructions) the range is the plain hex distance.
         """
         n = hex_distance(a, b)
         if ignore_walls or n == 0:
             return n
-        for nudge in (1, -1):
-            hexes = self.line(a, b, nudge)
-            if all(h in self.spaces for h in hexes) and all(
-                not self.wall_between(x, y) for x, y in zip(hexes, hexes[1:])
-            ):
-                return n
-        return None
+        line = sight_line(a, b)
+        if any(h not in self.spaces for h in line.entered):
+            return None
+        for p in line.passages:
+            on_left, on_right = self._side_blocked(p, p.left), self._side_blocked(p, p.right)
+            if sight == "strict":
+                if on_left or on_right or (p.along is not None and self.wall_between(*p.along)):
+                    return None
+            elif on_left and on_right:
+                return None
+        return n
 
-    def in_range(self, a: Coord, b: Coord, reach: int, ignore_walls: bool = False) -> bool:
+    def _side_blocked(self, p: "Passage", side: tuple[Coord, ...]) -> bool:
+        """Going from p.frm to p.to round this side: through the hexes it touches there (none: straight
+        across their common edge), each a space, with no wall between one and the next."""
+        path = [p.frm, *side, p.to]
+        return any(h not in self.spaces for h in side) or any(self.wall_between(x, y) for x, y in zip(path, path[1:]))
+
+    def in_range(self, a: Coord, b: Coord, reach: int, ignore_walls: bool = False,
+                 sight: LineOfSight = "generous") -> bool:
         if hex_distance(a, b) > reach:  # cheap test first: most pairs are simply too far
             return False
-        r = self.range_between(a, b, ignore_walls)
+        r = self.range_between(a, b, ignore_walls, sight)
         return r is not None and r <= reach
+
+
+# --- Line of sight: the exact segment between two hex centres -------------------------------------
+#
+# In cube coordinates (q, r, s = -q - r) the hexes are the cells of a triangular lattice: the hex
+# centred on c holds the points p with |g| <= 1 for the three differences g of p - c (q - r, r - s,
+# s - q). So every cell boundary lies on a line where one difference is a whole number, and
+# between two such crossings a segment stays in one hex, on one edge, or at one corner. The walk
+# below finds those crossings exactly (whole numbers, scaled by a common denominator) and reads
+# the hexes at each crossing and between two of them: no sampled points, no floating point.
+
+LineOfSight = Literal["generous", "strict"]
+
+
+@dataclass(frozen=True)
+class Passage:
+    """How a sight line goes from one hex it enters to the next. Across their common edge (not at an
+    end of it) it touches nothing else: `left` and `right` are empty, both ways are that edge.
+    Through a corner, or along an edge between two other hexes, it touches hexes it doesn't enter:
+    those on one hand and on the other are the two ways round (one may be empty: straight across
+    the edge that ends at that corner). `along` is the edge it runs on, if it does."""
+
+    frm: Coord
+    to: Coord
+    left: tuple[Coord, ...] = ()
+    right: tuple[Coord, ...] = ()
+    along: Optional[tuple[Coord, Coord]] = None
+
+
+@dataclass(frozen=True)
+class SightLine:
+    entered: tuple[Coord, ...]  # the hexes whose inside the segment passes through, from a to b
+    passages: tuple[Passage, ...]  # one between each two hexes entered one after the other
+
+
+def sight_line(a: Coord, b: Coord) -> SightLine:
+    """The hexes the straight segment from a's centre to b's centre enters, and how it passes from
+    each to the next (the walk depends only on b - a, so it is worked out once per offset).
+
+    >>> sight_line((0, 0), (2, 0)).entered
+    ((0, 0), (1, 0), (2, 0))
+    >>> p = sight_line((0, 0), (1, 1)).passages[0]  # along the edge between (1, 0) and (0, 1)
+    >>> (p.frm, p.to, p.left, p.right, p.along)
+    ((0, 0), (1, 1), ((0, 1),), ((1, 0),), ((0, 1), (1, 0)))
+    """
+    walk = _sight_from_origin(b[0] - a[0], b[1] - a[1])
+    q0, r0 = a
+
+    def at(c: Coord) -> Coord:
+        return (c[0] + q0, c[1] + r0)
+
+    def side(hexes: tuple[Coord, ...]) -> tuple[Coord, ...]:
+        return tuple(at(h) for h in hexes)
+
+    return SightLine(
+        side(walk.entered),
+        tuple(Passage(at(p.frm), at(p.to), side(p.left), side(p.right),
+                      edge_key(at(p.along[0]), at(p.along[1])) if p.along else None) for p in walk.passages),
+    )
+
+
+Cube = tuple[int, int, int]
+_CUBE_STEPS: tuple[Cube, ...] = tuple((dq, dr, -dq - dr) for dq, dr in _STEPS)
+
+
+def _differences(v: Cube) -> tuple[int, int, int]:
+    return v[0] - v[1], v[1] - v[2], v[2] - v[0]
+
+
+# The neighbour across the edge where a difference reaches +1 or -1: (difference index, sign) → step.
+_ACROSS: dict[tuple[int, int], Coord] = {
+    (i, sign): (step[0], step[1])
+    for step in _CUBE_STEPS for i, g in enumerate(_differences(step)) for sign in (1, -1) if g == 2 * sign
+}
+
+
+def _touched(point: Cube, scale: int) -> tuple[Coord, ...]:
+    """The hexes whose closed cell holds `point / scale`: one (inside it), two (on their common edge)
+    or three (at their common corner), sorted."""
+    guess = tuple((2 * x + scale) // (2 * scale) for x in point[:2])  # q, r rounded: the hex or a neighbour
+    for dq, dr in ((0, 0), *_STEPS):
+        q, r = guess[0] + dq, guess[1] + dr
+        gaps = _differences((point[0] - scale * q, point[1] - scale * r, point[2] + scale * (q + r)))
+        if all(abs(g) <= scale for g in gaps):
+            out = [(q, r)]
+            for i, g in enumerate(gaps):
+                if abs(g) == scale:
+                    step = _ACROSS[(i, 1 if g > 0 else -1)]
+                    out.append((q + step[0], r + step[1]))
+            return tuple(sorted(out))
+    raise AssertionError(f"no hex holds {point} / {scale}")
+
+
+@lru_cache(maxsize=4096)
+def _sight_from_origin(dq: int, dr: int) -> SightLine:
+    """`sight_line((0, 0), (dq, dr))`. Walks the points where a difference of the moving point is a
+    whole number (the only places a cell boundary can be) and the stretches between them."""
+    d = (dq, dr, -dq - dr)
+    if d == (0, 0, 0):
+        return SightLine(((0, 0),), ())
+    rates = [abs(g) for g in _differences(d) if g]
+    scale = 2 * math.lcm(*rates)  # even, so the middle of two crossings is a whole step too
+    crossings = sorted({scale * k // n for n in rates for k in range(n + 1)})
+    stops = [crossings[0]]
+    for x, y in zip(crossings, crossings[1:]):
+        stops += [(x + y) // 2, y]
+    entered: list[Coord] = []
+    passages: list[Passage] = []
+    touched: set[Coord] = set()
+    along: Optional[tuple[Coord, Coord]] = None
+    for i, u in enumerate(stops):
+        here = _touched((u * d[0], u * d[1], u * d[2]), scale)
+        if len(here) == 1:
+            if entered and here[0] != entered[-1]:
+                frm, to = entered[-1], here[0]
+                others = sorted(touched - {frm, to}, key=lambda c: _ahead(d, c))
+                left = tuple(c for c in others if _leftward(d, c) > 0)
+                right = tuple(c for c in others if _leftward(d, c) < 0)
+                passages.append(Passage(frm, to, left, right, along))
+            if not entered or here[0] != entered[-1]:
+                entered.append(here[0])
+            touched, along = set(), None
+        else:
+            touched.update(here)
+            if len(here) == 2 and i % 2 == 1:  # a whole stretch on this edge, not a point of it
+                along = (here[0], here[1])
+    return SightLine(tuple(entered), tuple(passages))
+
+
+def _leftward(d: Cube, c: Coord) -> int:
+    """> 0 when the centre of c lies to the left of the line from the origin along d (< 0: right)."""
+    w = (c[0], c[1], -c[0] - c[1])
+    cross = (d[1] * w[2] - d[2] * w[1], d[2] * w[0] - d[0] * w[2], d[0] * w[1] - d[1] * w[0])
+    return sum(cross)
+
+
+def _ahead(d: Cube, c: Coord) -> int:
+    return d[0] * c[0] + d[1] * c[1] + d[2] * (-c[0] - c[1])
 
 
 def cube_round(fq: float, fr: float) -> Coord:

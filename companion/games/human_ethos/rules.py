@@ -6,7 +6,7 @@ runs the enemies: who raises the threat, and where every group moves, with the r
 Read top to bottom:
   1. Settings (the Decisions a table may play differently) and the state: the story campaign, the
      enemy cards, and the issue being played (map, track, team, enemy groups, tokens, caches).
-  2. Actions, one class per thing a player does, and `legal_actions`.
+  2. Actions, one class per thing a player does; `legal_actions` and `moves` (what may be done now).
   3. `apply`: issue setup; the player's turn (move, reveal and spawn, cache, attack, manual ±);
      the enemy phase (attack check, then moves split over equally short routes, ties, merging);
      the end of the turn (hazard, next player); win and loss; campaign progress.
@@ -15,6 +15,7 @@ Read top to bottom:
 Threat and awareness are two markers closing on one track of length N: threat counts up from one
 end, awareness from the other, and the issue is lost when threat + awareness ≥ N (they meet).
 No dice: every enemy decision is fixed by the rules, and the ties the rules leave are the players'.
+Every event is typed (`event(kind, text, **data)`); spaces in the data are board names ("C4").
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import Field
 
-from companion.games.base import Dice, Game, InputError, Model, RuleError
+from companion.games.base import Dice, Event, Game, InputError, Model, RuleError, event, field_specs
+from companion.games.base import Move as LegalMove
 
 from .enemies import DEFAULT_ENEMY_TYPES, EnemyType
-from .hexmap import Board, Coord, Hex, HexMap, require_playable
+from .hexmap import Board, Coord, Hex, HexMap, LineOfSight, require_playable
 
 # =============================================================================================
 # 1. Settings and state
@@ -56,6 +58,12 @@ class Settings(Model):
     )
     cache_reveal: Literal["3", "per_player"] = Field(
         "3", description="Cards a supply cache reveals: 3 (rules section) or one per player (quick reference)"
+    )
+    # Left out of saved states while it has its default, so campaigns saved before the setting
+    # existed still replay to exactly their recorded states.
+    line_of_sight: LineOfSight = Field(
+        "generous", exclude_if=lambda v: v == "generous",
+        description="Range along an edge or through a corner: blocked only if both sides are (generous), or either (strict)",
     )
 
 
@@ -286,7 +294,7 @@ Action = Annotated[
 
 
 def legal_actions(state: State) -> list[str]:
-    """Which action kinds are allowed now (the UI enables buttons from this)."""
+    """Which action kinds are allowed now (`moves` builds on it; `apply` refuses the others)."""
     always = ["set_enemy_type", "unlock", "change_settings"]
     issue = state.issue
     if issue is None or issue.over:
@@ -302,6 +310,68 @@ def legal_actions(state: State) -> list[str]:
     return [*kinds, *always, "abandon_issue"]
 
 
+LABELS = {
+    "start_issue": "Start an issue", "next_map": "Next arcade map", "move": "Move (a movement card)",
+    "spawn": "Place a revealed token's enemies", "attack": "Attack (a damage card)",
+    "adjust": "Threat or awareness ± (a card)", "enemy_phase": "Run the enemy phase",
+    "choose": "Pick the enemies' way", "set_enemy_type": "Enter an enemy card", "unlock": "Unlock a card or enemy",
+    "change_settings": "Change the settings", "abandon_issue": "Abandon the issue",
+}
+
+
+def moves(state: State) -> list[LegalMove]:
+    """What may be done now, built on `legal_actions`: the enemy phase, a tie's options, the next
+    arcade map and abandoning as ready actions; the cards (move, attack, ±), placing a revealed
+    token's enemies and the campaign's entries as templates whose fields the state narrows. While
+    an issue is played, the player's moves not allowed now are listed greyed out with the reason."""
+    allowed = legal_actions(state)
+    out = [m for kind in allowed for m in _moves_of(state, kind)]
+    issue = state.issue
+    if issue is not None and not issue.over:
+        out += [LegalMove(kind=k, label=LABELS[k], why_not=_not_now(state, k))
+                for k in ("move", "attack", "enemy_phase") if k not in allowed]
+    return out
+
+
+def _moves_of(state: State, kind: str) -> list[LegalMove]:
+    issue, camp = state.issue, state.campaign
+    label = LABELS[kind]
+    if kind == "next_map":
+        return [LegalMove(kind=kind, label=f"Next map: {issue.more_maps[0].name}", action=NextMap())]
+    if kind == "abandon_issue":
+        return [LegalMove(kind=kind, label=label, action=AbandonIssue())]
+    if kind == "enemy_phase":
+        return [LegalMove(kind=kind, label=label, action=EnemyPhase())]
+    if kind == "choose":
+        return [LegalMove(kind=kind, label=f"{i + 1}: {o.label}", action=Choose(option=i))
+                for i, o in enumerate(issue.pending.options)]
+    if kind == "start_issue":  # story issues are played in order (an arcade game's number is not shown)
+        return [LegalMove(kind=kind, label=label, fields=field_specs(
+            StartIssue, number=(1, camp.unlocked_issue), mode=["story", "arcade"], enemies=arcade_offer(state)))]
+    if kind == "spawn":
+        waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
+        return [LegalMove(kind=kind, label=label, fields=field_specs(Spawn, token=waiting))]
+    names = [m.name for m in issue.members] if issue is not None else []
+    if kind == "move":
+        return [LegalMove(kind=kind, label=label, fields=field_specs(
+            Move, member=names, to=[s.hex for s in issue.map.spaces], with_members=names, waive_hazard=[False, True]))]
+    if kind == "attack":
+        return [LegalMove(kind=kind, label=label, fields=field_specs(
+            Attack, member=names, at=sorted({g.at for g in issue.groups}, key=lambda h: h.c),
+            enemy=sorted({g.enemy for g in issue.groups}), ignore_walls=[False, True]))]
+    if kind == "adjust":
+        return [LegalMove(kind=kind, label=label, fields=field_specs(Adjust, track=["threat", "awareness"]))]
+    if kind == "unlock":
+        return [LegalMove(kind=kind, label=label, fields=field_specs(Unlock, what=["card", "enemy"]))]
+    entry = {"set_enemy_type": SetEnemyType, "change_settings": ChangeSettings}[kind]
+    return [LegalMove(kind=kind, label=label, fields=field_specs(entry))]
+
+
+def refusal(state: State, action: Action) -> Optional[str]:
+    """The quick check `apply` makes first: is this kind of action allowed now?"""
+    return None if action.kind in legal_actions(state) else _not_now(state, action.kind)
+
+
 # =============================================================================================
 # 3. apply
 # =============================================================================================
@@ -311,12 +381,13 @@ def new_state(settings: Settings) -> State:
     return State(settings=settings)
 
 
-def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     """The next state and the events explaining it. No dice are used: the enemies are rules-driven."""
-    if action.kind not in legal_actions(state):
-        raise RuleError(_not_now(state, action.kind))
+    refused = refusal(state, action)
+    if refused:
+        raise RuleError(refused)
     new = _copy(state)
-    events: list[str] = []
+    events: list[Event] = []
     HANDLERS[action.kind](new, action, events)
     _settle(new, events)
     return new, events
@@ -405,8 +476,11 @@ def _track_text(issue: Issue) -> str:
     return f"threat {issue.threat} + awareness {issue.awareness} of {issue.track}"
 
 
-def _move_marker(issue: Issue, track: str, amount: int, why: str, events: list[str]) -> None:
-    """Move threat or awareness. The markers stop where they meet (the loss) and never go below 0."""
+def _move_marker(issue: Issue, track: str, amount: int, why: str, events: list[Event], cause: str, **data) -> None:
+    """Move threat or awareness. The markers stop where they meet (the loss) and never go below 0.
+
+    The event says why (`cause`: leave, hazard, in_range or card, and its data: the group, the
+    space, the members, the card), the amount asked, the amount applied, and where both markers are."""
     old = getattr(issue, track)
     room = issue.track - issue.threat - issue.awareness
     applied = min(amount, room) if amount > 0 else max(amount, -old)
@@ -414,7 +488,16 @@ def _move_marker(issue: Issue, track: str, amount: int, why: str, events: list[s
     note = ""
     if applied != amount:
         note = " (stopped where the markers meet)" if amount > 0 else " (stopped at 0)"
-    events.append(f"{track.capitalize()} {amount:+d}: {why}{note}. Now {_track_text(issue)}.")
+    events.append(event(
+        "track", f"{track.capitalize()} {amount:+d}: {why}{note}. Now {_track_text(issue)}.",
+        track=track, amount=amount, applied=applied, cause=cause, **data,
+        threat=issue.threat, awareness=issue.awareness, length=issue.track,
+    ))
+
+
+def _group_data(board: Board, g: "EnemyGroup") -> dict:
+    """A group as events carry it: its type, its space's board name and how many miniatures."""
+    return {"enemy": g.enemy, "at": board.label(g.at.c), "count": g.count}
 
 
 def _in_zone(token: Token, c: Coord) -> bool:
@@ -428,7 +511,7 @@ def _is_clear(state: State, board: Board, end: Coord) -> bool:
     return not any(g.at.c in zone for g in _issue(state).groups)
 
 
-def _settle(state: State, events: list[str]) -> None:
+def _settle(state: State, events: list[Event]) -> None:
     """After every action: the issue is lost when the markers meet, won when the team stands on
     End and End's area is clear (loss first: it happened on the way)."""
     issue = state.issue
@@ -436,7 +519,8 @@ def _settle(state: State, events: list[str]) -> None:
         return
     if issue.threat + issue.awareness >= issue.track:
         issue.phase, issue.queue, issue.pending = "lost", [], None
-        events.append(f"Threat and awareness meet ({_track_text(issue)}): {issue.called} is lost.")
+        events.append(event("lost", f"Threat and awareness meet ({_track_text(issue)}): {issue.called} is lost.",
+                            issue=issue.called, threat=issue.threat, awareness=issue.awareness, length=issue.track))
         _record(state, won=False, events=events)
         return
     board = Board.of(issue.map)
@@ -448,24 +532,27 @@ def _settle(state: State, events: list[str]) -> None:
     ):
         issue.phase = "won"
         where = f"area {board.area(end)}" if board.area(end) else "space"
-        events.append(
-            f"Every team member is on End {board.label(end)} and its {where} is clear of enemies: {issue.called} is won."
-        )
+        events.append(event(
+            "won", f"Every team member is on End {board.label(end)} and its {where} is clear of enemies: {issue.called} is won.",
+            issue=issue.called, end=board.label(end), members=[m.name for m in issue.members],
+        ))
         _record(state, won=True, events=events)
 
 
-def _record(state: State, *, won: bool, events: list[str]) -> None:
+def _record(state: State, *, won: bool, events: list[Event]) -> None:
     issue, camp = _issue(state), state.campaign
     if issue.mode == "arcade":
         if won:
             camp.arcade_wins += 1
             if issue.more_maps:
-                events.append(f"Arcade: next map {issue.more_maps[0].name} ({len(issue.more_maps)} to go).")
+                nxt = issue.more_maps[0].name
+                events.append(event("progress", f"Arcade: next map {nxt} ({len(issue.more_maps)} to go).",
+                                    mode="arcade", won=True, next_map=nxt, maps_left=len(issue.more_maps)))
             else:
-                events.append("Arcade: the run is complete.")
+                events.append(event("progress", "Arcade: the run is complete.", mode="arcade", won=True, maps_left=0))
         else:
             camp.arcade_losses += 1
-            events.append("Arcade: the run ends here.")
+            events.append(event("progress", "Arcade: the run ends here.", mode="arcade", won=False))
         return
     rec = next((r for r in camp.records if r.issue == issue.number), None)
     if rec is None:
@@ -476,10 +563,12 @@ def _record(state: State, *, won: bool, events: list[str]) -> None:
         rec.wins += 1
         if issue.number == camp.unlocked_issue:
             camp.unlocked_issue += 1
-            events.append(f"Story: issue #{camp.unlocked_issue} is unlocked (same team and decks).")
+            events.append(event("progress", f"Story: issue #{camp.unlocked_issue} is unlocked (same team and decks).",
+                                mode="story", won=True, issue=issue.number, unlocked=camp.unlocked_issue))
     else:
         rec.losses += 1
-        events.append(f"Story: try issue #{issue.number} again to move on.")
+        events.append(event("progress", f"Story: try issue #{issue.number} again to move on.",
+                            mode="story", won=False, issue=issue.number, unlocked=camp.unlocked_issue))
 
 
 # --- Setting up an issue -------------------------------------------------------------------------
@@ -493,7 +582,7 @@ def arcade_offer(state: State) -> list[str]:
     return box + [n for n in state.campaign.unlocked_enemies if n in known and n not in box]
 
 
-def _start_issue(state: State, a: StartIssue, events: list[str]) -> None:
+def _start_issue(state: State, a: StartIssue, events: list[Event]) -> None:
     camp = state.campaign
     mode = a.mode or state.settings.mode
     if mode == "story" and a.number > camp.unlocked_issue:
@@ -533,27 +622,35 @@ def _start_issue(state: State, a: StartIssue, events: list[str]) -> None:
     state.issue = issue
     title = f" “{a.title}”" if a.title else ""
     what = f"Issue #{a.number}{title}" if mode == "story" else f"Arcade map{title}"
-    events.append(
+    events.append(event(
+        "issue_started",
         f"{what} begins on {a.map.name}: {_track_text(issue)} (they meet at {a.track}). "
-        f"Team on Start {board.label(start)}: {_names(names)}; {len(tokens)} encounter token(s) face down."
-    )
+        f"Team on Start {board.label(start)}: {_names(names)}; {len(tokens)} encounter token(s) face down.",
+        issue=issue.called, mode=mode, number=a.number, title=a.title, map=a.map.name, length=a.track,
+        threat=a.threat, awareness=a.awareness, start=board.label(start), members=names, tokens=len(tokens),
+    ))
     if mode == "arcade":
         cards = camp.unlocked_cards
-        events.append(
+        more = [m.name for m in a.more_maps]
+        events.append(event(
+            "arcade_pool",
             f"Arcade enemies: {_names(pool)}. Unlocked cards to shuffle in: {_names(cards) if cards else 'none yet'}."
-            + (f" Then {len(a.more_maps)} more map(s): {_names([m.name for m in a.more_maps])}." if a.more_maps else "")
-        )
+            + (f" Then {len(more)} more map(s): {_names(more)}." if more else ""),
+            enemies=pool, cards=list(cards), more_maps=more,
+        ))
     if a.map.sample:
-        events.append("This is the sample map that ships with the app, not a map from the box.")
+        events.append(event("sample_map", "This is the sample map that ships with the app, not a map from the box.",
+                            map=a.map.name))
     placeholders = [t.name for t in state.enemy_types if t.placeholder]
     if placeholders:
-        events.append(f"Enemy stats still placeholders, enter them from the cards: {_names(placeholders)}.")
+        events.append(event("placeholders", f"Enemy stats still placeholders, enter them from the cards: {_names(placeholders)}.",
+                            enemies=placeholders))
     # The team starts inside Start's area, so that area's tokens are revealed at once.
     _reveal(issue, board, start, names[0], events)
-    events.append(f"Turn 1: {names[0]}'s turn.")
+    events.append(event("turn", f"Turn 1: {names[0]}'s turn.", turn=1, member=names[0]))
 
 
-def _next_map(state: State, a: NextMap, events: list[str]) -> None:
+def _next_map(state: State, a: NextMap, events: list[Event]) -> None:
     old = _issue(state)
     following, *rest = old.more_maps
     _start_issue(state, StartIssue(
@@ -579,7 +676,7 @@ def _hazard_on_enter(state: State, waived: bool) -> bool:
     return state.settings.hazard_trigger in ("on_enter", "both") and not waived
 
 
-def _move(state: State, a: Move, events: list[str]) -> None:
+def _move(state: State, a: Move, events: list[Event]) -> None:
     issue = _issue(state)
     board = Board.of(issue.map)
     mover = _member(issue, a.member)
@@ -624,7 +721,7 @@ def _move(state: State, a: Move, events: list[str]) -> None:
 
     # Walk the route: leaving spaces with enemies, hazards, caches and new areas as they come.
     names = [m.name for m in group]
-    threat_events: list[str] = []
+    on_the_way: list[Event] = []
     walked, prev = [], start
     for i, c in enumerate(path):
         types = _types_at(issue, prev)
@@ -634,43 +731,52 @@ def _move(state: State, a: Move, events: list[str]) -> None:
             _move_marker(
                 issue, "threat", amount,
                 f"leaving {board.label(prev)} with {_names(types)} there (+{LEAVE_THREAT} per enemy type{per})",
-                threat_events,
+                on_the_way, "leave", space=board.label(prev), enemies=types, members=names,
             )
         walked.append(c)
         if board.special(c) == "hazard":
             if _hazard_on_enter(state, a.waive_hazard):
-                _move_marker(issue, "threat", HAZARD_THREAT, f"moving into the hazard at {board.label(c)}", threat_events)
+                _move_marker(issue, "threat", HAZARD_THREAT, f"moving into the hazard at {board.label(c)}", on_the_way,
+                             "hazard", space=board.label(c), members=names, when="on_enter")
             elif a.waive_hazard:
-                threat_events.append(f"Hazard at {board.label(c)}: the card waives it.")
+                on_the_way.append(event("hazard_waived", f"Hazard at {board.label(c)}: the card waives it.",
+                                        space=board.label(c), members=names))
         if board.special(c) == "cache" and Hex.of(c) not in issue.used_caches:
             issue.used_caches.append(Hex.of(c))
-            threat_events.append(_cache_reminder(state, board, c, a.member))
-        revealed = _reveal(issue, board, c, a.member, threat_events)
+            on_the_way.append(_cache_reminder(state, board, c, a.member))
+        revealed = _reveal(issue, board, c, a.member, on_the_way)
         prev = c
         if revealed and i < len(path) - 1:
-            threat_events.append(
-                f"{_names(names)} stop at {board.label(c)} to place the enemies; move on with a new move of the "
-                f"remaining {a.move - len(walked)} space(s)."
-            )
+            left = a.move - len(walked)
+            on_the_way.append(event(
+                "stop", f"{_names(names)} stop at {board.label(c)} to place the enemies; move on with a new move of "
+                f"the remaining {left} space(s).", members=names, at=board.label(c), remaining=left,
+            ))
             break
     for m in group:
         m.at = Hex.of(prev)
         m.hazard_waived = a.waive_hazard
-    route_text = " → ".join(board.label(c) for c in [start, *walked])
-    events.append(f"{_names(names)} {'moves' if len(names) == 1 else 'move'} {route_text} ({len(walked)} of {a.move}).")
-    events.extend(threat_events)
+    route = [board.label(c) for c in [start, *walked]]
+    events.append(event(
+        "move", f"{_names(names)} {'moves' if len(names) == 1 else 'move'} {' → '.join(route)} ({len(walked)} of {a.move}).",
+        member=a.member, members=names, frm=route[0], to=route[-1], path=route, steps=len(walked), card=a.move,
+    ))
+    events.extend(on_the_way)
 
 
-def _cache_reminder(state: State, board: Board, c: Coord, who: str) -> str:
+def _cache_reminder(state: State, board: Board, c: Coord, who: str) -> Event:
     players = len(_issue(state).members)
-    n = "the top 3 upgrade cards" if state.settings.cache_reveal == "3" else f"{players} upgrade cards (one per player)"
-    return (
+    per_player = state.settings.cache_reveal == "per_player"
+    n = f"{players} upgrade cards (one per player)" if per_player else "the top 3 upgrade cards"
+    return event(
+        "cache",
         f"Supply cache at {board.label(c)} (first entered by {who}): reveal {n}, plus any revealed by recon; each "
-        "player takes one, replacing it from the top of the deck; put the rest on the bottom. The cache is now used."
+        "player takes one, replacing it from the top of the deck; put the rest on the bottom. The cache is now used.",
+        space=board.label(c), member=who, reveal=players if per_player else 3,
     )
 
 
-def _reveal(issue: Issue, board: Board, c: Coord, who: str, events: list[str]) -> bool:
+def _reveal(issue: Issue, board: Board, c: Coord, who: str, events: list[Event]) -> bool:
     """Entering a space of an area turns up that area's face-down tokens (tokens in no area: their own space)."""
     area = board.area(c)
     hits = [t for t in issue.tokens if t.status == "face_down" and ((area and t.area == area) or _in_zone(t, c))]
@@ -679,10 +785,13 @@ def _reveal(issue: Issue, board: Board, c: Coord, who: str, events: list[str]) -
     if hits:
         where = ", ".join(f"{board.label(t.at.c)} ({t.tier})" for t in hits)
         place = f"area {area}" if area else f"space {board.label(c)}"
-        events.append(
+        events.append(event(
+            "reveal",
             f"{who} enters {place}: reveal its token(s) at {where} and place their enemies within the area "
-            f"as each enemy card's setup says ({who} is the encountering player)."
-        )
+            f"as each enemy card's setup says ({who} is the encountering player).",
+            member=who, area=area, space=board.label(c),
+            tokens=[{"token": issue.tokens.index(t), "at": board.label(t.at.c), "tier": t.tier} for t in hits],
+        ))
     return bool(hits)
 
 
@@ -698,7 +807,7 @@ def _add_group(issue: Issue, enemy: str, at: Coord, count: int) -> None:
     issue.groups.append(EnemyGroup(enemy=enemy, at=Hex.of(at), count=count))
 
 
-def _spawn(state: State, a: Spawn, events: list[str]) -> None:
+def _spawn(state: State, a: Spawn, events: list[Event]) -> None:
     issue = _issue(state)
     board = Board.of(issue.map)
     if a.token >= len(issue.tokens) or issue.tokens[a.token].status != "revealed":
@@ -719,17 +828,20 @@ def _spawn(state: State, a: Spawn, events: list[str]) -> None:
         _add_group(issue, p.enemy, p.at.c, p.count)
     token.status, token.face = "resolved", a.face.strip()
     placed = ", ".join(f"{_etype(state, p.enemy).count_name(p.count)} on {board.label(p.at.c)}" for p in a.groups)
-    events.append(
+    events.append(event(
+        "spawn",
         f"Token at {board.label(token.at.c)} ({token.tier}) shows {token.face}: {placed or 'nothing placed'} "
-        f"(encountering player {token.encountered_by})."
-    )
+        f"(encountering player {token.encountered_by}).",
+        token=a.token, at=board.label(token.at.c), tier=token.tier, face=token.face, member=token.encountered_by,
+        placed=[{"enemy": p.enemy, "at": board.label(p.at.c), "count": p.count} for p in a.groups],
+    ))
 
 
 def _label(board: Board, c: Coord) -> str:
     return board.label(c) if c in board.spaces else str(c)
 
 
-def _attack(state: State, a: Attack, events: list[str]) -> None:
+def _attack(state: State, a: Attack, events: list[Event]) -> None:
     issue = _issue(state)
     board = Board.of(issue.map)
     attacker = _member(issue, a.member)
@@ -737,7 +849,7 @@ def _attack(state: State, a: Attack, events: list[str]) -> None:
     group = next((g for g in issue.groups if g.enemy == a.enemy and g.at.c == a.at.c), None)
     if group is None:
         raise RuleError(f"There are no {a.enemy} on {_label(board, a.at.c)}.")
-    dist = board.range_between(attacker.at.c, a.at.c, a.ignore_walls)
+    dist = board.range_between(attacker.at.c, a.at.c, a.ignore_walls, state.settings.line_of_sight)
     if dist is None:
         raise RuleError(
             f"{board.label(a.at.c)} is not in a straight line from {a.member} on {board.label(attacker.at.c)} "
@@ -752,6 +864,7 @@ def _attack(state: State, a: Attack, events: list[str]) -> None:
         f"{a.member} deals {a.damage} to {a.enemy} on {board.label(a.at.c)} (range {dist} of {a.range}; "
         f"health {etype.health}{before}): {etype.count_name(killed)} removed"
     )
+    target = _group_data(board, group)
     if killed == group.count:
         issue.groups.remove(group)
         text += "; the group is gone."
@@ -759,16 +872,19 @@ def _attack(state: State, a: Attack, events: list[str]) -> None:
         group.count -= killed
         group.damage = total - killed * etype.health
         text += f"; {group.damage} damage stays on the next until the turn ends." if group.damage else "."
-    events.append(text)
+    events.append(event(
+        "attack", text, member=a.member, group=target, damage=a.damage, range=dist, reach=a.range,
+        killed=killed, left=target["count"] - killed, damage_left=group.damage if killed < target["count"] else 0,
+    ))
 
 
-def _adjust(state: State, a: Adjust, events: list[str]) -> None:
+def _adjust(state: State, a: Adjust, events: list[Event]) -> None:
     issue = _issue(state)
     if a.delta == 0:
         raise InputError(f"Change the {a.track} by -{MAX_TRACK} to +{MAX_TRACK}, not 0.")
     if not a.reason.strip():
         raise InputError("Give a reason of 1 to 80 characters (the card or effect).")
-    _move_marker(issue, a.track, a.delta, a.reason.strip(), events)
+    _move_marker(issue, a.track, a.delta, a.reason.strip(), events, "card", reason=a.reason.strip())
 
 
 # --- The enemy phase --------------------------------------------------------------------------------
@@ -860,9 +976,10 @@ def plan_move(board: Board, team: Team, group: EnemyGroup, etype: EnemyType) -> 
     return MovePlan(why, options, question)
 
 
-def danger(board: Board, team: Team, etype: EnemyType, option: ChoiceOption) -> tuple[int, int]:
+def danger(board: Board, team: Team, etype: EnemyType, option: ChoiceOption,
+           sight: LineOfSight = "generous") -> tuple[int, int]:
     """How bad an option is for the team: groups it leaves in range of a member, then closeness."""
-    in_range = sum(1 for p in option.parts if any(board.in_range(p.at.c, m, etype.range) for m in team.at))
+    in_range = sum(1 for p in option.parts if any(board.in_range(p.at.c, m, etype.range, sight=sight) for m in team.at))
     closeness = -sum(p.count * (team.nearest(p.at.c) or 0) for p in option.parts)
     return in_range, closeness
 
@@ -881,7 +998,7 @@ def default_order(state: State, board: Optional[Board] = None) -> list[int]:
     return sorted(range(len(issue.groups)), key=key)
 
 
-def _enemy_phase(state: State, a: EnemyPhase, events: list[str]) -> None:
+def _enemy_phase(state: State, a: EnemyPhase, events: list[Event]) -> None:
     issue = _issue(state)
     board = Board.of(issue.map)
     n = len(issue.groups)
@@ -894,18 +1011,24 @@ def _enemy_phase(state: State, a: EnemyPhase, events: list[str]) -> None:
         order, how = default_order(state, board), "this order"
     for g in issue.groups:
         if g.damage:
-            events.append(f"The {g.damage} damage on {g.enemy} at {board.label(g.at.c)} wears off: damage must come within one turn.")
+            events.append(event(
+                "damage_wears_off",
+                f"The {g.damage} damage on {g.enemy} at {board.label(g.at.c)} wears off: damage must come within one turn.",
+                enemy=g.enemy, at=board.label(g.at.c), damage=g.damage,
+            ))
             g.damage = 0
     issue.phase, issue.queue = "enemies", order
+    listed = [_group_data(board, issue.groups[i]) for i in order]
+    players = how == "the players' order"
     if order:
-        listing = ", ".join(f"{_etype(state, issue.groups[i].enemy).count_name(issue.groups[i].count)} {board.label(issue.groups[i].at.c)}" for i in order)
-        events.append(f"Enemy phase, in {how}: {listing}.")
+        listing = ", ".join(f"{_etype(state, g['enemy']).count_name(g['count'])} {g['at']}" for g in listed)
+        events.append(event("enemy_phase", f"Enemy phase, in {how}: {listing}.", order=listed, players_order=players))
     else:
-        events.append("Enemy phase: no enemies on the board.")
+        events.append(event("enemy_phase", "Enemy phase: no enemies on the board.", order=[], players_order=False))
     _run_phase(state, board, events)
 
 
-def _choose(state: State, a: Choose, events: list[str]) -> None:
+def _choose(state: State, a: Choose, events: list[Event]) -> None:
     issue = _issue(state)
     pending = issue.pending
     assert pending is not None
@@ -913,24 +1036,26 @@ def _choose(state: State, a: Choose, events: list[str]) -> None:
         raise InputError(f"Pick one of the {len(pending.options)} options, 1 to {len(pending.options)} (got {a.option + 1}).")
     board = Board.of(issue.map)
     option = pending.options[a.option]
-    issue.pending = None
-    events.append(f"Players' choice {a.option + 1}: {option.label}.")
-    _place_move(issue, pending.group, option, events)
-    issue.queue.pop(0)
+    events.append(event("choice", f"Players' choice {a.option + 1}: {option.label}.", option=a.option,
+                        number=a.option + 1, label=option.label, by="players"))
+    _take_option(board, issue, a.option, events)
     _run_phase(state, board, events)
 
 
-def _run_phase(state: State, board: Board, events: list[str]) -> None:
-    """Each group in the queue: attack check (+threat once per group), then its move. Pauses on a
-    tie when the players choose; ends the phase and the turn when the queue is empty."""
+def _run_phase(state: State, board: Board, events: list[Event]) -> None:
+    """Each group in the queue: attack check (+threat once per group), then its move. A tie the
+    rules leave becomes the players' choice (the `choose` moves); with the generous or smart
+    setting the app picks one of those same options. Ends the phase and the turn when the queue
+    is empty."""
     issue = _issue(state)
     team = Team.of(issue, board)
+    sight = state.settings.line_of_sight
     while issue.queue:
         gi = issue.queue[0]
         g = issue.groups[gi]
         etype = _etype(state, g.enemy)
         who = sorted(
-            {n for n, m in zip(team.names, team.at) if board.in_range(g.at.c, m, etype.range)},
+            {n for n, m in zip(team.names, team.at) if board.in_range(g.at.c, m, etype.range, sight=sight)},
             key=team.names.index,
         )
         if who and etype.threat:
@@ -938,7 +1063,7 @@ def _run_phase(state: State, board: Board, events: list[str]) -> None:
                 issue, "threat", etype.threat,
                 f"{etype.count_name(g.count)} on {board.label(g.at.c)} {'has' if g.count == 1 else 'have'} "
                 f"{_names(who)} in range {etype.range} (once per group)",
-                events,
+                events, "in_range", group=_group_data(board, g), members=who, range=etype.range,
             )
             if issue.threat + issue.awareness >= issue.track:
                 return  # lost: _settle ends the issue
@@ -946,43 +1071,74 @@ def _run_phase(state: State, board: Board, events: list[str]) -> None:
         if not plan.options:
             g.acted = True
             stay = "stays" if g.count == 1 else "stay"
-            events.append(f"{etype.count_name(g.count)} on {board.label(g.at.c)} {stay} put: {plan.reason}.")
+            events.append(event("enemy_stays", f"{etype.count_name(g.count)} on {board.label(g.at.c)} {stay} put: {plan.reason}.",
+                                group=_group_data(board, g), reason=plan.reason))
             issue.queue.pop(0)
             continue
         if len(plan.options) == 1:
-            option = plan.options[0]
-        elif state.settings.tie_break == "players_choose":
-            issue.pending = PendingChoice(group=gi, question=plan.question, options=plan.options)
-            events.append(f"Players decide: {plan.question} Options: " + "; ".join(
-                f"{i + 1}: {o.label}" for i, o in enumerate(plan.options)) + ".")
+            _place_move(board, issue, gi, plan.options[0], events)
+            issue.queue.pop(0)
+            continue
+        issue.pending = PendingChoice(group=gi, question=plan.question, options=plan.options)
+        if state.settings.tie_break == "players_choose":
+            events.append(event(
+                "tie", f"Players decide: {plan.question} Options: " + "; ".join(
+                    f"{i + 1}: {o.label}" for i, o in enumerate(plan.options)) + ".",
+                group=_group_data(board, g), question=plan.question, options=[o.label for o in plan.options],
+            ))
             return
-        else:
-            scores = [danger(board, team, etype, o) for o in plan.options]
-            if state.settings.tie_break == "generous":
-                pick = min(range(len(scores)), key=lambda i: (scores[i], i))
-                how = "the fewest groups left in range of the team, then the farthest from it"
-            else:
-                pick = min(range(len(scores)), key=lambda i: (tuple(-s for s in scores[i]), i))
-                how = "the most groups left in range of the team, then the closest to it"
-            option = plan.options[pick]
-            events.append(f"Tie ({state.settings.tie_break} setting): of {len(plan.options)} options, {option.label} leaves {how}.")
-        _place_move(issue, gi, option, events)
-        issue.queue.pop(0)
+        pick, how = tie_pick(state, board, team)
+        option = plan.options[pick.option]
+        events.append(event(
+            "choice", f"Tie ({state.settings.tie_break} setting): of {len(plan.options)} options, {option.label} leaves {how}.",
+            option=pick.option, number=pick.option + 1, label=option.label, by=state.settings.tie_break,
+            options=len(plan.options),
+        ))
+        _take_option(board, issue, pick.option, events)
     _end_phase(state, board, events)
 
 
-def _place_move(issue: Issue, gi: int, option: ChoiceOption, events: list[str]) -> None:
+def tie_pick(state: State, board: Board, team: Team) -> tuple[Choose, str]:
+    """The generous and smart settings' pick among the options offered to the players (the same
+    `choose` moves): the fewest (most) groups left in range of the team, then the farthest
+    (closest) from it; the first such option. Returns the pick and the reason in words."""
+    issue = _issue(state)
+    pending = issue.pending
+    etype = _etype(state, issue.groups[pending.group].enemy)
+    offered = [m.action for m in _moves_of(state, "choose")]
+    scores = {c.option: danger(board, team, etype, pending.options[c.option], state.settings.line_of_sight)
+              for c in offered}
+    if state.settings.tie_break == "generous":
+        best = min(offered, key=lambda c: (scores[c.option], c.option))
+        return best, "the fewest groups left in range of the team, then the farthest from it"
+    best = min(offered, key=lambda c: (tuple(-x for x in scores[c.option]), c.option))
+    return best, "the most groups left in range of the team, then the closest to it"
+
+
+def _take_option(board: Board, issue: Issue, index: int, events: list[Event]) -> None:
+    """The paused group goes the chosen way; the phase goes on with the next group."""
+    pending = issue.pending
+    issue.pending = None
+    _place_move(board, issue, pending.group, pending.options[index], events)
+    issue.queue.pop(0)
+
+
+def _place_move(board: Board, issue: Issue, gi: int, option: ChoiceOption, events: list[Event]) -> None:
     """Move a group's miniatures to the option's spaces: the group keeps the first part; the other
     parts become new groups (they have moved, so they don't act again this phase)."""
     g = issue.groups[gi]
+    before = _group_data(board, g)
     first, *rest = option.parts
     g.at, g.count, g.acted, g.damage = first.at, first.count, True, 0
     for p in rest:
         issue.groups.append(EnemyGroup(enemy=g.enemy, at=p.at, count=p.count, acted=True))
-    events.append(option.step + ".")
+    events.append(event(
+        "enemy_move", option.step + ".", group=before, frm=before["at"],
+        parts=[{"to": board.label(p.at.c), "count": p.count} for p in option.parts], split=len(option.parts) > 1,
+    ))
 
 
-def _end_phase(state: State, board: Board, events: list[str]) -> None:
+def _end_phase(state: State, board: Board, events: list[Event]) -> None:
     """Groups of one type in one space merge; then the end of the turn: hazards, next player."""
     issue = _issue(state)
     merged: list[EnemyGroup] = []
@@ -991,43 +1147,48 @@ def _end_phase(state: State, board: Board, events: list[str]) -> None:
         if same is None:
             merged.append(EnemyGroup(enemy=g.enemy, at=g.at, count=g.count))
         else:
-            events.append(f"{g.enemy} on {board.label(g.at.c)} merge into one group of {same.count + g.count}.")
+            events.append(event("merge", f"{g.enemy} on {board.label(g.at.c)} merge into one group of {same.count + g.count}.",
+                                enemy=g.enemy, at=board.label(g.at.c), count=same.count + g.count))
             same.count += g.count
     issue.groups = merged
     issue.phase, issue.queue = "players", []
     _end_turn(state, board, events)
 
 
-def _end_turn(state: State, board: Board, events: list[str]) -> None:
+def _end_turn(state: State, board: Board, events: list[Event]) -> None:
     issue = _issue(state)
     if state.settings.hazard_trigger in ("end_of_turn", "both"):
         for c in board.with_special("hazard"):
             here = [m for m in issue.members if m.at.c == c]
-            counted = [m for m in here if not m.hazard_waived]
+            counted = [m.name for m in here if not m.hazard_waived]
             if counted:
                 _move_marker(
                     issue, "threat", HAZARD_THREAT,
-                    f"{_names(m.name for m in counted)} end the turn on the hazard at {board.label(c)} (once for the space)",
-                    events,
+                    f"{_names(counted)} {'ends' if len(counted) == 1 else 'end'} the turn on the hazard at "
+                    f"{board.label(c)} (once for the space)",
+                    events, "hazard", space=board.label(c), members=counted, when="end_of_turn",
                 )
             elif here:
-                events.append(f"Hazard at {board.label(c)}: the card that moved {_names(m.name for m in here)} there waives it.")
+                names = [m.name for m in here]
+                events.append(event("hazard_waived", f"Hazard at {board.label(c)}: the card that moved {_names(names)} there waives it.",
+                                    space=board.label(c), members=names))
     if issue.threat + issue.awareness >= issue.track:
         return
     for m in issue.members:
         m.hazard_waived = False
     issue.turn += 1
     issue.active = (issue.active + 1) % len(issue.members)
-    events.append(
-        f"Refill your hand to 3 cards (enter any awareness change, e.g. It's Closing In). "
-        f"Turn {issue.turn}: {issue.members[issue.active].name}'s turn."
-    )
+    member = issue.members[issue.active].name
+    events.append(event(
+        "turn", f"Refill your hand to 3 cards (enter any awareness change, e.g. It's Closing In). "
+        f"Turn {issue.turn}: {member}'s turn.", turn=issue.turn, member=member,
+    ))
 
 
 # --- Campaign, catalog and settings -----------------------------------------------------------------
 
 
-def _set_enemy_type(state: State, a: SetEnemyType, events: list[str]) -> None:
+def _set_enemy_type(state: State, a: SetEnemyType, events: list[Event]) -> None:
     new = a.enemy.model_copy(update={"placeholder": False})
     for i, t in enumerate(state.enemy_types):
         if t.name == new.name:
@@ -1035,31 +1196,35 @@ def _set_enemy_type(state: State, a: SetEnemyType, events: list[str]) -> None:
             break
     else:
         state.enemy_types.append(new)
-    events.append(
+    events.append(event(
+        "enemy_card",
         f"{new.name}: threat {new.threat}, range {new.range}, health {new.health}, move {new.move} "
-        f"({'stays put' if new.move_rule == 'stays' else 'toward the closest team member'})."
-    )
+        f"({'stays put' if new.move_rule == 'stays' else 'toward the closest team member'}).",
+        enemy=new.name, threat=new.threat, range=new.range, health=new.health, move=new.move, move_rule=new.move_rule,
+    ))
 
 
-def _unlock(state: State, a: Unlock, events: list[str]) -> None:
+def _unlock(state: State, a: Unlock, events: list[Event]) -> None:
     bucket = state.campaign.unlocked_cards if a.what == "card" else state.campaign.unlocked_enemies
     name = a.name.strip()
     if name in bucket:
         raise RuleError(f"{name} is already unlocked.")
     bucket.append(name)
-    events.append(f"Unlocked {a.what} {name}: arcade mode now offers it.")
+    events.append(event("unlock", f"Unlocked {a.what} {name}: arcade mode now offers it.", what=a.what, name=name))
 
 
-def _change_settings(state: State, a: ChangeSettings, events: list[str]) -> None:
-    changed = [f"{k} = {v}" for k, v in a.settings.model_dump().items() if getattr(state.settings, k) != v]
+def _change_settings(state: State, a: ChangeSettings, events: list[Event]) -> None:
+    changed = {k: getattr(a.settings, k) for k in Settings.model_fields if getattr(state.settings, k) != getattr(a.settings, k)}
     if not changed:
         raise RuleError("The settings are unchanged.")
     state.settings = a.settings
-    events.append("Settings: " + ", ".join(changed) + ".")
+    events.append(event("settings", "Settings: " + ", ".join(f"{k} = {v}" for k, v in changed.items()) + ".",
+                        changed=changed))
 
 
-def _abandon(state: State, a: AbandonIssue, events: list[str]) -> None:
-    events.append(f"{_issue(state).called.capitalize()} abandoned: not counted as a win or a loss.")
+def _abandon(state: State, a: AbandonIssue, events: list[Event]) -> None:
+    called = _issue(state).called
+    events.append(event("abandoned", f"{called.capitalize()} abandoned: not counted as a win or a loss.", issue=called))
     state.issue = None
 
 
@@ -1095,7 +1260,8 @@ def attack_targets(state: State, member: str, reach: int, ignore_walls: bool = F
     issue = _issue(state)
     board = Board.of(issue.map)
     at = _member(issue, member).at.c
-    return [i for i, g in enumerate(issue.groups) if board.in_range(at, g.at.c, reach, ignore_walls)]
+    sight = state.settings.line_of_sight
+    return [i for i, g in enumerate(issue.groups) if board.in_range(at, g.at.c, reach, ignore_walls, sight)]
 
 
 def option_at(pending: PendingChoice, c: Coord) -> int:
@@ -1188,5 +1354,7 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    moves=moves,
     rolls_dice=False,  # a deckbuilder: the enemies follow rules, the players' cards are drawn, not rolled
+    refusal=refusal,
 )

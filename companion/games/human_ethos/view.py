@@ -1,7 +1,9 @@
 """The Human Ethos play screen: the board's twin drawn as a hex map, threat and awareness closing on
 each other, the player's turn (move, reveal and place, cache, attack, manual ±), the enemy phase
 explained step by step, ties as tappable options, the win/loss banner, issue setup and story
-progress. Everything a rule decides comes from `rules.py`; this module only draws and dispatches.
+progress. Everything a rule decides comes from `rules.py`; this module only draws and dispatches:
+its buttons and number ranges come from the game's legal moves (`rules.moves` and their FieldSpecs),
+and what just happened is read from the events' data, never from their sentences.
 
 Extra screens (`GAME_SCREENS`): the map editor ("maps") and the enemy cards ("enemies"), both
 catalog data entered once and shared by every campaign (see `screens.py`)."""
@@ -17,7 +19,7 @@ import flet as ft
 from pydantic import ValidationError
 
 from companion import catalog
-from companion.games.base import InputError
+from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, field_specs
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged
@@ -142,6 +144,25 @@ def stepper(label: str, value: int, lo: int, hi: int, on_change: Callable[[int],
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
+def spec_stepper(label: str, spec: FieldSpec, value: int, on_change: Callable[[int], None], *,
+                 identifier: str) -> ft.Control:
+    """A stepper whose range is an action field's, as the game's legal moves give it."""
+    return stepper(label, value, spec.low, spec.high, on_change, identifier=identifier)
+
+
+def legal(state: R.State) -> dict[str, list[LegalMove]]:
+    """The game's legal moves now, by kind."""
+    out: dict[str, list[LegalMove]] = {}
+    for m in R.GAME.legal_moves(state):
+        out.setdefault(m.kind, []).append(m)
+    return out
+
+
+def spec_of(moves: dict[str, list[LegalMove]], kind: str, name: str) -> FieldSpec:
+    """One field of a move template (its range or choices narrowed by the state)."""
+    return next(f for f in moves[kind][0].fields if f.name == name)
+
+
 def choice_buttons(options: list[tuple[str, str]], chosen: str, on_pick: Callable[[str], None]) -> ft.Control:
     """A wrap of big buttons; the chosen one is filled."""
     buttons = []
@@ -261,12 +282,12 @@ def status_section(frame, state: R.State) -> ft.Control:
 def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     issue = state.issue
     guard = frame.app.guard
+    moves = legal(state)
     if issue.pending is not None:
         pending = issue.pending
         buttons = [
-            ft.FilledButton(content=f"{i + 1}: {o.label}", height=TAP,
-                            on_click=guard(lambda e, i=i: _choose(frame, i)))
-            for i, o in enumerate(pending.options)
+            ft.FilledButton(content=m.label, height=TAP, on_click=guard(lambda e, a=m.action: frame.dispatch(a)))
+            for m in moves["choose"]
         ]
         return tagged("next-step", section(
             "Enemy phase: your choice",
@@ -283,10 +304,12 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
                 "or tap them again to let go.")
     else:
         hint = "Play your cards: tap a team member on the map (or below it), then the space they move to."
+    phase = moves["enemy_phase"][0]
     return tagged("next-step", section(
         "Next",
         tagged("hint", _say(hint)),
-        big_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY),
+        big_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
+                   disabled=phase.why_not is not None, tooltip=phase.why_not),
         order_controls(frame, state, ui),
     ))
 
@@ -366,11 +389,10 @@ def _enemy_phase(frame) -> None:
     ui.order, ui.order_open = None, False
 
 
-def _choose(frame, i: int) -> None:
-    frame.dispatch(R.Choose(option=i))
-
-
 # --- revealed tokens: what they show, where their enemies go -----------------------------------------
+
+# How many of one type a placement puts on a space (a field of the spawn template's nested groups).
+_placement_count = next(f for f in field_specs(R.Placement) if f.name == "count")
 
 
 def _spawn_types(state: R.State) -> list[str]:
@@ -436,7 +458,8 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
         choice_buttons([(n, n) for n in _spawn_types(state)], ui.spawn_enemy, pick_enemy),
         *([_say(f"{etype.name} setup: {etype.setup}", style=ft.TextThemeStyle.BODY_SMALL, italic=True)]
           if etype and etype.setup else []),
-        stepper("How many", ui.spawn_count, 1, 30, lambda v: setattr(ui, "spawn_count", v), identifier="spawn-count"),
+        spec_stepper("How many", _placement_count, ui.spawn_count, lambda v: setattr(ui, "spawn_count", v),
+                     identifier="spawn-count"),
         *placed,
         big_button(f"Done: place {sum(n for _, _, n in ui.placements)} enem{'y' if sum(n for _, _, n in ui.placements) == 1 else 'ies'}",
                    guard(place), icon=ft.Icons.CHECK),
@@ -446,7 +469,16 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
 # --- the map ----------------------------------------------------------------------------------------
 
 
-_ARROW = re.compile(r"(?=(?<![A-Za-z0-9])([A-Z]\d{1,2}) → ([A-Z]\d{1,2})(?![0-9]))")
+def moved_arrows(events: list, board: Board) -> list[tuple[Coord, Coord]]:
+    """The steps the last action moved a member or an enemy group, from its events' data."""
+    spaces = {board.label(c): c for c in board.spaces}
+    steps: list[tuple[str, str]] = []
+    for e in map(Event.coerce, events):
+        if e.kind == "move":
+            steps += zip(e.data["path"], e.data["path"][1:])
+        elif e.kind == "enemy_move":
+            steps += [(e.data["frm"], p["to"]) for p in e.data["parts"]]
+    return [(spaces[a], spaces[b]) for a, b in steps if a in spaces and b in spaces and a != b]
 
 
 def _last_row(frame):
@@ -467,12 +499,8 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
     if ui.selected not in names:
         ui.selected = None
     row = _last_row(frame)
-    if row is not None and row.action.get("kind") in ("enemy_phase", "choose", "move"):
-        by_label = {board.label(c): c for c in board.spaces}
-        for text in row.events:
-            for a, b in _ARROW.findall(text):
-                if a in by_label and b in by_label and a != b:
-                    marks.moved.append((by_label[a], by_label[b]))
+    if row is not None:
+        marks.moved = moved_arrows(row.events, board)
     if issue.pending is not None:
         for o in issue.pending.options:
             for p in o.parts:
@@ -496,9 +524,10 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
 def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     issue = state.issue
     board = Board.of(issue.map)
-    playing = not issue.over
+    moves = legal(state)
+    moving = "move" in moves and moves["move"][0].why_not is None  # a movement card may be played now
     controls: list[ft.Control] = []
-    if playing and issue.pending is None and not any(t.status == "revealed" for t in issue.tokens):
+    if moving:
         controls.append(member_row(frame, state, ui))
     width = _map_width(frame) * (1.8 if ui.zoom else 1)
     controls.append(ft.Row([map_control(issue.map, width, marks, _guarded_tap(frame))], scroll=ft.ScrollMode.AUTO))
@@ -509,8 +538,8 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
 
     controls.append(ft.TextButton(content="Smaller map" if ui.zoom else "Bigger map (scroll sideways)",
                                   icon=ft.Icons.ZOOM_OUT if ui.zoom else ft.Icons.ZOOM_IN, height=TAP, on_click=zoom))
-    if playing and ui.selected and issue.pending is None:
-        controls.extend(move_controls(frame, state, ui, board))
+    if moving and ui.selected:
+        controls.extend(move_controls(frame, state, ui, board, spec_of(moves, "move", "move")))
     sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
     controls.append(_say(f"{issue.map.name}{sample}. Green: reachable. Orange: highlighted spaces and the last moves. "
                          "?: face-down token.", style=ft.TextThemeStyle.BODY_SMALL))
@@ -543,7 +572,7 @@ def _select(frame, name: str) -> None:
     frame.refresh()
 
 
-def move_controls(frame, state: R.State, ui: Ui, board: Board) -> list[ft.Control]:
+def move_controls(frame, state: R.State, ui: Ui, board: Board, card: FieldSpec) -> list[ft.Control]:
     issue = state.issue
     me = next(m for m in issue.members if m.name == ui.selected)
     others = [m.name for m in issue.members if m.at == me.at and m.name != me.name]
@@ -552,7 +581,7 @@ def move_controls(frame, state: R.State, ui: Ui, board: Board) -> list[ft.Contro
         ui.move_value = v
         frame.refresh()
 
-    out: list[ft.Control] = [stepper("Card's move value", ui.move_value, 1, 20, set_move, identifier="move-value")]
+    out: list[ft.Control] = [spec_stepper("Card's move value", card, ui.move_value, set_move, identifier="move-value")]
     if others:
         def toggle(name, value):
             (ui.along.add if value else ui.along.discard)(name)
@@ -619,7 +648,7 @@ def last_section(frame, state: R.State) -> ft.Control:
     row = _last_row(frame)
     if row is None:
         return ft.Container()
-    items = [_say(e, style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events]
+    items = [_say(Event.coerce(e).text, style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events]
     return tagged("last-events", section(f"What just happened: {row.label}", *items))
 
 
@@ -628,7 +657,8 @@ def last_section(frame, state: R.State) -> ft.Control:
 
 def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
     issue = state.issue
-    if not issue.groups or issue.pending is not None:
+    moves = legal(state)
+    if "attack" not in moves or moves["attack"][0].why_not is not None:
         return ft.Container()
     board = Board.of(issue.map)
     attacker = ui.selected or issue.members[issue.active].name
@@ -661,8 +691,10 @@ def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
         f"Attack with {attacker}",
         _say("Enter the damage card; pick another attacker by tapping them above the map.",
              style=ft.TextThemeStyle.BODY_SMALL),
-        stepper("Damage", ui.damage, 1, 30, lambda v: setattr(ui, "damage", v), identifier="attack-damage"),
-        stepper("Range", ui.reach, 0, 20, set_and_redraw("reach"), identifier="attack-range"),
+        spec_stepper("Damage", spec_of(moves, "attack", "damage"), ui.damage, lambda v: setattr(ui, "damage", v),
+                     identifier="attack-damage"),
+        spec_stepper("Range", spec_of(moves, "attack", "range"), ui.reach, set_and_redraw("reach"),
+                     identifier="attack-range"),
         ft.Switch(label="The card ignores walls", value=ui.ignore_walls,
                   on_change=lambda e: set_and_redraw("ignore_walls")(bool(e.control.value))),
         *buttons,
@@ -820,7 +852,12 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
     if ui.number is None or (not arcade and ui.number > camp.unlocked_issue):
         ui.number = camp.unlocked_issue
     run = [by_key[k] for k in ui.run_maps] if arcade else [by_key[ui.map_key]] if ui.map_key in by_key else []
-    offered = R.arcade_offer(state)
+    moves = legal(state)
+
+    def spec(name: str) -> FieldSpec:
+        return spec_of(moves, "start_issue", name)
+
+    offered = list(spec("enemies").choices)
     pool = [n for n in offered if n not in ui.left_out]
 
     def redraw(attr, value):
@@ -890,8 +927,8 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
     else:
         intro = [
             _say(f"Story mode: issue #{ui.number} is next (issues are played in order).", weight=ft.FontWeight.BOLD),
-            stepper("Issue to play", ui.number, 1, camp.unlocked_issue, lambda v: setattr(ui, "number", v),
-                    identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container(),
+            spec_stepper("Issue to play", spec("number"), ui.number, lambda v: setattr(ui, "number", v),
+                         identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container(),
             _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
         ]
     team = _field(frame, "team", label="Team members, in turn order (e.g. Max, Ana)", max_length=130)
@@ -903,10 +940,11 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
         ft.TextButton(content="Edit maps", icon=ft.Icons.EDIT_LOCATION_ALT, height=TAP,
                       on_click=lambda e: frame.app.go("/g/human_ethos/maps")),
         _say("From the setup card:" if not arcade else "The track:", style=ft.TextThemeStyle.TITLE_SMALL),
-        stepper("Track length", ui.track, 2, R.MAX_TRACK, lambda v: setattr(ui, "track", v), identifier="setup-track"),
-        stepper("Starting threat", ui.threat, 0, R.MAX_TRACK, lambda v: setattr(ui, "threat", v), identifier="setup-threat"),
-        stepper("Starting awareness", ui.awareness, 0, R.MAX_TRACK, lambda v: setattr(ui, "awareness", v),
-                identifier="setup-awareness"),
+        spec_stepper("Track length", spec("track"), ui.track, lambda v: setattr(ui, "track", v), identifier="setup-track"),
+        spec_stepper("Starting threat", spec("threat"), ui.threat, lambda v: setattr(ui, "threat", v),
+                     identifier="setup-threat"),
+        spec_stepper("Starting awareness", spec("awareness"), ui.awareness, lambda v: setattr(ui, "awareness", v),
+                     identifier="setup-awareness"),
         title, team,
         big_button(go, frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
     )]

@@ -12,7 +12,7 @@ A cooperative push-your-luck dice game. Each player's turn has two phases:
 The team wins on reaching 25 points per player, the world on 4 per player; the first to reach its
 target ends the game. Each player has a role with a once-per-game power, usable on anybody's turn.
 
-The turn as explicit steps (`State.phase`), and what `legal_actions` offers in each:
+The turn as explicit steps (`State.phase`), and what `moves` offers in each:
 
     start  roll · mathematician · venture_capitalist           (before the turn's first throw)
     throw  stop · press_on · venture_capitalist                 (the throw did not bust)
@@ -24,6 +24,12 @@ The turn as explicit steps (`State.phase`), and what `legal_actions` offers in e
 
 A bust is applied at once when no reroll power is left to change it; otherwise the table sees the
 powers first and taps "take the bust" to go on (RULES.md: powers are offered before a bust).
+
+Every throw is a declared chance node (`throw`): the pool of d6 (faces named Bug / Idea / Progress,
+entered with three buttons at a physical-dice table), each reroll power, the Venture Capitalist's
+two throws (first the dice that ignore Bugs, then the dice that count them) and the world's d12
+(twelve faces, each named with its number and symbols). A throw's outcomes carry its exact bust
+chance from `odds.bust_chance`. Events are typed (see `apply`); `moves` lists what may be done now.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from typing import Annotated, Literal, Optional, Union
 
 from pydantic import Field, field_validator
 
-from companion.games.base import Dice, Game, InputError, Model, RuleError, fmt_dice
+from companion.games.base import Dice, DieSpec, Event, Game, InputError, Model, Move, Outcome, RuleError, event, throw
 
 TEAM_POINTS_PER_PLAYER = 25
 WORLD_POINTS_PER_PLAYER = 4
@@ -41,13 +47,12 @@ START_POOL = 3
 # --- The dice, as data (odds.py derives its probabilities from these same tables) -----------------
 
 Symbol = Literal["Bug", "Idea", "Progress"]
+D6_SYMBOLS: tuple[Symbol, ...] = ("Bug", "Idea", "Idea", "Progress", "Progress", "Progress")  # faces 1..6
 
 
 def d6_symbol(face: int) -> Symbol:
     """1 = Bug, 2–3 = Idea, 4–6 = Progress."""
-    if face == 1:
-        return "Bug"
-    return "Idea" if face <= 3 else "Progress"
+    return D6_SYMBOLS[face - 1]
 
 
 # The world's d12: which of Bad, +Dice and Stop each face shows (rulebook chart).
@@ -60,6 +65,21 @@ D12_CHART: dict[int, tuple[str, ...]] = {
     11: ("Bad", "+Dice"),
     12: ("Bad", "+Dice", "Stop"),
 }
+
+
+def _numbers_showing(symbol: str) -> str:
+    """The numbers of a plain d6 that mean `symbol`: "1", "2–3", "4–6"."""
+    faces = [f for f in range(1, 7) if d6_symbol(f) == symbol]
+    return str(faces[0]) if len(faces) == 1 else f"{faces[0]}–{faces[-1]}"
+
+
+# The dice as a table enters them. The book plays with plain numbered dice, but on the d6 only the
+# symbol matters: three big buttons ("Idea (2–3)") are quicker than six for a throw of up to 24 dice,
+# and a face is recorded as the lowest number with its symbol. On the d12 every face is its own
+# button, named with its number and symbols ("11 Bad +Dice"): the table taps the number it sees
+# and reads what it means, rather than looking a number up in the chart.
+D6 = DieSpec(sides=6, faces=tuple(f"{s} ({_numbers_showing(s)})" for s in D6_SYMBOLS), name="d6")
+D12 = DieSpec(sides=12, faces=tuple(f"{face} {' '.join(D12_CHART[face])}" for face in range(1, 13)), name="d12")
 
 # --- Roles -----------------------------------------------------------------------------------------
 
@@ -177,6 +197,7 @@ class State(Model):
     risk_before_throw: int = 0  # points at risk from this turn's earlier throws
     throw: list[Die] = Field(default_factory=list)  # the current throw, after any rerolls
     vc_half: int = 0  # how many leading dice of the throw the Venture Capitalist rolled ignoring Bugs
+    throw_bust_chance: float = 0.0  # the chance the current throw (or its last reroll) had of busting
     owed: int = 0  # +Dice the world phase has given the next player so far
     world_rolls: list[WorldRoll] = Field(default_factory=list)  # this (or the last) world phase
     powers_used: list[bool] = Field(default_factory=list)  # per player, in the order of settings.players
@@ -343,6 +364,45 @@ def headline(state: State) -> str:
     return f"Turn {state.turn} · {name} · {step}"
 
 
+def start_pool_words(state: State) -> str:
+    """Why the turn starts with this many dice: "3 + 2 owed by the world", "the Mathematician's 1 die"."""
+    owed = state.pool - START_POOL
+    if owed > 0:
+        return f"{START_POOL} + {owed} owed by the world"
+    if state.pool < START_POOL:
+        return "the Mathematician's 1 die"
+    return f"{START_POOL} to start"
+
+
+def throw_help(state: State) -> str:
+    return (f"Progress adds to the points at risk; each Idea adds a die to the next throw (at most "
+            f"{state.settings.max_pool}); two or more Bugs in one throw bust.")
+
+
+WORLD_HELP = "The d12 is rolled until a face with Stop. Bad: world +1. +Dice: the next player rolls one more die."
+
+
+def researcher_result(state: State) -> tuple[bool, int]:
+    """In the world phase, how the researcher's throws ended: (busted, points lost or banked)."""
+    if count_bugs(state.throw) >= 2:
+        return True, state.risk_before_throw
+    return False, state.risk_before_throw + count_progress(state.throw)
+
+
+def world_rows(state: State) -> list[tuple[WorldRoll, tuple[str, ...], int, int]]:
+    """Each d12 of the (last) world phase with its symbols, the world's score after it and the +Dice
+    given so far."""
+    bads = sum(1 for r in state.world_rolls if "Bad" in D12_CHART[r.face])
+    world, extra = state.world - bads, 0
+    rows = []
+    for r in state.world_rolls:
+        symbols = D12_CHART[r.face]
+        world += "Bad" in symbols
+        extra += "+Dice" in symbols and world < world_target(state)
+        rows.append((r, symbols, world, extra))
+    return rows
+
+
 def describe(action: Action) -> str:
     plain = {
         "roll": "roll the dice",
@@ -367,12 +427,8 @@ def _candidates(state: State) -> list:
 
 
 def legal_actions(state: State) -> list:
-    """Every action allowed now, powers with the player who would use them (the view's buttons)."""
+    """Every action allowed now, powers with the player who would use them (`moves` builds on it)."""
     return [a for a in _candidates(state) if why_not(state, a) is None]
-
-
-def is_legal(state: State, action: Action) -> bool:
-    return why_not(state, action) is None
 
 
 def why_not(state: State, action: Action) -> Optional[str]:
@@ -429,11 +485,83 @@ def why_not(state: State, action: Action) -> Optional[str]:
     return f"Unknown action {kind!r}."  # pragma: no cover - the union admits no other kinds
 
 
+def moves(state: State) -> list[Move]:
+    """What may be done now, each with the words of its button; every unspent power that can't act
+    now is listed greyed out with the reason (the roster says when it will)."""
+    if state.phase == "over":
+        return []
+    out = []
+    for action in _candidates(state):
+        reason = why_not(state, action)
+        if reason is None:
+            out.append(Move(kind=action.kind, label=move_label(state, action), action=action))
+        elif isinstance(action, POWER_ACTIONS) and state.settings.players[action.by].role == action.kind \
+                and not state.powers_used[action.by]:
+            out.append(Move(kind=action.kind, label=_owner(state, action), action=action, why_not=reason))
+    return out
+
+
+def move_label(state: State, action: Action) -> str:
+    """The words on an action's button now ("Press on with 5 dice", "Bea (Programmer): reroll the 2 Bug dice")."""
+    kind = action.kind
+    if kind == "roll":
+        return f"Roll {state.pool} {_dice(state.pool)}"
+    if kind == "press_on":
+        pool = next_pool(state)
+        return f"Press on with {pool} {_dice(pool)}"
+    if kind == "stop":
+        return f"Stop and bank {at_risk(state)}"
+    if kind == "take_bust":
+        return f"Take the bust (lose {state.risk_before_throw})"
+    if kind == "roll_d12":
+        return "Roll the d12"
+    owner = _owner(state, action)
+    if kind == "rationalist":
+        return f"{owner}: reroll all {len(state.throw)} dice"
+    if kind == "programmer":
+        n = count_bugs(state.throw)
+        return f"{owner}: reroll the {n} Bug {_dice(n)}"
+    if kind == "computer_scientist":
+        n = count_ideas(state.throw)
+        return f"{owner}: reroll the {n} Idea {_dice(n)}, Bugs ignored"
+    if kind == "venture_capitalist":
+        n = next_pool(state)
+        verb = "roll" if state.phase == "start" else "press on with"
+        return f"{owner}: {verb} {n} {_dice(n)} ignoring Bugs + {n} more"
+    if kind == "mathematician":
+        return f"{owner}: {player_name(state, state.current)} starts with only 1 die"
+    if state.settings.media_liaison_timing == "before_roll" or not state.world_rolls:
+        return f"{owner}: roll the d12, it counts as Stop"
+    return f"{owner}: the {state.world_rolls[-1].face} counts as Stop"
+
+
+def _owner(state: State, action) -> str:
+    return f"{player_name(state, action.by)} ({ROLE_NAMES[action.kind]})"
+
+
 # --- Applying an action ----------------------------------------------------------------------------
 
 
-def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
-    """The next state and the events explaining it. Refuses (changing nothing) what isn't allowed."""
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
+    """The next state and the typed events explaining it. Refuses (changing nothing) what isn't allowed.
+
+    Event kinds and their data (`player` is a name, `by` a player's number from 0):
+
+    - power: a role's power is used — role, by, player; the Mathematician adds pool_before, forfeited
+    - press_on: player, at_risk, pool, ideas, next_pool, capped
+    - throw: dice the researcher threw — player, cause (roll, press_on, venture_capitalist,
+      rationalist, computer_scientist, programmer), thrown (the faces just thrown), replaced (the
+      faces a reroll replaced), ignoring (how many of the thrown ignore Bugs), faces (the whole
+      throw now), bugs, ideas, progress, ignored_bugs, busts, gained (Progress the throw puts at
+      risk, 0 if it busts), at_risk, bust_chance (the chance it had of busting, as declared)
+    - bust_pending: a bust a reroll power may still undo — bugs, lost, powers [{by, role, player}]
+    - bust: player, bugs, lost, chance (the bust chance the busting throw had)
+    - bank: player, points, team, target
+    - world_phase: player (whose turn it is)
+    - world_roll: face, symbols, bad, plus_dice, stop, liaison, world, owed, target
+    - turn: turn, by, player, owed, pool, capped
+    - game_end: winner ("team" or "world"), team, world, team_target, world_target, turn
+    """
     if isinstance(action, POWER_ACTIONS):
         count = len(state.settings.players)
         if not 0 <= action.by < count:
@@ -442,7 +570,7 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
     if reason is not None:
         raise RuleError(reason)
     s = _copy(state)  # the input stays untouched, even if a die is refused midway
-    events: list[str] = []
+    events: list[Event] = []
     if isinstance(action, POWER_ACTIONS):
         s.powers_used[action.by] = True
     _HANDLERS[action.kind](s, action, dice, events)
@@ -460,100 +588,110 @@ def _copy(state: State) -> State:
     })
 
 
-def _roll(s: State, action: Roll, dice: Dice, events: list[str]) -> None:
-    _throw(s, dice, events, venture_by=None)
+def _roll(s: State, action: Roll, dice: Dice, events: list[Event]) -> None:
+    _throw(s, dice, events, "roll")
 
 
-def _press_on(s: State, action: PressOn, dice: Dice, events: list[str]) -> None:
-    events.append(_press_on_words(s))
+def _press_on(s: State, action: PressOn, dice: Dice, events: list[Event]) -> None:
+    events.append(_press_on_event(s))
     _keep_throw_and_grow(s)
-    _throw(s, dice, events, venture_by=None)
+    _throw(s, dice, events, "press_on")
 
 
-def _stop(s: State, action: Stop, dice: Dice, events: list[str]) -> None:
+def _stop(s: State, action: Stop, dice: Dice, events: list[Event]) -> None:
     points = at_risk(s)
     before = s.team
     s.team += points
-    events.append(
-        f"{player_name(s, s.current)} stops and banks {points} {_points(points)}: "
-        f"team {before} → {s.team} (target {team_target(s)})."
-    )
+    name = player_name(s, s.current)
+    events.append(event(
+        "bank", f"{name} stops and banks {points} {_points(points)}: team {before} → {s.team} "
+                f"(target {team_target(s)}).",
+        player=name, points=points, team=s.team, target=team_target(s)))
     if s.team >= team_target(s):
-        _game_over(s, events, f"The team reaches {team_target(s)} points: the team wins.")
+        _game_over(s, events, "team", f"The team reaches {team_target(s)} points: the team wins.")
     else:
         _start_world_phase(s, events)
 
 
-def _take_bust(s: State, action: TakeBust, dice: Dice, events: list[str]) -> None:
+def _take_bust(s: State, action: TakeBust, dice: Dice, events: list[Event]) -> None:
     _bust(s, events)
 
 
-def _roll_d12(s: State, action: RollD12, dice: Dice, events: list[str]) -> None:
-    _world_roll(s, dice.roll(12), False, events)
+def _roll_d12(s: State, action: RollD12, dice: Dice, events: list[Event]) -> None:
+    _world_roll(s, dice, False, events)
 
 
-def _rationalist(s: State, action: Rationalist, dice: Dice, events: list[str]) -> None:
-    old = [d.face for d in s.throw]
+def _rationalist(s: State, action: Rationalist, dice: Dice, events: list[Event]) -> None:
+    n, half = len(s.throw), s.vc_half
+    events.append(_power_event(s, action, f"reroll all {n} dice of the throw"))
+    before = [d.face for d in s.throw]
+    why = f"the Rationalist reroll of all {n} dice"
     # A reroll of the whole throw is the throw made again: only the Venture Capitalist's first
-    # half ignores Bugs (a Computer Scientist's earlier reroll no longer applies to the new dice).
-    s.throw = [Die(face=dice.roll(6), bugs_ignored=i < s.vc_half) for i in range(len(old))]
-    events.append(
-        f"{_power_user(s, action)} rerolls all {len(old)} dice: {fmt_dice(old)} → "
-        f"{fmt_dice([d.face for d in s.throw])}; {_tally(s.throw)}."
-    )
+    # half ignores Bugs (a Computer Scientist's earlier reroll no longer applies to the new dice),
+    # so the table rerolls that half apart from the rest.
+    if half:
+        faces = (_throw_d6(s, dice, half, f"{why}: the {half} that ignore Bugs", lost=None)
+                 + _throw_d6(s, dice, n - half, f"{why}: the {n - half} that count Bugs", lost=s.risk_before_throw))
+    else:
+        faces = _throw_d6(s, dice, n, why, lost=s.risk_before_throw)
+    s.throw = [Die(face=f, bugs_ignored=i < half) for i, f in enumerate(faces)]
+    s.throw_bust_chance = _bust_chance(n - half)
+    _throw_event(s, events, "rationalist", list(range(n)), before)
     _after_throw(s, events)
 
 
-def _computer_scientist(s: State, action: ComputerScientist, dice: Dice, events: list[str]) -> None:
+def _computer_scientist(s: State, action: ComputerScientist, dice: Dice, events: list[Event]) -> None:
     picks = [i for i, d in enumerate(s.throw) if d6_symbol(d.face) == "Idea"]
-    old = [s.throw[i].face for i in picks]
-    for i in picks:
-        s.throw[i] = Die(face=dice.roll(6), bugs_ignored=True)
-    events.append(
-        f"{_power_user(s, action)} rerolls the {len(picks)} Idea {_dice(len(picks))}: {fmt_dice(old)} → "
-        f"{fmt_dice([s.throw[i].face for i in picks])} (Bugs among them ignored); {_tally(s.throw)}."
-    )
+    k = len(picks)
+    events.append(_power_event(s, action, f"reroll the {k} Idea {_dice(k)}, Bugs among them ignored"))
+    before = [s.throw[i].face for i in picks]
+    faces = _throw_d6(s, dice, k, f"the Computer Scientist reroll of {k} Idea {_dice(k)} (Bugs ignored)", lost=None)
+    for i, face in zip(picks, faces):
+        s.throw[i] = Die(face=face, bugs_ignored=True)
+    s.throw_bust_chance = 0.0  # the new dice's Bugs are ignored, and the throw didn't bust
+    _throw_event(s, events, "computer_scientist", picks, before)
     _after_throw(s, events)
 
 
-def _programmer(s: State, action: Programmer, dice: Dice, events: list[str]) -> None:
+def _programmer(s: State, action: Programmer, dice: Dice, events: list[Event]) -> None:
     picks = [i for i, d in enumerate(s.throw) if d.face == 1 and not d.bugs_ignored]
-    for i in picks:
-        s.throw[i] = Die(face=dice.roll(6), bugs_ignored=False)
-    events.append(
-        f"{_power_user(s, action)} rerolls the {len(picks)} Bug {_dice(len(picks))} → "
-        f"{fmt_dice([s.throw[i].face for i in picks])}; {_tally(s.throw)}."
-    )
+    k = len(picks)
+    events.append(_power_event(s, action, f"reroll the {k} Bug {_dice(k)}"))
+    before = [s.throw[i].face for i in picks]
+    faces = _throw_d6(s, dice, k, f"the Programmer reroll of {k} Bug {_dice(k)}", lost=s.risk_before_throw)
+    for i, face in zip(picks, faces):
+        s.throw[i] = Die(face=face, bugs_ignored=False)
+    s.throw_bust_chance = _bust_chance(k)  # every Bug that counted is rerolled: only the new dice can bust
+    _throw_event(s, events, "programmer", picks, before)
     _after_throw(s, events)
 
 
-def _mathematician(s: State, action: Mathematician, dice: Dice, events: list[str]) -> None:
-    events.append(
-        f"{_power_user(s, action)}: {player_name(s, s.current)} starts with only 1 die "
-        f"instead of {s.pool} (any +Dice owed are forfeited)."
-    )
+def _mathematician(s: State, action: Mathematician, dice: Dice, events: list[Event]) -> None:
+    before = s.pool
+    events.append(_power_event(
+        s, action, f"{player_name(s, s.current)} starts with only 1 die instead of {before} "
+                   f"(any +Dice owed are forfeited)",
+        pool_before=before, forfeited=max(0, before - START_POOL)))
     s.pool = 1
 
 
-def _venture_capitalist(s: State, action: VentureCapitalist, dice: Dice, events: list[str]) -> None:
+def _venture_capitalist(s: State, action: VentureCapitalist, dice: Dice, events: list[Event]) -> None:
     if s.phase == "throw":
-        events.append(_press_on_words(s))
+        events.append(_press_on_event(s))
         _keep_throw_and_grow(s)
-    events.append(
-        f"{_power_user(s, action)} backs the throw: {s.pool} {_dice(s.pool)} ignoring Bugs, "
-        f"then {s.pool} more counting Bugs."
-    )
-    _throw(s, dice, events, venture_by=action.by)
+    events.append(_power_event(
+        s, action, f"back the throw: {s.pool} {_dice(s.pool)} ignoring Bugs, then {s.pool} more counting Bugs"))
+    _throw(s, dice, events, "venture_capitalist")
 
 
-def _media_liaison(s: State, action: MediaLiaison, dice: Dice, events: list[str]) -> None:
+def _media_liaison(s: State, action: MediaLiaison, dice: Dice, events: list[Event]) -> None:
     if s.settings.media_liaison_timing == "before_roll":
-        events.append(f"{_power_user(s, action)}: this d12 result also counts as Stop.")
-        _world_roll(s, dice.roll(12), True, events)
+        events.append(_power_event(s, action, "this d12 result also counts as Stop"))
+        _world_roll(s, dice, True, events)
         return
     last = s.world_rolls[-1]
     s.world_rolls[-1] = WorldRoll(face=last.face, liaison=True)
-    events.append(f"{_power_user(s, action)}: the d12's {last.face} also counts as Stop.")
+    events.append(_power_event(s, action, f"the d12's {last.face} also counts as Stop", face=last.face))
     _end_turn(s, events)
 
 
@@ -572,17 +710,58 @@ _HANDLERS = {
 }
 
 
+# --- The chance nodes --------------------------------------------------------------------------------
+
+
+def _bust_chance(counting: int) -> float:
+    """The exact chance that `counting` dice that count Bugs show two or more (`odds.bust_chance`)."""
+    from companion.games.save_the_singularity import odds  # odds reads this module's tables: imported late
+
+    return float(odds.bust_chance(counting))
+
+
+def _throw_d6(s: State, dice: Dice, count: int, why: str, *, lost: Optional[int]) -> list[int]:
+    """One throw of `count` d6 by the researcher. `lost`: the points at risk a bust would lose, or
+    None for dice whose Bugs are ignored (they can't bust)."""
+    if lost is None:
+        outcomes = [Outcome(label="can't bust (Bugs ignored)", probability=1.0)]
+    else:
+        p = _bust_chance(count)
+        losing = f", losing {lost} at risk" if lost else ""
+        outcomes = [Outcome(label=f"2 or more Bugs bust{losing}", probability=p),
+                    Outcome(label="0 or 1 Bug: no bust", probability=1.0 - p)]
+    return throw(dice, count, why, die=D6, who=player_name(s, s.current), outcomes=outcomes)
+
+
+def _world_outcomes(s: State, liaison: bool) -> list[Outcome]:
+    """One d12 of the world phase: a Bad; a Stop without Bad; neither (roll again)."""
+    faces = D12_CHART.values()
+    bad = sum(1 for symbols in faces if "Bad" in symbols)
+    stop = sum(1 for symbols in faces if "Bad" not in symbols and ("Stop" in symbols or liaison))
+    again = len(D12_CHART) - bad - stop
+    target = world_target(s)
+    bad_label = "Bad: the world wins" if s.world + 1 >= target else f"Bad: world {s.world + 1} of {target}"
+    outcomes = [Outcome(label=bad_label, probability=bad / len(D12_CHART)),
+                Outcome(label="Stop, no Bad: the world phase ends", probability=stop / len(D12_CHART))]
+    if again:
+        outcomes.append(Outcome(label="+Dice only: roll again", probability=again / len(D12_CHART)))
+    return outcomes
+
+
 # --- Steps shared by the handlers ------------------------------------------------------------------
 
 
-def _press_on_words(s: State) -> str:
+def _press_on_event(s: State) -> Event:
     ideas = count_ideas(s.throw)
     grown = s.pool + ideas
-    capped = f", capped at {s.settings.max_pool}" if grown > s.settings.max_pool else ""
-    return (
-        f"{player_name(s, s.current)} presses on with {at_risk(s)} at risk: {s.pool} {_dice(s.pool)} "
-        f"+ {ideas} {_plural(ideas, 'Idea')} = {min(grown, s.settings.max_pool)} dice{capped}."
-    )
+    capped = grown > s.settings.max_pool
+    name = player_name(s, s.current)
+    return event(
+        "press_on",
+        f"{name} presses on with {at_risk(s)} at risk: {s.pool} {_dice(s.pool)} + {ideas} {_plural(ideas, 'Idea')} "
+        f"= {min(grown, s.settings.max_pool)} dice" + (f", capped at {s.settings.max_pool}." if capped else "."),
+        player=name, at_risk=at_risk(s), pool=s.pool, ideas=ideas, next_pool=min(grown, s.settings.max_pool),
+        capped=capped)
 
 
 def _keep_throw_and_grow(s: State) -> None:
@@ -592,31 +771,50 @@ def _keep_throw_and_grow(s: State) -> None:
     s.pool = grown
 
 
-def _throw(s: State, dice: Dice, events: list[str], venture_by: Optional[int]) -> None:
-    n = s.pool
-    if venture_by is None:
-        s.throw = [Die(face=dice.roll(6)) for _ in range(n)]
-        s.vc_half = 0
-        faces = fmt_dice([d.face for d in s.throw])
-    else:
-        s.throw = [Die(face=dice.roll(6), bugs_ignored=True) for _ in range(n)]
-        s.throw += [Die(face=dice.roll(6)) for _ in range(n)]
+def _throw(s: State, dice: Dice, events: list[Event], cause: str) -> None:
+    """A new throw of the pool: the turn's first, pressing on, or the Venture Capitalist's two."""
+    n, name, lost = s.pool, player_name(s, s.current), s.risk_before_throw
+    if cause == "venture_capitalist":
+        ignoring = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw, ignoring Bugs", lost=None)
+        counting = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw, counting Bugs", lost=lost)
+        s.throw = [Die(face=f, bugs_ignored=True) for f in ignoring] + [Die(face=f) for f in counting]
         s.vc_half = n
-        faces = f"{fmt_dice([d.face for d in s.throw[:n]])} (Bugs ignored) + {fmt_dice([d.face for d in s.throw[n:]])}"
-    s.phase = "throw"
-    tally = _tally(s.throw)
-    if is_bust(s):
-        events.append(f"{player_name(s, s.current)}: {n} {_dice(n)} → {faces}; {tally}.")
     else:
-        gained = count_progress(s.throw)
-        events.append(
-            f"{player_name(s, s.current)}: {n} {_dice(n)} → {faces}; {tally}; "
-            f"+{gained} at risk ({at_risk(s)} this turn)."
-        )
+        why = f"{name}'s first throw" if cause == "roll" else f"{name}'s throw, pressing on"
+        s.throw = [Die(face=f) for f in _throw_d6(s, dice, n, why, lost=lost)]
+        s.vc_half = 0
+    s.phase = "throw"
+    s.throw_bust_chance = _bust_chance(n)
+    _throw_event(s, events, cause, list(range(len(s.throw))), [])
     _after_throw(s, events)
 
 
-def _after_throw(s: State, events: list[str]) -> None:
+def _throw_event(s: State, events: list[Event], cause: str, picks: list[int], replaced: list[int]) -> None:
+    """What a throw or a reroll left on the table (`picks`: the dice just thrown)."""
+    name = player_name(s, s.current)
+    throw_now = s.throw
+    thrown = [throw_now[i].face for i in picks]
+    busts = count_bugs(throw_now) >= 2
+    gained = 0 if busts else count_progress(throw_now)
+    shows = tally(throw_now)
+    if replaced:
+        text = f"Rerolled {_symbols(replaced)} → {_symbols(thrown)}: the throw shows {shows}"
+        text += "." if busts else f"; {at_risk(s)} at risk this turn."
+    else:
+        n = s.pool
+        dice_words = (f"{n} {_dice(n)} ignoring Bugs and {n} counting them" if cause == "venture_capitalist"
+                      else f"{n} {_dice(n)}")
+        text = f"{name} throws {dice_words}: {shows}"
+        text += "." if busts else f"; +{gained} at risk ({at_risk(s)} this turn)."
+    events.append(event(
+        "throw", text, player=name, cause=cause, thrown=thrown, replaced=replaced,
+        ignoring=sum(1 for i in picks if throw_now[i].bugs_ignored), faces=[d.face for d in throw_now],
+        bugs=count_bugs(throw_now), ideas=count_ideas(throw_now), progress=count_progress(throw_now),
+        ignored_bugs=_ignored_bugs(throw_now), busts=busts, gained=gained, at_risk=at_risk(s),
+        bust_chance=s.throw_bust_chance))
+
+
+def _after_throw(s: State, events: list[Event]) -> None:
     """A bust waits while a reroll power could still change it; otherwise it is applied now."""
     if not is_bust(s):
         return
@@ -625,79 +823,104 @@ def _after_throw(s: State, events: list[str]) -> None:
         _bust(s, events)
         return
     offers = ", ".join(f"{player_name(s, a.by)} ({ROLE_NAMES[a.kind]})" for a in holders)
-    events.append(f"{count_bugs(s.throw)} Bugs: this throw busts unless a reroll changes it — {offers}.")
+    events.append(event(
+        "bust_pending", f"{count_bugs(s.throw)} Bugs: this throw busts unless a reroll changes it — {offers}.",
+        bugs=count_bugs(s.throw), lost=s.risk_before_throw,
+        powers=[{"by": a.by, "role": a.kind, "player": player_name(s, a.by)} for a in holders]))
 
 
-def _bust(s: State, events: list[str]) -> None:
-    lost = s.risk_before_throw
-    events.append(
-        f"Bust: {count_bugs(s.throw)} Bugs in one throw (two or more bust); "
-        f"{lost} {_points(lost)} at risk lost."
-    )
+def _bust(s: State, events: list[Event]) -> None:
+    lost, bugs = s.risk_before_throw, count_bugs(s.throw)
+    events.append(event(
+        "bust", f"Bust: {bugs} Bugs in one throw (two or more bust); {lost} {_points(lost)} at risk lost.",
+        player=player_name(s, s.current), bugs=bugs, lost=lost, chance=s.throw_bust_chance))
     _start_world_phase(s, events)
 
 
-def _start_world_phase(s: State, events: list[str]) -> None:
+def _start_world_phase(s: State, events: list[Event]) -> None:
     s.phase = "world"
     s.world_rolls = []
-    events.append("The world phase: roll the d12 until a Stop.")
+    events.append(event("world_phase", "The world phase: roll the d12 until a Stop.",
+                        player=player_name(s, s.current)))
 
 
-def _world_roll(s: State, face: int, liaison: bool, events: list[str]) -> None:
+def _world_roll(s: State, dice: Dice, liaison: bool, events: list[Event]) -> None:
+    why = "the world's roll" + (" (the Media Liaison makes it a Stop)" if liaison else "")
+    [face] = throw(dice, 1, why, die=D12, who=player_name(s, s.current), outcomes=_world_outcomes(s, liaison))
     symbols = D12_CHART[face]
     s.world_rolls.append(WorldRoll(face=face, liaison=liaison))
     parts = []
-    if "Bad" in symbols:
+    bad = "Bad" in symbols
+    if bad:
         s.world += 1
         parts.append(f"world +1 → {s.world} (target {world_target(s)})")
-    if "+Dice" in symbols and s.world < world_target(s):
+    plus_dice = "+Dice" in symbols and s.world < world_target(s)
+    if plus_dice:
         s.owed += 1
         parts.append(f"next player +1 die ({s.owed} owed)")
     stops = "Stop" in symbols or liaison
     if stops:
         parts.append("stop" + (" (Media Liaison)" if liaison and "Stop" not in symbols else ""))
-    else:
+    elif s.world < world_target(s):
         parts.append("roll again")
-    events.append(f"d12 shows {face}: {', '.join(symbols)} → {'; '.join(parts)}.")
+    events.append(event(
+        "world_roll", f"d12 shows {face}: {', '.join(symbols)} → {'; '.join(parts)}.",
+        face=face, symbols=list(symbols), bad=bad, plus_dice=plus_dice, stop=stops, liaison=liaison,
+        world=s.world, owed=s.owed, target=world_target(s)))
     if s.world >= world_target(s):
-        _game_over(s, events, f"The world reaches {world_target(s)} points: the world wins.")
+        _game_over(s, events, "world", f"The world reaches {world_target(s)} points: the world wins.")
     elif stops:
         _end_turn(s, events)
 
 
-def _end_turn(s: State, events: list[str]) -> None:
+def _end_turn(s: State, events: list[Event]) -> None:
     s.history.append(ScorePoint(turn=s.turn, team=s.team, world=s.world))
     s.current = (s.current + 1) % len(s.settings.players)
     s.turn += 1
     owed = s.owed
     s.pool = min(s.settings.max_pool, START_POOL + owed)
-    capped = f", capped at {s.settings.max_pool}" if START_POOL + owed > s.settings.max_pool else ""
+    capped = START_POOL + owed > s.settings.max_pool
     s.owed = 0
     s.risk_before_throw = 0
     s.throw = []
     s.vc_half = 0
+    s.throw_bust_chance = 0.0
     s.phase = "start"
-    events.append(
-        f"Turn {s.turn}: {player_name(s, s.current)} starts with {START_POOL} + {owed} owed = "
-        f"{s.pool} dice{capped}."
-    )
+    name = player_name(s, s.current)
+    events.append(event(
+        "turn", f"Turn {s.turn}: {name} starts with {START_POOL} + {owed} owed = {s.pool} dice"
+                + (f", capped at {s.settings.max_pool}." if capped else "."),
+        turn=s.turn, by=s.current, player=name, owed=owed, pool=s.pool, capped=capped))
 
 
-def _game_over(s: State, events: list[str], why: str) -> None:
+def _game_over(s: State, events: list[Event], winner: str, why: str) -> None:
     s.phase = "over"
     s.history.append(ScorePoint(turn=s.turn, team=s.team, world=s.world))
-    events.append(why)
+    events.append(event("game_end", why, winner=winner, team=s.team, world=s.world,
+                        team_target=team_target(s), world_target=world_target(s), turn=s.turn))
 
 
-def _power_user(s: State, action) -> str:
-    return f"{player_name(s, action.by)} ({ROLE_NAMES[action.kind]})"
+def _power_event(s: State, action, what: str, **data) -> Event:
+    """A role's power used: "Bea (Programmer): reroll the 2 Bug dice."."""
+    name = player_name(s, action.by)
+    return event("power", f"{name} ({ROLE_NAMES[action.kind]}): {what}.", role=action.kind, by=action.by,
+                 player=name, **data)
 
 
-def _tally(throw: list[Die]) -> str:
-    bugs, ideas, progress = count_bugs(throw), count_ideas(throw), count_progress(throw)
-    ignored = sum(1 for d in throw if d.face == 1 and d.bugs_ignored)
+def _ignored_bugs(throw_now: list[Die]) -> int:
+    return sum(1 for d in throw_now if d.face == 1 and d.bugs_ignored)
+
+
+def tally(throw_now: list[Die]) -> str:
+    """A throw in words: "1 Bug, 2 Ideas, 3 Progress (1 Bug ignored)"."""
+    bugs, ideas, progress = count_bugs(throw_now), count_ideas(throw_now), count_progress(throw_now)
+    ignored = _ignored_bugs(throw_now)
     text = f"{bugs} {_plural(bugs, 'Bug')}, {ideas} {_plural(ideas, 'Idea')}, {progress} Progress"
-    return text + (f" ({ignored} Bug{'s' if ignored != 1 else ''} ignored)" if ignored else "")
+    return text + (f" ({ignored} {_plural(ignored, 'Bug')} ignored)" if ignored else "")
+
+
+def _symbols(faces: list[int]) -> str:
+    return ", ".join(d6_symbol(f) for f in faces)
 
 
 def _plural(n: int, word: str) -> str:
@@ -724,4 +947,6 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    moves=moves,
+    refusal=why_not,
 )

@@ -1,9 +1,10 @@
 """Save the Singularity on the phone: the setup (players and roles), the turn, the world phase, the
 role powers, live odds and the end of the game.
 
-The view decides nothing a rule decides: the buttons come from `rules.legal_actions`, the numbers
-from the rules' helpers and `odds.odds`. Every action that rolls goes through `frame.roll`, so the
-"I roll physical dice" switch works at every roll.
+The view decides nothing a rule decides: the buttons and their words come from the game's legal
+moves (`GAME.legal_moves`, with the reason a power can't act now), the numbers from the rules'
+helpers and `odds.odds`. Actions are dispatched as they are: at a table rolling physical dice the
+frame asks for every throw the rules declare (Bug / Idea / Progress buttons, the d12's faces).
 
 Widgets made here (game-specific, not shared): `die_tile` (a d6 marked Bug / Idea / Progress),
 `d12_row` (a world result with its symbols), `score_chart` (team vs world over turns, drawn with
@@ -18,13 +19,13 @@ from typing import Optional
 import flet as ft
 import flet.canvas as cv
 
-from companion.games.base import InputError
+from companion.games.base import Move, field_specs
 from companion.games.save_the_singularity import odds as odds_mod
 from companion.games.save_the_singularity import rules
 from companion.games.save_the_singularity.rules import (
-    D12_CHART, ROLE_NAMES, ROLE_POWERS, ROLES, START_POOL, TEAM_POINTS_PER_PLAYER, WORLD_POINTS_PER_PLAYER,
-    PressOn, Roll, RollD12, State, Stop, TakeBust,
+    GAME, ROLE_NAMES, ROLE_POWERS, ROLES, TEAM_POINTS_PER_PLAYER, WORLD_POINTS_PER_PLAYER, Settings, State,
 )
+from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import icon_button, section, tagged
 
@@ -70,7 +71,9 @@ class SetupForm:
         self.rows: list[tuple[ft.TextField, ft.Dropdown, ft.Text]] = []
         self.list = ft.Column(spacing=GAP)
         self.targets = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)
-        self.max_pool = ft.TextField(label="Most dice in one throw (3–12; the box has 12d6)", value="12",
+        spec = next(f for f in field_specs(Settings) if f.name == "max_pool")
+        self.max_pool_label = spec.label
+        self.max_pool = ft.TextField(label=f"{spec.label}: {spec.hint}", value=str(Settings.model_fields["max_pool"].default),
                                      keyboard_type=ft.KeyboardType.NUMBER)
         self.timing = ft.Dropdown(
             label="Media Liaison declares", value="before_roll", expand=True,
@@ -125,7 +128,8 @@ class SetupForm:
         n = len(self.rows)
         self.targets.value = (f"Targets for {n} {'player' if n == 1 else 'players'}: team {TEAM_POINTS_PER_PLAYER * n}, "
                               f"world {WORLD_POINTS_PER_PLAYER * n}" if n else
-                              "Add at least one player (targets: team 25, world 4 per player)")
+                              f"Add at least one player (targets: team {TEAM_POINTS_PER_PLAYER}, "
+                              f"world {WORLD_POINTS_PER_PLAYER} per player)")
         self.list.controls = [
             ft.Container(ft.Column([
                 ft.Row([name, icon_button(ft.Icons.PERSON_REMOVE, f"Remove player {i + 1}",
@@ -142,14 +146,9 @@ class SetupForm:
             self.targets.update()
 
     def collect(self) -> dict:
-        text = (self.max_pool.value or "").strip()
-        try:
-            max_pool = int(text)
-        except ValueError:
-            raise InputError(f"Most dice in one throw: a whole number from 3 to 12, please (got {text[:20]!r}).") from None
         return {
             "players": [{"name": (name.value or "").strip(), "role": role.value} for name, role, _ in self.rows],
-            "max_pool": max_pool,
+            "max_pool": whole_number(self.max_pool, self.max_pool_label),  # its range is the Settings' own
             "media_liaison_timing": self.timing.value or "before_roll",
         }
 
@@ -158,17 +157,16 @@ class SetupForm:
 
 
 def die_tile(die: rules.Die, sizes) -> ft.Control:
-    """A d6 with its face and what it means (Bug / Idea / Progress, or an ignored Bug)."""
+    """A d6 by what it means (Bug / Idea / Progress, or an ignored Bug): only the symbol counts, and a
+    table entering its dice records the symbol, not the number."""
     symbol = rules.die_symbol(die)
     icon, bg, fg = SYMBOL_STYLE[symbol]
     return ft.Container(
         ft.Column([
-            ft.Text(str(die.face), size=sizes(26), weight=ft.FontWeight.BOLD, color=fg),
-            ft.Row([ft.Icon(icon, size=sizes(14), color=fg),
-                    ft.Text("Ignored" if symbol == "Bug (ignored)" else symbol, size=sizes(12), color=fg,
-                            weight=ft.FontWeight.W_600)],
-                   spacing=2, alignment=ft.MainAxisAlignment.CENTER, tight=True),
-        ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True),
+            ft.Icon(icon, size=sizes(30), color=fg),
+            ft.Text("Ignored" if symbol == "Bug (ignored)" else symbol, size=sizes(13), color=fg,
+                    weight=ft.FontWeight.BOLD),
+        ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True),
         width=sizes(76), height=sizes(70), alignment=ft.Alignment.CENTER, border_radius=12, bgcolor=bg,
         border=ft.Border.all(2, fg),
     )
@@ -176,13 +174,6 @@ def die_tile(die: rules.Die, sizes) -> ft.Control:
 
 def dice_row(throw: list[rules.Die], sizes) -> ft.Control:
     return ft.Row([die_tile(d, sizes) for d in throw], wrap=True, spacing=8, run_spacing=8)
-
-
-def tally(throw: list[rules.Die]) -> str:
-    bugs, ideas, progress = rules.count_bugs(throw), rules.count_ideas(throw), rules.count_progress(throw)
-    ignored = sum(1 for d in throw if d.face == 1 and d.bugs_ignored)
-    words = f"{bugs} Bug{'s' if bugs != 1 else ''} · {ideas} Idea{'s' if ideas != 1 else ''} · {progress} Progress"
-    return words + (f" · {ignored} Bug{'s' if ignored != 1 else ''} ignored" if ignored else "")
 
 
 def symbol_chip(symbol: str, extra: str = "") -> ft.Control:
@@ -193,19 +184,6 @@ def symbol_chip(symbol: str, extra: str = "") -> ft.Control:
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=16,
         border=ft.Border.all(1.5, colour),
     )
-
-
-def world_rows(state: State) -> list[tuple[rules.WorldRoll, tuple[str, ...], int, int]]:
-    """Each d12 result of the (last) world phase with its symbols and the running world score and +Dice."""
-    bads = sum(1 for r in state.world_rolls if "Bad" in D12_CHART[r.face])
-    world, extra = state.world - bads, 0
-    out = []
-    for r in state.world_rolls:
-        symbols = D12_CHART[r.face]
-        world += "Bad" in symbols
-        extra += "+Dice" in symbols
-        out.append((r, symbols, world, extra))
-    return out
 
 
 def d12_row(roll: rules.WorldRoll, symbols, world: int, extra: int, sizes) -> ft.Control:
@@ -303,8 +281,10 @@ class _TurnPanel:
         self.frame, self.state = frame, state
         self.sizes = frame.app.sizes
         self.guard = frame.app.guard
-        self.legal = rules.legal_actions(state)
-        self.kinds = {a.kind for a in self.legal}
+        self.moves = GAME.legal_moves(state)
+        # The main actions by kind (roll, stop, press_on, take_bust, roll_d12); powers come from self.moves.
+        self.ready = {m.kind: m for m in self.moves if m.why_not is None}
+        self.waiting = frame.loaded.state.pending is not None  # the table is entering dice first
 
     # --- building blocks ---
 
@@ -320,8 +300,17 @@ class _TurnPanel:
         return cls(content=ft.Text(text, size=self.sizes(19), weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER),
                    icon=icon, height=TAP + 8, on_click=self.guard(on_click), expand=True)
 
-    def roll(self, action, count: int, sides: int, what: str):
-        return lambda e: self.frame.roll(action, count=count, sides=sides, what=what)
+    def act(self, move: Move):
+        """Dispatch a move's action; one that throws pulses (at a physical table it asks for the dice)."""
+        throws = GAME.chance_for(self.state, move.action) is not None
+        return lambda e: self.frame.dispatch(move.action, pulse=throws)
+
+    def move_button(self, kind: str, *, filled: bool = True, icon=None) -> ft.Control:
+        """The button of the ready move of this kind, in the rules' words."""
+        move = self.ready[kind]
+        button = self.button(move.label, self.act(move), filled=filled, icon=icon)
+        button.disabled = self.waiting
+        return button
 
     def title(self, text: str, identifier: str = "sts-turn") -> ft.Control:
         return tagged(identifier, ft.Text(text, theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
@@ -373,58 +362,27 @@ class _TurnPanel:
         return section("Live odds", *rows)
 
     def powers_now(self) -> list[ft.Control]:
-        """One button per power usable right now, with what it will do."""
-        s = self.state
-        out = []
-        for a in self.legal:
-            if a.kind not in ROLES:
-                continue
-            owner = f"{self.name(a.by)} ({ROLE_NAMES[a.kind]})"
-            if a.kind == "rationalist":
-                n = len(s.throw)
-                text, click = f"{owner}: reroll all {n} dice", self.roll(a, n, 6, "— Rationalist reroll")
-            elif a.kind == "programmer":
-                n = rules.count_bugs(s.throw)
-                text, click = f"{owner}: reroll the {n} Bug {_dice(n)}", self.roll(a, n, 6, "— Programmer reroll")
-            elif a.kind == "computer_scientist":
-                n = rules.count_ideas(s.throw)
-                text, click = (f"{owner}: reroll the {n} Idea {_dice(n)}, Bugs ignored",
-                               self.roll(a, n, 6, "— Computer Scientist reroll"))
-            elif a.kind == "venture_capitalist":
-                n = rules.next_pool(s)
-                verb = "roll" if s.phase == "start" else "press on with"
-                text, click = (f"{owner}: {verb} {n} {_dice(n)} ignoring Bugs + {n} more",
-                               self.roll(a, 2 * n, 6, "— Venture Capitalist throw"))
-            elif a.kind == "mathematician":
-                text = f"{owner}: {self.name()} starts with only 1 die"
-                click = lambda e, a=a: self.frame.dispatch(a)  # noqa: E731
-            else:  # media_liaison
-                if s.settings.media_liaison_timing == "before_roll":
-                    text, click = f"{owner}: roll the d12, it counts as Stop", self.roll(a, 1, 12, "— d12, Media Liaison")
-                else:
-                    face = s.world_rolls[-1].face
-                    text = f"{owner}: the {face} counts as Stop"
-                    click = lambda e, a=a: self.frame.dispatch(a)  # noqa: E731
-            out.append(ft.FilledTonalButton(
-                content=ft.Text(text, text_align=ft.TextAlign.CENTER), icon=ft.Icons.AUTO_AWESOME,
-                height=TAP, on_click=self.guard(click), tooltip=ROLE_POWERS[a.kind]))
+        """One button per power usable right now, in the rules' words for what it will do."""
+        out = [ft.FilledTonalButton(
+            content=ft.Text(m.label, text_align=ft.TextAlign.CENTER), icon=ft.Icons.AUTO_AWESOME, height=TAP,
+            on_click=self.guard(self.act(m)), tooltip=ROLE_POWERS[m.kind], disabled=self.waiting)
+            for m in self.moves if m.kind in ROLES and m.why_not is None]
         if out:
             out.insert(0, _text("Powers usable now (once per game):", ft.TextThemeStyle.TITLE_SMALL))
         return out
 
     def last_world(self) -> list[ft.Control]:
-        rows = world_rows(self.state)
+        rows = rules.world_rows(self.state)
         return [d12_row(r, symbols, world, extra, self.sizes) for r, symbols, world, extra in rows]
 
     def turn_result(self) -> tuple[str, str]:
         """How the turn's researcher phase ended (the world phase is on): bust, or banked points."""
-        s = self.state
+        busted, points = rules.researcher_result(self.state)
         who = self.name()
-        if rules.count_bugs(s.throw) >= 2:
-            lost = s.risk_before_throw
-            return (f"Bust! {rules.count_bugs(s.throw)} Bugs — {who} loses the {lost} {_points(lost)} at risk.", "bad")
-        banked = s.risk_before_throw + rules.count_progress(s.throw)
-        return f"{who} stopped and banked {banked} {_points(banked)}.", "good"
+        if busted:
+            return (f"Bust! {rules.count_bugs(self.state.throw)} Bugs — {who} loses the {points} "
+                    f"{_points(points)} at risk.", "bad")
+        return f"{who} stopped and banked {points} {_points(points)}.", "good"
 
     # --- the phases ---
 
@@ -433,16 +391,12 @@ class _TurnPanel:
 
     def start(self) -> list[ft.Control]:
         s = self.state
-        owed = s.pool - START_POOL
-        why = (f"{START_POOL} + {owed} owed by the world" if owed > 0 else
-               "the Mathematician's 1 die" if s.pool < START_POOL else f"{START_POOL} to start")
         turn = section(
             f"Turn {s.turn}",
             self.title(f"{self.who()}"),
             self.numbers(("Dice to roll", str(s.pool), "sts-pool"), ("At risk", "0", "sts-risk")),
-            _text(f"Pool: {why}.", ft.TextThemeStyle.BODY_MEDIUM),
-            ft.Row([self.button(f"Roll {s.pool} {_dice(s.pool)}", self.roll(Roll(), s.pool, 6, f"— {s.pool}d6"),
-                                icon=ft.Icons.CASINO)]),
+            _text(f"Pool: {rules.start_pool_words(s)}.", ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Row([self.move_button("roll", icon=ft.Icons.CASINO)]),
             *self.powers_now(),
         )
         out = [turn]
@@ -464,22 +418,19 @@ class _TurnPanel:
                 self.banner(f"Bust: {rules.count_bugs(s.throw)} Bugs! {lost} {_points(lost)} at risk will be lost "
                             "unless a reroll power changes this throw.", "bad"),
                 tagged("sts-dice", dice_row(s.throw, self.sizes)),
-                _text(tally(s.throw), ft.TextThemeStyle.TITLE_SMALL),
+                _text(rules.tally(s.throw), ft.TextThemeStyle.TITLE_SMALL),
                 *self.powers_now(),
-                ft.Row([self.button(f"Take the bust (lose {lost})", lambda e: self.frame.dispatch(TakeBust()),
-                                    filled=False, icon=ft.Icons.HEART_BROKEN)]),
+                ft.Row([self.move_button("take_bust", filled=False, icon=ft.Icons.HEART_BROKEN)]),
             ]
             return [section(f"Turn {s.turn}", *body)]
         o = odds_mod.odds(s)
         stop_first = o is not None and o.hint == "stop"
-        stop = self.button(f"Stop and bank {risk}", lambda e: self.frame.dispatch(Stop()), filled=stop_first,
-                           icon=ft.Icons.SAVINGS)
-        press = self.button(f"Press on with {pool} {_dice(pool)}", self.roll(PressOn(), pool, 6, f"— {pool}d6"),
-                            filled=not stop_first, icon=ft.Icons.CASINO)
+        stop = self.move_button("stop", filled=stop_first, icon=ft.Icons.SAVINGS)
+        press = self.move_button("press_on", filled=not stop_first, icon=ft.Icons.CASINO)
         n = len(s.throw)
         body = [
             self.title(self.who()),
-            _text(f"This throw ({n} {_dice(n)}): {tally(s.throw)}", ft.TextThemeStyle.TITLE_SMALL),
+            _text(f"This throw ({n} {_dice(n)}): {rules.tally(s.throw)}", ft.TextThemeStyle.TITLE_SMALL),
             tagged("sts-dice", dice_row(s.throw, self.sizes)),
             self.numbers(("At risk", str(risk), "sts-risk"), ("Next throw", f"{pool} {_dice(pool)}", "sts-pool")),
             *([ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
@@ -491,8 +442,7 @@ class _TurnPanel:
                       vertical_alignment=ft.CrossAxisAlignment.START)] if o and o.hint else []),
             ft.Row([stop if stop_first else press]),
             ft.Row([press if stop_first else stop]),
-            _text(f"Progress adds to the points at risk; each Idea adds a die to the next throw "
-                  f"(at most {s.settings.max_pool}); two or more Bugs in one throw bust.", ft.TextThemeStyle.BODY_SMALL),
+            _text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
             *self.powers_now(),
         ]
         out = [section(f"Turn {s.turn}", *body)]
@@ -508,19 +458,17 @@ class _TurnPanel:
         body = [
             self.title(f"The world's turn (after {self.name()})"),
             self.banner(text, kind),
-            ft.Row([self.button("Roll the d12", self.roll(RollD12(), 1, 12, "— the world's d12"),
-                                icon=ft.Icons.PUBLIC)]),
+            ft.Row([self.move_button("roll_d12", icon=ft.Icons.PUBLIC)]),
             *self.powers_now(),
             self.numbers(("World score", f"{s.world} / {rules.world_target(s)}", "sts-world-now"),
                          ("+Dice owed", str(s.owed), "sts-owed")),
-            _text("The d12 is rolled until a face with Stop. Bad: world +1. +Dice: the next player rolls one "
-                  "more die.", ft.TextThemeStyle.BODY_SMALL),
+            _text(rules.WORLD_HELP, ft.TextThemeStyle.BODY_SMALL),
             *(rows or [_text("No d12 rolled yet.", ft.TextThemeStyle.BODY_MEDIUM, italic=True)]),
         ]
         out = [section(f"Turn {s.turn} · world phase", *body)]
         if s.throw:
             out.append(section(f"{self.name()}'s last throw", dice_row(s.throw, self.sizes),
-                               _text(tally(s.throw), ft.TextThemeStyle.BODY_MEDIUM)))
+                               _text(rules.tally(s.throw), ft.TextThemeStyle.BODY_MEDIUM)))
         return out
 
     def over(self) -> list[ft.Control]:
@@ -550,17 +498,20 @@ class _TurnPanel:
 
 
 def roster(frame, state: State) -> ft.Control:
-    """Everyone's role and power: spent, usable now (the button is in the turn panel), or when it acts."""
-    legal = {(a.kind, a.by) for a in rules.legal_actions(state) if a.kind in ROLES}
+    """Everyone's role and power: spent, usable now (the button is in the turn panel), or why not now."""
+    powers = {m.action.by: m for m in GAME.legal_moves(state) if m.kind in ROLES}
     rows = []
     for i, p in enumerate(state.settings.players):
+        move = powers.get(i)
         if state.powers_used[i]:
             status, colour, icon = "Spent", ft.Colors.OUTLINE, ft.Icons.CHECK_CIRCLE
-        elif (p.role, i) in legal:
+        elif move is not None and move.why_not is None:
             status, colour, icon = "Usable now", ft.Colors.TERTIARY, ft.Icons.AUTO_AWESOME
         else:
             status, colour, icon = "Ready", ft.Colors.PRIMARY, ft.Icons.HOURGLASS_EMPTY
         current = i == state.current and state.phase != "over"
+        waits = [ft.Text(f"Not now: {move.why_not}", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)
+                 ] if move is not None and move.why_not else []
         rows.append(ft.Container(ft.Column([
             ft.Row([
                 ft.Icon(ft.Icons.PLAY_ARROW if current else ft.Icons.PERSON, color=ft.Colors.PRIMARY if current else None),
@@ -572,5 +523,6 @@ def roster(frame, state: State) -> ft.Control:
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
             ft.Text(ROLE_POWERS[p.role], theme_style=ft.TextThemeStyle.BODY_MEDIUM,
                     color=ft.Colors.OUTLINE if state.powers_used[i] else None),
+            *waits,
         ], spacing=2), padding=ft.Padding.symmetric(vertical=4)))
     return section("Players and powers", *rows)

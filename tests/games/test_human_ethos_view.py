@@ -1,0 +1,121 @@
+"""The Human Ethos panel builds in every phase without a browser, and reads the game, not sentences:
+the arrows of the last moves come from the events' data, the tie buttons and the enemy-phase button
+from the legal moves, the steppers' ranges from the moves' FieldSpecs."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import flet as ft
+
+from companion.games.human_ethos import rules as R
+from companion.games.human_ethos import view
+from companion.games.human_ethos.hexmap import Hex, from_label
+from tests.games.human_ethos_fixtures import HOST, NANO
+from tests.helpers import memory_store
+
+
+class FakeFrame:
+    """The frame a panel is built in, over a real store (history rows hold the events as saved)."""
+
+    def __init__(self, store, cid: int, ui: view.Ui):
+        self._human_ethos_ui = ui  # the screen's inputs, kept across redraws as the real frame keeps them
+        self.campaign_id = cid
+        self.loaded = store.load(cid)
+        self.app = SimpleNamespace(guard=lambda fn, **kw: fn, go=lambda route: None, store=store, toast=lambda text: None,
+                                   confirm=lambda *a: None, sizes=lambda n: n, page=SimpleNamespace(width=412))
+        self.dispatched: list = []
+        self.dispatch = lambda action, pulse=False: self.dispatched.append(action)
+        self.refresh = lambda: None
+        self.kept = lambda key, make: make()
+
+
+def words(control) -> str:
+    out = []
+
+    def walk(c):
+        if isinstance(c, str):
+            out.append(c)
+        elif isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            for attr in ("value", "label", "content", "controls", "title", "text", "tooltip"):
+                v = getattr(c, attr, None)
+                if v is not None:
+                    walk(v)
+    walk(control)
+    return "\n".join(out)
+
+
+def buttons(control) -> list:
+    found = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            if isinstance(c, ft.FilledButton):
+                found.append(c)
+            for attr in ("content", "controls"):
+                v = getattr(c, attr, None)
+                if v is not None and not isinstance(v, str):
+                    walk(v)
+    walk(control)
+    return found
+
+
+def C(label: str):
+    return from_label(label)
+
+
+def test_the_panel_reads_moves_and_event_data_through_an_issue():
+    store = memory_store()
+    cid = store.create("human_ethos", "view", {})
+    ui = view.Ui()
+    seq = 0
+
+    def play(action):
+        nonlocal seq
+        store.apply(cid, action, expected_cursor=seq)
+        seq += 1
+        frame = FakeFrame(store, cid, ui)
+        return frame, view.panel(frame)
+
+    for et in (NANO, HOST):
+        play(R.SetEnemyType(enemy=et))
+    frame, panel = play(R.StartIssue(map=view.parse_map_json(view.SAMPLE_PATH.read_text()), track=20,
+                                     members=["Max", "Ana"]))
+    assert "Start issue" not in words(panel) and "Turn 1 · Max's turn" in words(panel)
+    ui.selected = "Max"  # picked on the map: the panel redraws with the move card's stepper
+    assert "Card's move value" in words(view.panel(FakeFrame(store, cid, ui)))
+    # The tap dispatches while Max is still picked: the redraw after it, with the tokens to place,
+    # has no movement card to show.
+    frame, panel = play(R.Move(member="Max", to=Hex.of(C("C3")), move=3))
+    assert "Card's move value" not in words(panel)
+    ui.selected = None
+    state = frame.loaded.game_state
+    marks = view.base_marks(frame, state, view._ui(frame))
+    assert marks.moved == [(C("A3"), C("B3")), (C("B3"), C("C3"))]  # from the move's path, not its sentence
+    assert "Max moves A3 → B3 → C3 (2 of 3)." in words(panel)
+    frame, _ = play(R.Spawn(token=0, face="Nanobots", groups=[R.Placement(enemy="Nanobots", at=Hex.of(C("D4")), count=1)]))
+    frame, panel = play(R.Spawn(token=1, face="Hosts"))
+    phase_button = next(b for b in buttons(panel) if b.content == "Cards played: run the enemy phase")
+    assert not phase_button.disabled
+    frame, panel = play(R.EnemyPhase())
+    ties = [b for b in buttons(panel) if isinstance(b.content, str) and b.content[:2] in ("1:", "2:")]
+    assert [b.content for b in ties] == [m.label for m in R.moves(frame.loaded.game_state) if m.kind == "choose"]
+    ties[1].on_click(None)
+    assert frame.dispatched == [R.Choose(option=1)]
+    frame, panel = play(R.Choose(option=1))
+    marks = view.base_marks(frame, frame.loaded.game_state, view._ui(frame))
+    assert marks.moved == [(C("D4"), C("D3"))]  # the enemy's move, from the event's parts
+    assert "Players' choice 2: 1 to D3." in words(panel)
+
+
+def test_steppers_take_their_ranges_from_the_moves():
+    state = R.new_state(R.Settings())
+    moves = view.legal(state)
+    assert (view.spec_of(moves, "start_issue", "track").low, view.spec_of(moves, "start_issue", "track").high) == (2, 60)
+    assert view._placement_count.low == 1 and view._placement_count.high == 30
