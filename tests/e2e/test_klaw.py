@@ -1,7 +1,8 @@
 """KLAW: Were-Wars end to end at phone size: set up two players, deploy a host each (a bad number
-refused first), pass the starting and fortify rounds, attack with the odds shown, roll an exchange,
-undo it, reload: the fight is still waiting for its first roll; then a support host is played instead
-of rolling."""
+refused first, with the range the card model gives), pass the starting and fortify rounds, attack with
+the odds shown, roll an exchange, undo it, reload: the fight is still waiting for its first roll; then
+a support host is played instead of rolling. At a table rolling physical dice every die is asked for
+on the frame's dice pad, the singularity check after a fight's absorbed totem too."""
 
 import re
 
@@ -13,7 +14,7 @@ from tests.browser import PHONE, by_id, served, settled_screenshot, tap, tap_unt
 
 @pytest.fixture
 def server(tmp_path):
-    with served(f"sqlite:///{tmp_path / 'klaw.sqlite'}", token="klaw-token", extra_env={"COMPANION_SEED": "7"}) as s:
+    with served(f"sqlite:///{tmp_path / 'klaw.sqlite'}", token="klaw-e2e-table-token", extra_env={"COMPANION_SEED": "7"}) as s:
         yield s
 
 
@@ -63,7 +64,7 @@ def test_deploy_attack_roll_undo_reload(browser, server, artifacts):
     fill(page, page.get_by_label("Host name"), "Wolfmother")
     fill(page, page.get_by_label("Attack dice"), "5")
     tap(page, button(page, "Deploy"))
-    expect(by_id(page, "klaw-form-error")).to_contain_text("Host attack must be between 1 and 3")
+    expect(by_id(page, "klaw-form-error")).to_contain_text("Attack dice must be between 1 and 3 (got 5)")
     fill(page, page.get_by_label("Attack dice"), "3")
     fill(page, page.get_by_label("Defense dice"), "2")
     fill(page, page.get_by_label("Life", exact=True), "10")
@@ -121,17 +122,22 @@ def test_deploy_attack_roll_undo_reload(browser, server, artifacts):
     context.close()
 
 
-def physical_dice(page, count: int, faces: str) -> None:
-    """The app asks for the faces of physical dice: type them and use them."""
-    field = page.get_by_label(re.compile(rf"^{count} × d6: the faces you rolled"))
-    fill(page, field, faces)
-    expect(field).to_have_value(faces)
+def physical_dice(page, why: str, faces: list[int]) -> None:
+    """The frame's "Waiting for dice" card asks for the roll the rules reached (`why` names it): tap
+    each face on its dice pad (`face N`), then use them."""
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    expect(by_id(page, "pending-why")).to_contain_text(why)
+    for face in faces:
+        tap(page, button(page, f"face {face}"))
+    expect(page.get_by_text(f"{len(faces)} of {len(faces)} entered")).to_be_visible()
     tap(page, button(page, "Use these dice"))
+    expect(by_id(page, "pending-why").filter(has_text=why)).to_have_count(0)  # the action went on
 
 
 def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
-    """Two players deploy, a totem is attached (check rolled), a fight with typed dice ends in a fall,
-    the totem and the item move to the winner, a poison ticks on the next turn and wins; reload keeps it."""
+    """Two players deploy, a totem is attached (the check's die asked for), a fight with physical dice
+    ends in a fall, the totem and the item move to the winner, whose singularity check waits for the
+    table's die; a poison ticks on the next turn and wins; reload keeps it."""
     context, page = open_phone(browser, server)
     tap(page, page.get_by_role("button", name="New campaign"))
     tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
@@ -148,7 +154,7 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     fill(page, page.get_by_label("Defense dice"), "1")
     fill(page, page.get_by_label("Life", exact=True), "13")
     tap(page, button(page, "Deploy"))
-    expect(by_id(page, "klaw-form-error")).to_contain_text("Host life must be between 6 and 12 (got 13)")
+    expect(by_id(page, "klaw-form-error")).to_contain_text("Life must be between 6 and 12 (got 13)")
     fill(page, page.get_by_label("Life", exact=True), "6")
     tap(page, button(page, "Deploy"))
     expect(by_id(page, "klaw-life-1")).to_have_text("6")
@@ -162,13 +168,16 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     # From here the table rolls physical dice: the app asks for the faces.
     tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
 
-    # Fortify: Ana attaches a totem; the singularity check (1 totem) is rolled: a 4.
+    # Fortify: Ana attaches a totem; the form shows the check's odds as the rules declare them, and
+    # the table rolls the check's die: a 4.
     tap(page, button(page, "Totem"))
-    expect(page.get_by_text(re.compile(r"Singularity check: Wolfmother will carry 1 totem"))).to_be_visible()
+    expect(by_id(page, "klaw-check")).to_contain_text(
+        "Wolfmother will carry 1 totem. Singularity check: Ana rolls 1 d6 for Wolfmother's singularity check: "
+        "any face passes 100%")
     fill(page, page.get_by_label("Totem name"), "Moon")
-    fill(page, page.get_by_label("Attack", exact=True), "1")
+    fill(page, page.get_by_label("Attack modifier"), "1")
     tap(page, button(page, "Attach"))
-    physical_dice(page, 1, "4")
+    physical_dice(page, "Wolfmother's singularity check", [4])
     expect(by_id(page, "klaw-attack-1")).to_contain_text("4")
     expect(by_id(page, "klaw-last")).to_contain_text("Singularity check for Wolfmother (1 totem): rolled 4 ≥ 1, passed.")
     tap(page, button(page, "End turn and draw 1 card"))
@@ -186,26 +195,32 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     tap(page, button(page, "Attack…"))
     tap(page, button(page, "Attack Wolfmother"))
     tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 1: Raven 3 vs Wolfmother 1")))
-    # A face off the die is refused in the dice dialog; then 6 6 6 against a 1: Wolfmother −3.
-    field = page.get_by_label(re.compile(r"^4 × d6: the faces you rolled"))
-    fill(page, field, "6 6 6 7")
-    tap(page, button(page, "Use these dice"))
-    expect(by_id(page, "dialog-error")).to_contain_text("Type 4 whole numbers from 1 to 6")
-    fill(page, field, "6 6 6 1")
-    expect(field).to_have_value("6 6 6 1")
-    tap(page, button(page, "Use these dice"))
+    # Each side's owner rolls its own dice: Bo's three attack dice, then Ana's defense die.
+    expect(by_id(page, "pending-why")).to_contain_text("Bo rolls. For Raven's attack on Wolfmother, exchange 1.")
+    settled_screenshot(page, artifacts / "klaw-attack-dice-phone.png")
+    physical_dice(page, "Raven's attack on Wolfmother, exchange 1", [6, 6, 6])
+    expect(by_id(page, "pending-why")).to_contain_text("Ana rolls. For Wolfmother's defense against Raven, exchange 1.")
+    physical_dice(page, "Wolfmother's defense against Raven, exchange 1", [1])
     expect(by_id(page, "klaw-exchange")).to_have_text("Wolfmother takes 3, Raven takes 0.")
     expect(by_id(page, "klaw-life-1")).to_have_text("3")
     settled_screenshot(page, artifacts / "klaw-fight-phone.png")
     # Wolfmother strikes back with 4 dice (3 + Moon): three 1s blocked by three 6s: it falls at 0.
     tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 2: Wolfmother 4 vs Raven 3")))
-    physical_dice(page, 7, "1 1 1 1 6 6 6")
+    physical_dice(page, "Wolfmother's attack on Raven, exchange 2", [1, 1, 1, 1])
+    physical_dice(page, "Raven's defense against Wolfmother, exchange 2", [6, 6, 6])
+    # Raven wins and absorbs Moon: the singularity check waits for Bo's die (the app rolls nothing).
+    expect(by_id(page, "pending-why")).to_contain_text("Bo rolls. For Raven's singularity check.")
+    expect(by_id(page, "pending-dice")).to_contain_text("any face passes: 100%")
+    expect(by_id(page, "klaw-life-1")).to_have_text("3")  # the fight waits for the die
+    settled_screenshot(page, artifacts / "klaw-singularity-die-phone.png")
+    physical_dice(page, "Raven's singularity check", [5])
+    expect(by_id(page, "pending-dice")).to_have_count(0)
     expect(by_id(page, "klaw-exchange")).to_have_text("Raven takes 1, Wolfmother takes 3.")
     last = by_id(page, "klaw-last")
     expect(last).to_contain_text("Wolfmother (Ana) falls at 0 life: Raven (Bo) wins the fight.")
     expect(last).to_contain_text("Bo takes Wolfmother's items (Claw) into hand: 9 cards, over the limit of 8")
     expect(last).to_contain_text("Raven absorbs Moon")
-    expect(last).to_contain_text("Singularity check for Raven (1 totem)")
+    expect(last).to_contain_text("Singularity check for Raven (1 totem): rolled 5 ≥ 1, passed.")
     expect(by_id(page, "klaw-life-1")).to_have_count(0)
     expect(by_id(page, "klaw-life-2")).to_have_text("11")
     expect(by_id(page, "klaw-attack-2")).to_contain_text("4")
@@ -236,4 +251,5 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-totems-2")).to_have_text("Totems (1): Moon")
     expect(by_id(page, "klaw-badges-2")).to_contain_text("Poisoned")
     expect(by_id(page, "history")).to_contain_text("Wolfmother (Ana) falls at 0 life")
+    expect(by_id(page, "history")).to_contain_text("dice for combat roll: 5")  # the check's die, entered
     context.close()

@@ -1,11 +1,17 @@
-"""KLAW: random legal play keeps the invariants, and replaying the log gives the same states."""
+"""KLAW: random legal play keeps the invariants, and replaying the log gives the same states; random
+games at a physical-dice table, drawn from the game's own moves, never get a die the table didn't
+enter (tests/contract.py)."""
+
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.dice import SeededDice
-from companion.games.base import InputError, RuleError
+from companion.games.base import Event, InputError, Move, RuleError
 from companion.games.klaw import rules as k
+from tests.contract import physical_playout, store_playout
+from tests.helpers import memory_store
 
 TOTEM_NAMES = ["Tiger", "Ox", "Rat", "Crane", "Boar", "Snake", "Monkey"]
 SEED = 4242
@@ -119,7 +125,7 @@ def test_random_legal_play_keeps_the_invariants_and_replays(data, players, tick)
             assert s.model_dump_json() == before  # refused: nothing changed
             continue
         assert s.model_dump_json() == before  # apply never mutates its input
-        assert all(isinstance(e, str) and e for e in events)
+        assert all(isinstance(e, Event) and e.kind != "text" and e.text for e in events)
         check_invariants(s2)
         log.append((n, action))
         s = s2
@@ -130,3 +136,101 @@ def test_random_legal_play_keeps_the_invariants_and_replays(data, players, tick)
         parsed = k.GAME.parse_action(k.GAME.dump_action(action))
         r, _ = k.apply(r, parsed, SeededDice(SEED, n))
         assert r == expected
+
+
+# --- Physical-dice playouts, drawn from `moves` ----------------------------------------------------
+
+# How often a chooser takes each kind of move: the moves that drive a game forward come first, so
+# fights, falls, singularity checks and wins happen within a few dozen actions.
+WEIGHTS = {"attack": 8, "roll": 12, "place_dice": 4, "deploy": 4, "attach_totem": 4, "end_turn": 3, "support": 1,
+           "add_item": 2, "remove_totem": 1, "instant": 1, "adjust_life": 1, "edit_host": 0.3, "set_hand": 0.3}
+
+
+def fill(move: Move, state: k.State, rng: random.Random):
+    """An action for a template move: every number from its FieldSpec's range or choices; names,
+    switches and the nested card (host card, totem, item) are KLAW's own."""
+    spec = {f.name: f for f in move.fields}
+
+    def num(name, top=None):
+        f = spec[name]
+        return rng.randint(f.low, f.high if top is None else min(f.high, max(f.low, top)))
+
+    def pick(name, none=True):
+        options = list(spec[name].choices) + ([None] if none else [])
+        return rng.choice(options) if options else None
+
+    if move.kind == "deploy":
+        card = {n: num(n) for n in ("attack", "defense", "life", "check_bonus")}
+        card["free_totems"] = rng.choice([0, 0, 0, num("free_totems")])
+        return k.build(k.Deploy, card={"name": rng.choice(TOTEM_NAMES + ["Kai", "Rex"]), **card},
+                       support=rng.random() < 0.15)
+    if move.kind == "attach_totem":
+        totem = {n: num(n) for n in ("attack", "defense", "life")}
+        return k.build(k.AttachTotem, host=pick("host", none=False), from_hand=rng.random() < 0.8,
+                       totem={"name": rng.choice(TOTEM_NAMES), "dormant": rng.random() < 0.1, **totem})
+    if move.kind == "add_item":
+        item = {n: num(n) for n in ("attack_plus", "attack_dice", "defense_plus", "defense_dice", "check_bonus")}
+        return k.build(k.AddItem, host=pick("host", none=False), replace=pick("replace", none=False),
+                       item={"name": "Thing", "life": num("life", 4), "vessel": rng.random() < 0.1, **item})
+    if move.kind == "instant":
+        totem = pick("totem")
+        return k.build(k.Instant, target=pick("target", none=False), damage=num("damage", 6), heal=num("heal", 3),
+                       condition=pick("condition"), cure=pick("cure"), remove_item=pick("remove_item"),
+                       totem=totem, totem_dormant=None if totem is None else rng.random() < 0.7)
+    if move.kind == "support":
+        return k.build(k.Support, heal=num("heal", 5), use_item=pick("use_item"), flee=rng.random() < 0.3)
+    if move.kind == "edit_host":
+        field = rng.choice(["attack", "defense", "base_life", "check_bonus", "free_totems"])
+        return k.build(k.EditHost, host=pick("host", none=False), **{field: num(field)})
+    if move.kind == "set_hand":
+        hand = num("hand")
+        return k.build(k.SetHand, player=pick("player", none=False), hand=hand, totems_in_hand=rng.randint(0, hand))
+    return None  # placing item bonuses by hand: the ready move takes the suggestion
+
+
+def choose(state: k.State, moves: list[Move], rng: random.Random):
+    usable = [m for m in moves if m.why_not is None]
+    while usable:
+        m = rng.choices(usable, weights=[WEIGHTS.get(m.kind, 1) for m in usable])[0]
+        action = m.action if m.ready else fill(m, state, rng)
+        if action is not None:
+            return action
+        usable.remove(m)
+    return None
+
+
+def test_moves_agree_with_the_rules_in_every_situation_of_random_games():
+    """Every move listed greyed out is refused by the rules (and for the same reason when it is a
+    ready action); every move listed as possible is accepted."""
+    rng = random.Random(11)
+    for game in range(6):
+        s = k.new_state(k.Settings(players=["Ana", "Ben", "Cid"][: 2 + game % 2]))
+        for n in range(80):
+            if k.outcome(s) is not None:
+                break
+            moves = k.GAME.legal_moves(s)
+            for m in moves:
+                if m.ready:
+                    assert k.GAME.why_not(s, m.action) == m.why_not, m.label
+                elif m.why_not is None:
+                    assert m.kind in k.legal_actions(s), m.label
+            s, _ = k.apply(s, choose(s, moves, rng), SeededDice(game, n))
+
+
+def test_random_physical_dice_games_from_the_moves():
+    """200 games at a table rolling physical dice: no die invented, every listed move accepted, the
+    log replays (tests/contract.py). Enough of them pause for dice mid-action (the defense dice,
+    a singularity check after a fight) and reach a win."""
+    outcomes = pauses = 0
+    for seed in range(200):
+        players = ["Ana", "Ben", "Cid"][: 2 + seed % 2]
+        out = physical_playout(k.GAME, {"players": players, "totem_goal": [None, 5][seed % 2]}, seed=seed,
+                               choose=choose, steps=80)
+        outcomes += out.outcome is not None
+        pauses += out.pauses
+    assert outcomes >= 50 and pauses >= 1000
+
+
+def test_store_playouts_keep_the_entered_dice_through_undo_and_redo():
+    for seed in range(3):
+        store_playout(memory_store(), k.GAME, {"players": ["Ana", "Ben"]}, seed=seed, choose=choose, steps=80)

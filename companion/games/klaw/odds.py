@@ -31,9 +31,9 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb, factorial
-from typing import Optional, Sequence
+from typing import Sequence
 
-from companion.games.base import InputError
+from companion.games.base import InputError, Outcome, percent
 from companion.games.klaw.combat import MAX_DICE, WILD_AT, Bonus, apply_wild, lowest_placement, place
 
 # (damage to defender, damage to attacker) -> probability
@@ -185,6 +185,32 @@ def enumerate_exchange(
     return {k: Fraction(v, total) for k, v in sorted(counts.items())}
 
 
+def exchange_given_attack(
+    attack_rolled: Sequence[int], defense_dice: int, attack_bonuses: Sequence[Bonus] = (),
+    defense_bonuses: Sequence[Bonus] = (),
+) -> Distribution:
+    """The exchange's distribution once the attack dice are known and the defense is still to roll
+    (the odds of the defense chance node). Bonuses on the lowest dice, as everywhere in the odds.
+
+    >>> exchange_given_attack([6], 1)[(1, 0)]
+    Fraction(5, 6)
+    """
+    if not 0 <= defense_dice <= MAX_DICE:
+        raise InputError(f"defense dice must be between 0 and {MAX_DICE} (got {defense_dice}).")
+    values, _ = apply_wild(attack_rolled)
+    values.sort(reverse=True)
+    attack = place(values, _bonuses(attack_bonuses), lowest_placement(len(values), _bonuses(attack_bonuses)))
+    m = min(len(attack), defense_dice)
+    extra_def, extra_att = max(0, len(attack) - defense_dice), max(0, defense_dice - len(attack))
+    counts: dict[tuple[int, int], int] = defaultdict(int)
+    for defense, ways in side_distribution(defense_dice, _bonuses(defense_bonuses)):
+        hits = sum(1 for i in range(m) if attack[i] > defense[i])
+        back = sum(1 for i in range(m) if attack[i] < defense[i])
+        counts[(hits + extra_def, back + extra_att)] += ways
+    total = 6 ** defense_dice
+    return {k: Fraction(v, total) for k, v in sorted(counts.items())}
+
+
 # --- Public API ------------------------------------------------------------------------------------
 
 
@@ -317,15 +343,38 @@ def _chain(life_a: int, life_d: int, forward: tuple, back: tuple, attacker_strik
     return (win, max(0.0, 1.0 - win - both), both)
 
 
+def hit_outcomes(dist: Distribution, struck: str, striker: str) -> list[Outcome]:
+    """An exchange's outcomes as a chance node states them: the struck host takes at least one
+    hit; the striker takes at least one back (both may happen)."""
+    hit = sum((p for (to_struck, _), p in dist.items() if to_struck > 0), Fraction(0))
+    back = sum((p for (_, to_striker), p in dist.items() if to_striker > 0), Fraction(0))
+    return [Outcome(label=f"{struck} takes at least 1", probability=float(hit)),
+            Outcome(label=f"{striker} takes at least 1 back", probability=float(back))]
+
+
+def first_exchange_summary(dist: Distribution, struck: str, striker: str) -> list[str]:
+    """The first exchange in words: the chance of any damage each way, the expected hits, the
+    likeliest outcomes."""
+    if not dist:
+        return ["No dice on either side: nothing can happen."]
+    hit, back = hit_outcomes(dist, struck, striker)
+    to_struck = sum((p * k[0] for k, p in dist.items()), Fraction(0))
+    to_striker = sum((p * k[1] for k, p in dist.items()), Fraction(0))
+    top = sorted(dist.items(), key=lambda kv: -kv[1])[:4]
+    likely = "; ".join(f"{struck} −{a} and {striker} −{b}: {percent(float(p))}" for (a, b), p in top)
+    return [
+        f"First exchange: {struck} takes at least 1: {hit.percent} (average {float(to_struck):.1f}); "
+        f"{striker} takes at least 1 back: {back.percent} (average {float(to_striker):.1f}).",
+        f"Likeliest: {likely}.",
+    ]
+
+
 def win_chance_text(odds: FightOdds) -> str:
     """A one-line summary for the attack screen."""
-    parts = [f"attacker wins {odds.attacker_wins:.0%}", f"defender wins {odds.defender_wins:.0%}"]
+    parts = [f"attacker wins {percent(odds.attacker_wins)}", f"defender wins {percent(odds.defender_wins)}"]
     if odds.both_fall >= 0.005:
-        parts.append(f"both fall {odds.both_fall:.0%}")
+        parts.append(f"both fall {percent(odds.both_fall)}")
     if odds.endless >= 0.005:
-        parts.append(f"no damage possible {odds.endless:.0%}")
+        parts.append(f"no damage possible {percent(odds.endless)}")
     return ", ".join(parts)
 
-
-def most_likely(dist: Distribution) -> Optional[tuple[int, int]]:
-    return max(dist, key=lambda k: dist[k]) if dist else None

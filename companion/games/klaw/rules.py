@@ -6,9 +6,12 @@ forgets a poison tick. Read top to bottom:
 1. Ranges and settings.
 2. The state: players, hosts (with totems, items, conditions, Protected/Resting markers), the
    combat in progress, and the win tracking.
-3. Actions, one class per kind of move, and `legal_actions` (what the buttons may offer now).
-4. Derived numbers: dice = clamp(base + active totem modifiers, 0, 6); life capped at 24.
+3. Actions, one class per kind of move, their ranges on the models (`Field(ge=…, le=…)`, read by
+   forms through `field_specs`), and `moves` (what may be done now, built on `legal_actions`).
+4. Derived numbers: dice = clamp(base + active totem modifiers, 0, 6); life capped at 24; the
+   chance nodes (the exchange's attack and defense dice, the singularity check).
 5. `apply`: turn flow, fortifying, instant actions, combat, singularity checks, win detection.
+   Every event is typed (`event(kind, text, **data)`); the kinds are listed above `apply`.
 
 Turns. Turn k (0, 1, 2, …) belongs to player k mod n; a round is n turns. Round 1 is the book's
 starting round (reveal a host), round 2 the fortify round (no attacks yet), then regular play.
@@ -24,11 +27,13 @@ combat.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+import typing
+from typing import Annotated, Any, Literal, Optional, TypeVar, Union
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from companion.games.base import Dice, Game, InputError, Model, RuleError, fmt_dice, require_range, roll_many
+from companion.games.base import (D6, Chance, Dice, Event, FieldSpec, Game, InputError, Model, Move, Outcome,
+                                  RuleError, event, field_specs, fmt_dice, require_range, threshold_outcomes)
 from companion.games.klaw import combat as cb
 from companion.games.klaw import odds as odds_mod
 
@@ -43,7 +48,11 @@ LIFE_CAP = 24
 MAX_DICE = 6
 MAX_ITEMS = 2
 HAND_LIMIT = 8
-STARTING_HAND = 8  # 3 hosts + 5 encounter cards
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+STARTING_HOSTS = 3
+STARTING_ENCOUNTER_CARDS = 5
+STARTING_HAND = STARTING_HOSTS + STARTING_ENCOUNTER_CARDS
 BURNING_TICKS = 3
 POISON_DAMAGE = 1
 BURNING_DAMAGE = 2
@@ -56,15 +65,21 @@ ITEM_LIFE = (0, 12)
 CHECK_BONUS = (-3, 3)
 FREE_TOTEMS = (0, 6)
 DURATION = (1, 10)
+LIFE_CHANGE = (-LIFE_CAP, LIFE_CAP)
 NAME_LENGTH = 40
 
 ConditionKind = Literal["poisoned", "burning", "sleep", "shackled"]
 CONDITIONS: tuple[str, ...] = ("poisoned", "burning", "sleep", "shackled")
 
 
+def ranged(bounds: tuple[int, int], description: str, default: Any = ...) -> Any:
+    """A whole-number field with the book's range: forms read it (`field_specs`), pydantic keeps it."""
+    return Field(default, ge=bounds[0], le=bounds[1], description=description)
+
+
 class Settings(Model):
     players: list[str] = Field(
-        default_factory=lambda: ["Player 1", "Player 2"], min_length=2, max_length=8,
+        default_factory=lambda: ["Player 1", "Player 2"], min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
         description="Player names in turn order",
     )
     totem_goal: Optional[int] = Field(
@@ -98,12 +113,12 @@ def deck_guide(players: int) -> str:
 
 
 class Totem(Model):
-    name: str
-    attack: int = 0
-    defense: int = 0
-    life: int = 0
-    pair: Optional[str] = None  # binomial pair id; the totem's name when not given
-    dormant: bool = False  # a dormant totem adds no dice (it still counts for checks and binomials)
+    name: str = Field(description="Totem name")
+    attack: int = ranged(TOTEM_DICE_MOD, "Attack modifier", 0)
+    defense: int = ranged(TOTEM_DICE_MOD, "Defense modifier", 0)
+    life: int = ranged(TOTEM_LIFE_MOD, "Life modifier", 0)
+    pair: Optional[str] = Field(None, description="Binomial pair (the pair's name, if any)")  # the name when not given
+    dormant: bool = Field(False, description="Dormant (adds no dice)")  # still counts for checks and binomials
 
     @property
     def key(self) -> str:
@@ -111,14 +126,15 @@ class Totem(Model):
 
 
 class Item(Model):
-    name: str
-    attack_plus: int = 0  # "+3 to two dice": attack_plus=3, attack_dice=2
-    attack_dice: int = 0
-    defense_plus: int = 0
-    defense_dice: int = 0
-    life: int = 0  # added to current life when the item is attached
-    check_bonus: int = 0  # added to this host's singularity checks
-    vessel: bool = False  # a won totem goes to the hand instead of onto the host
+    name: str = Field(description="Item name")
+    # "+3 to two dice": attack_plus=3, attack_dice=2
+    attack_plus: int = ranged(ITEM_PLUS, "Attack +", 0)
+    attack_dice: int = ranged(ITEM_DICE, "on attack dice", 0)
+    defense_plus: int = ranged(ITEM_PLUS, "Defense +", 0)
+    defense_dice: int = ranged(ITEM_DICE, "on defense dice", 0)
+    life: int = ranged(ITEM_LIFE, "Life +", 0)  # added to current life when the item is attached
+    check_bonus: int = ranged(CHECK_BONUS, "Singularity check bonus", 0)
+    vessel: bool = Field(False, description="Vessel (a won totem goes to the hand, no check)")
 
     def attack_bonus(self) -> Optional[cb.Bonus]:
         return cb.Bonus(self.attack_plus, self.attack_dice) if self.attack_plus and self.attack_dice else None
@@ -214,38 +230,38 @@ def new_state(settings: Settings) -> State:
 class HostCard(Model):
     """A host card's printed numbers and the talents the player enters as modifiers."""
 
-    name: str
-    attack: int
-    defense: int
-    life: int
-    check_bonus: int = 0
-    free_totems: int = 0
+    name: str = Field(description="Host name")
+    attack: int = ranged(HOST_ATTACK, "Attack dice")
+    defense: int = ranged(HOST_DEFENSE, "Defense dice")
+    life: int = ranged(HOST_LIFE, "Life")
+    check_bonus: int = ranged(CHECK_BONUS, "Check bonus (talent)", 0)
+    free_totems: int = ranged(FREE_TOTEMS, "Free totems (talent, no check)", 0)
 
 
 class Deploy(Model):
     kind: Literal["deploy"] = "deploy"
     card: HostCard
-    support: bool = False
+    support: bool = Field(False, description="Support host (items only)")
 
 
 class AttachTotem(Model):
     kind: Literal["attach_totem"] = "attach_totem"
     host: int
     totem: Totem
-    from_hand: bool = True
+    from_hand: bool = Field(True, description="Played from the hand")
 
 
 class RemoveTotem(Model):
     kind: Literal["remove_totem"] = "remove_totem"
     host: int
-    totem: int  # index on the host
+    totem: int = Field(ge=0, description="Totem (its place on the host)")
 
 
 class AddItem(Model):
     kind: Literal["add_item"] = "add_item"
     host: int
     item: Item
-    replace: Optional[int] = None  # index of the item it replaces (to the discard pile)
+    replace: Optional[int] = Field(None, ge=0, description="Item it replaces (to the discard pile)")
 
 
 class Instant(Model):
@@ -253,13 +269,13 @@ class Instant(Model):
 
     kind: Literal["instant"] = "instant"
     target: int
-    damage: int = 0
-    heal: int = 0
+    damage: int = ranged((0, LIFE_CAP), "Damage", 0)
+    heal: int = ranged((0, LIFE_CAP), "Heal", 0)
     condition: Optional[Literal["poisoned", "burning", "sleep", "shackled", "protected"]] = None
-    duration: Optional[int] = None  # ticks; burning defaults to 3, the others last until cured
+    duration: Optional[int] = ranged(DURATION, f"Turns (blank: burning {BURNING_TICKS}, the others until cured)", None)
     cure: Optional[ConditionKind] = None
-    remove_item: Optional[int] = None
-    totem: Optional[int] = None  # index of a totem to make dormant or wake
+    remove_item: Optional[int] = Field(None, ge=0, description="Item to remove (to the discard pile)")
+    totem: Optional[int] = Field(None, ge=0, description="Totem to make dormant or wake")
     totem_dormant: Optional[bool] = None
     from_hand: bool = True
 
@@ -288,9 +304,9 @@ class Support(Model):
     """Instead of rolling, the striker's side uses an item or a support host: heal and/or flee."""
 
     kind: Literal["support"] = "support"
-    heal: int = 0
+    heal: int = ranged((0, LIFE_CAP), "Heal by (life)", 0)
     flee: bool = False
-    use_item: Optional[int] = None  # index of an item on the striking host (then discarded)
+    use_item: Optional[int] = Field(None, ge=0, description="Item used (then discarded)")  # on the striking host
     from_hand: bool = False  # an item card played from the hand
     support_host: Optional[HostCard] = None  # a support host played from the hand
 
@@ -303,7 +319,7 @@ class EndTurn(Model):
 class AdjustLife(Model):
     kind: Literal["adjust_life"] = "adjust_life"
     host: int
-    delta: int
+    delta: int = ranged(LIFE_CHANGE, "Life change")
 
 
 class EditHost(Model):
@@ -311,19 +327,19 @@ class EditHost(Model):
 
     kind: Literal["edit_host"] = "edit_host"
     host: int
-    name: Optional[str] = None
-    attack: Optional[int] = None
-    defense: Optional[int] = None
-    base_life: Optional[int] = None
-    check_bonus: Optional[int] = None
-    free_totems: Optional[int] = None
+    name: Optional[str] = Field(None, description="Host name")
+    attack: Optional[int] = ranged(HOST_ATTACK, "Attack dice", None)
+    defense: Optional[int] = ranged(HOST_DEFENSE, "Defense dice", None)
+    base_life: Optional[int] = ranged(HOST_LIFE, "Base life", None)
+    check_bonus: Optional[int] = ranged(CHECK_BONUS, "Check bonus (talent)", None)
+    free_totems: Optional[int] = ranged(FREE_TOTEMS, "Free totems (talent, no check)", None)
 
 
 class SetHand(Model):
     kind: Literal["set_hand"] = "set_hand"
-    player: int
-    hand: int
-    totems_in_hand: Optional[int] = None
+    player: int = Field(ge=0, le=MAX_PLAYERS - 1)
+    hand: int = ranged((0, HAND_LIMIT), "Cards in hand")
+    totems_in_hand: Optional[int] = ranged((0, HAND_LIMIT), "Of which totem cards", None)
 
 
 Action = Annotated[
@@ -336,6 +352,42 @@ Action = Annotated[
 
 # The cards a player may play as the turn's one play.
 PLAYS = ("deploy", "attach_totem", "remove_totem", "add_item", "instant", "attack")
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def build(model: type[M], **values: Any) -> M:
+    """A card or an action from a form's values. A value out of its range is refused with the
+    range, in the field's own words: "Attack dice must be between 1 and 3 (got 5)."."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        raise InputError(_refusal_text(model, exc)) from None
+
+
+def _refusal_text(model: type[BaseModel], exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    cls: Optional[type[BaseModel]] = model
+    spec = None
+    for part in err.get("loc", ()):
+        if cls is None or not isinstance(part, str) or part not in cls.model_fields:
+            continue
+        spec = next(f for f in field_specs(cls) if f.name == part)
+        cls = _model_in(cls.model_fields[part].annotation)
+    message = err.get("msg", "invalid").replace("Value error, ", "")
+    if spec is None:
+        return message
+    if err.get("type") in ("greater_than_equal", "less_than_equal") and spec.low is not None and spec.high is not None:
+        return f"{spec.label} must be between {spec.low} and {spec.high} (got {err.get('input')})."
+    return f"{spec.label}: {message.replace('Input should be', 'must be')}."
+
+
+def _model_in(annotation: Any) -> Optional[type[BaseModel]]:
+    """The model a field holds (directly or as Optional[...]), to follow a nested error."""
+    for tp in (annotation, *typing.get_args(annotation)):
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            return tp
+    return None
 
 
 # --- 4. Derived numbers and predicates -----------------------------------------------------------
@@ -365,17 +417,27 @@ def hosts_of(state: State, player: int) -> list[Host]:
     return [h for h in state.hosts if h.owner == player]
 
 
+def owner_name(state: State, host: Host) -> str:
+    return state.players[host.owner].name
+
+
 def _clamp_dice(n: int) -> int:
     return max(0, min(MAX_DICE, n))
 
 
+def totem_dice(host: Host) -> tuple[int, int]:
+    """The active totems' (attack, defense) modifiers: a dormant totem adds nothing."""
+    active = [t for t in host.totems if not t.dormant]
+    return sum(t.attack for t in active), sum(t.defense for t in active)
+
+
 def attack_dice(host: Host) -> int:
-    """Attack dice = base + active totem modifiers, 0..6 (a dormant totem adds nothing)."""
-    return _clamp_dice(host.attack + sum(t.attack for t in host.totems if not t.dormant))
+    """Attack dice = base + active totem modifiers, 0..6."""
+    return _clamp_dice(host.attack + totem_dice(host)[0])
 
 
 def defense_dice(host: Host) -> int:
-    return _clamp_dice(host.defense + sum(t.defense for t in host.totems if not t.dormant))
+    return _clamp_dice(host.defense + totem_dice(host)[1])
 
 
 def strike_dice(state: State, host: Host) -> int:
@@ -387,8 +449,23 @@ def strike_dice(state: State, host: Host) -> int:
 
 
 def full_life(host: Host) -> int:
-    """Base life plus totem life modifiers, capped at 24: the length of the life bar."""
+    """Base life plus totem life modifiers, capped at 24: the length of the life bar, and the
+    current maximum the + on a host's life stops at."""
     return max(0, min(LIFE_CAP, host.base_life + sum(t.life for t in host.totems)))
+
+
+def life_change_refusal(host: Host, delta: int) -> Optional[str]:
+    """Why this change of a host's current life is refused (None: it may be made). The + stops at
+    the host's current maximum (`full_life`); a − is always allowed (at 0 or less the host falls)."""
+    if delta == 0:
+        return f"Life change must be between {LIFE_CHANGE[0]} and {LIFE_CHANGE[1]} and not 0 (got 0)."
+    top = full_life(host)
+    if delta > 0 and host.life + delta > top:
+        if host.life >= top:
+            return f"{host.name} is at its current maximum life ({host.life}, maximum {top}): the + stops there."
+        return (f"Life stops at {host.name}'s current maximum of {top}: it is at {host.life}, so the change must be "
+                f"between {LIFE_CHANGE[0]} and {top - host.life} (got {delta:+d}).")
+    return None
 
 
 def has_condition(host: Host, kind: str) -> bool:
@@ -433,16 +510,16 @@ def item_bonuses(host: Host, side: Literal["attack", "defense"]) -> list[cb.Bonu
     return out
 
 
+def check_bonus(host: Host) -> int:
+    """What talents and items add to the host's singularity checks."""
+    return host.check_bonus + sum(i.check_bonus for i in host.items)
+
+
 def attack_refusal(state: State, attacker_id: int, defender_id: int) -> Optional[str]:
     """Why this attack can't start now, or None if it can (the UI greys out targets with this)."""
-    if state.winner is not None:
-        return "The game is over."
-    if state.combat is not None:
-        return "A combat is already under way."
-    if phase(state) != "play":
-        return "No attacks in the starting rounds (round 1: reveal hosts, round 2: fortify)."
-    if state.played is not None:
-        return f"{state.players[current_player(state)].name} already played a card this turn ({state.played})."
+    why = play_refusal(state, "attack")
+    if why:
+        return why
     try:
         a = find_host(state, attacker_id)
         d = find_host(state, defender_id)
@@ -471,31 +548,45 @@ def attack_targets(state: State, attacker_id: int) -> list[int]:
     return [h.id for h in state.hosts if attack_refusal(state, attacker_id, h.id) is None]
 
 
+def play_refusal(state: State, kind: str) -> Optional[str]:
+    """Why the current player can't play a card of this kind now (None: they may). One card a
+    turn; round 1 only reveals hosts, round 2 fortifies; a host-less player may always deploy."""
+    if state.winner is not None:
+        return f"The game is over: {outcome(state)}."
+    if state.combat is not None:
+        return "A combat is under way: roll, or use an item/support host to heal or flee."
+    me = current_player(state)
+    name = state.players[me].name
+    if state.played is not None and (kind != "deploy" or hosts_of(state, me)):
+        return f"{name} already played a card this turn ({state.played}); end the turn."
+    if kind == "deploy":
+        return None
+    if phase(state) == "reveal":
+        return "Round 1 is the starting round: each player reveals a host (deploy) or passes."
+    if phase(state) == "fortify" and kind in ("instant", "attack"):
+        return "Round 2 is the fortify round: add totems or items; attacks and instant actions start in round 3."
+    return None
+
+
 def legal_actions(state: State) -> list[str]:
-    """The action kinds allowed now (a specific attack may still be refused: see attack_refusal)."""
+    """The action kinds allowed now (a specific attack may still be refused: see attack_refusal);
+    `moves` spells them out."""
     if state.winner is not None:
         return []
     if state.combat is not None:
         if state.combat.pending is not None:
             return ["place_dice"]
         return ["roll", "support", "adjust_life", "set_hand"]
-    me = current_player(state)
-    mine = hosts_of(state, me)
-    kinds: list[str] = []
-    if state.played is None or not mine:
-        kinds.append("deploy")
-    if state.played is None and phase(state) != "reveal":
-        if any(not h.support for h in mine):
-            kinds.append("attach_totem")
-        if any(h.totems for h in mine):
-            kinds.append("remove_totem")
-        if mine:
-            kinds.append("add_item")
-    if state.played is None and phase(state) == "play":
-        if state.hosts:
-            kinds.append("instant")
-        if any(attack_targets(state, h.id) for h in mine):
-            kinds.append("attack")
+    mine = hosts_of(state, current_player(state))
+    possible = {
+        "deploy": True,
+        "attach_totem": any(not h.support for h in mine),
+        "remove_totem": any(h.totems for h in mine),
+        "add_item": bool(mine),
+        "instant": bool(state.hosts),
+        "attack": any(attack_targets(state, h.id) for h in mine),
+    }
+    kinds = [kind for kind, can in possible.items() if can and play_refusal(state, kind) is None]
     kinds.append("end_turn")
     if state.hosts:
         kinds += ["adjust_life", "edit_host"]
@@ -503,10 +594,169 @@ def legal_actions(state: State) -> list[str]:
     return kinds
 
 
+def end_turn_label(state: State) -> str:
+    """What ending the turn does now, in the words of the button."""
+    if state.played == "attack":
+        return "End turn (no card drawn after a combat)"
+    label = "Pass and draw 1 card" if state.played is None else "End turn and draw 1 card"
+    if state.players[current_player(state)].hand + 1 > HAND_LIMIT:
+        label += " (then discard 1)"
+    return label
+
+
+def moves(state: State) -> list[Move]:
+    """What may be done now. Concrete where nothing is left to choose (a roll, an attack on one
+    target, ending the turn, −1/+1 on a life or a hand), templates where the table copies a card's
+    numbers (fields and ranges from the models). The plays on the current player's hosts, every
+    attack pair and the + at a host's maximum life are listed greyed out with the reason."""
+    kinds = legal_actions(state)
+    if "place_dice" in kinds:
+        return [Move(kind="place_dice", label="Accept the suggested placement", action=PlaceDice()),
+                Move(kind="place_dice", label="Place them differently…", fields=field_specs(PlaceDice))]
+    out: list[Move] = []
+    c = state.combat
+    if "roll" in kinds:
+        striker, target = find_host(state, c.striker), find_host(state, _other(c, c.striker))
+        out += [
+            Move(kind="roll", action=Roll(), label=f"Roll exchange {c.exchanges + 1}: {striker.name} "
+                 f"{strike_dice(state, striker)} vs {target.name} {defense_dice(target)}"),
+            Move(kind="support", label=f"{striker.name} flees", action=Support(flee=True)),
+            Move(kind="support", label=f"{striker.name}: flee or heal instead…",
+                 fields=field_specs(Support, use_item=list(range(len(striker.items))))),
+        ]
+    if "end_turn" in kinds:
+        out += _plays(state)
+        out.append(Move(kind="end_turn", label=end_turn_label(state), action=EndTurn()))
+        if state.played != "attack":
+            out.append(Move(kind="end_turn", label="End turn without drawing", action=EndTurn(draw=False)))
+    if "edit_host" in kinds:
+        out += [Move(kind="edit_host", label=f"Correct {h.name}", fields=field_specs(EditHost, host=[h.id]))
+                for h in state.hosts]
+    for h in state.hosts if "adjust_life" in kinds else ():
+        out.append(Move(kind="adjust_life", label=f"{h.name} life -1", action=AdjustLife(host=h.id, delta=-1)))
+        out.append(Move(kind="adjust_life", label=f"{h.name} life +1", action=AdjustLife(host=h.id, delta=1),
+                        why_not=life_change_refusal(h, 1)))
+    for p, pl in enumerate(state.players if "set_hand" in kinds else ()):
+        if pl.hand > 0:
+            out.append(Move(kind="set_hand", label=f"{pl.name} hand -1", action=SetHand(player=p, hand=pl.hand - 1)))
+        if pl.hand < HAND_LIMIT:
+            out.append(Move(kind="set_hand", label=f"{pl.name} hand +1", action=SetHand(player=p, hand=pl.hand + 1)))
+        out.append(Move(kind="set_hand", label=f"{pl.name}'s hand", fields=field_specs(SetHand, player=[p])))
+    return out
+
+
+def _plays(state: State) -> list[Move]:
+    """The cards the current player may play (greyed out with the reason when not now)."""
+    me = current_player(state)
+    mine = hosts_of(state, me)
+    out = [Move(kind="deploy", label="Deploy a host", why_not=play_refusal(state, "deploy"),
+                fields=_form(Deploy, "card", HostCard))]
+    for h in mine:
+        if not h.support:
+            out.append(Move(kind="attach_totem", label=f"Attach a totem to {h.name}",
+                            why_not=play_refusal(state, "attach_totem"),
+                            fields=_form(AttachTotem, "totem", Totem, host=[h.id])))
+        replace = list(range(len(h.items))) if len(h.items) >= MAX_ITEMS else [None]
+        out.append(Move(kind="add_item", label=f"Item for {h.name}", why_not=play_refusal(state, "add_item"),
+                        fields=_form(AddItem, "item", Item, host=[h.id], replace=replace)))
+        out += [Move(kind="remove_totem", label=f"Remove {t.name} from {h.name}", action=RemoveTotem(host=h.id, totem=i),
+                     why_not=play_refusal(state, "remove_totem")) for i, t in enumerate(h.totems)]
+    for h in state.hosts:
+        out.append(Move(kind="instant", label=f"Instant action on {h.name}", why_not=play_refusal(state, "instant"),
+                        fields=field_specs(Instant, target=[h.id], condition=[*CONDITIONS, "protected"],
+                                           cure=[c.kind for c in h.conditions], remove_item=list(range(len(h.items))),
+                                           totem=list(range(len(h.totems))))))
+    others = [d for d in state.hosts if d.owner != me]
+    out += [Move(kind="attack", label=f"{a.name} attacks {d.name}", action=Attack(attacker=a.id, defender=d.id),
+                 why_not=attack_refusal(state, a.id, d.id)) for a in mine for d in others]
+    if mine and not others:
+        out.append(Move(kind="attack", label="Attack", why_not="There is no opposing host on the table."))
+    return out
+
+
+def _form(action_cls: type[BaseModel], card: str, card_cls: type[BaseModel], **narrow: Any) -> tuple[FieldSpec, ...]:
+    """An action's fields with its card's own fields in place of the card (what a player copies)."""
+    own = field_specs(action_cls, **narrow)
+    at = next(i for i, f in enumerate(own) if f.name == card)
+    return own[:at] + field_specs(card_cls) + own[at + 1:]
+
+
+# --- Chance nodes ---
+
+
+def singularity_chance(state: State, host: Host, totems: Optional[int] = None) -> Optional[Chance]:
+    """The singularity check of a host carrying `totems` totems (its count now by default): 1d6 +
+    talents and items must reach the count. None when its talent carries that many without one."""
+    count = len(host.totems) if totems is None else totems
+    if count <= host.free_totems:
+        return None
+    bonus = check_bonus(host)
+    why = f"{host.name}'s singularity check" + (f" ({bonus:+d} from talents and items)" if bonus else "")
+    passes, fails = threshold_outcomes(count, bonus=bonus)
+    return Chance(count=1, die=D6, why=why, who=owner_name(state, host),
+                  outcomes=[passes, fails] if fails.probability > 0 else [passes])
+
+
+def _wild_die(n: int) -> tuple[str, list[Outcome]]:
+    """What the wild die adds to a side's roll: a note for the why, and its two outcomes."""
+    if n != cb.WILD_AT:
+        return "", []
+    return (" (the first die is the wild die)",
+            [Outcome(label=f"wild die 6: all {n} count as 6", probability=1 / 6),
+             Outcome(label=f"wild die 1: all {n} count as 1", probability=1 / 6)])
+
+
+def attack_chance(state: State, striker: Host, target: Host, number: int) -> Chance:
+    """The striker's attack dice for exchange `number`, rolled by its owner; the outcomes are the
+    exchange's (hits each way) before any die is rolled."""
+    n = strike_dice(state, striker)
+    dist = odds_mod.exchange_odds(n, defense_dice(target), item_bonuses(striker, "attack"), item_bonuses(target, "defense"))
+    note, wild = _wild_die(n)
+    return Chance(count=n, die=D6, who=owner_name(state, striker),
+                  why=f"{striker.name}'s attack on {target.name}, exchange {number}{note}",
+                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild)
+
+
+def defense_chance(state: State, striker: Host, target: Host, number: int, attack_rolled: list[int]) -> Chance:
+    """The struck host's defense dice, rolled by its owner once the attack dice are known."""
+    n = defense_dice(target)
+    dist = odds_mod.exchange_given_attack(attack_rolled, n, item_bonuses(striker, "attack"), item_bonuses(target, "defense"))
+    note, wild = _wild_die(n)
+    return Chance(count=n, die=D6, who=owner_name(state, target),
+                  why=f"{target.name}'s defense against {striker.name}, exchange {number}{note}",
+                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild)
+
+
 # --- 5. apply ------------------------------------------------------------------------------------
+#
+# Event kinds and their data (host, winner, loser … are host ids; player is a player index):
+#   deployed {host, name, player, support, attack_dice, defense_dice, life, protected_until}
+#   deploy_again {player} · turn_ended {player, drew, hand} · turn {round, player}
+#   marker_ended {host, marker} · condition_tick {host, condition, damage, life, ticks_left}
+#   condition_ended {host, condition} · host_removed {host, name, player, life, items, totems, cause}
+#   totem_attached {host, totem, life_before, life, attack_dice, defense_dice}
+#   singularity_check {host, totems, bonus, face, total, passed} (face None: carried without a check)
+#   singularity_event {removed: [{host, name, owner, totems, life_before, life}]} then one totems_returned
+#     {host, totems, life_before, life} per host that carried totems
+#   totem_removed {host, totem, life_before, life} · cards_gained {player, count, hand, discard, what}
+#   item_added {host, item, replaced, life_before, life} · life {host, before, life, change, cause}
+#   cured {host, condition, had} · protected {host, until} · condition {host, condition, ticks}
+#   item_lost {host, item} · totem_dormant {host, totem, dormant} · host_edited {host, changes}
+#   hand {player, hand, totems_in_hand} · attack {attacker, defender, attack_dice, defense_dice}
+#   rolled {striker, target, attack_rolled, defense_rolled} · place_bonuses {attack_values,
+#     defense_values, damage_to_target, damage_to_striker} (the suggestion)
+#   exchange {number, striker, target, striker_name, target_name, attack_rolled, defense_rolled,
+#     attack_values, defense_values, outcomes, damage_to_target, damage_to_striker} followed by
+#     exchange_detail {number} lines, exchange_result {target, striker, target_life, striker_life}
+#     and strike_back {striker, attack_dice, defense_dice} while the fight goes on
+#   item_used {host, item} · card_played {player} · support_host {host, name, player, until}
+#   fled {host, other, until} · roles_swap {striker} · both_fall {hosts}
+#   fight_won {winner, loser, winner_name, loser_name, life} · totems_absorbed {host, totems,
+#     life_before, life, attack_dice, defense_dice} · resting {host, until}
+#   binomial_rest {host, totem, until} · win {player, reason}
 
 
-def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     """The next state and what happened. Raises RuleError/InputError, changing nothing."""
     if state.winner is not None:
         raise RuleError(f"The game is over: {outcome(state)}.")
@@ -517,25 +767,17 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
         raise RuleError("A combat is under way: roll, or use an item/support host to heal or flee.")
     if state.combat is None and kind in ("roll", "place_dice", "support"):
         raise RuleError("There is no combat under way.")
-    if kind in PLAYS and kind != "deploy":
-        _require_play(state, kind)
-    s = state.model_copy(deep=True)
-    ev: list[str] = []
+    if kind in PLAYS:
+        why = play_refusal(state, kind)
+        if why:
+            raise RuleError(why)
+    s = State.model_validate_json(state.model_dump_json())  # a copy to change (3× quicker than a deep copy)
+    ev: list[Event] = []
     handler = _HANDLERS[kind]
     handler(s, action, dice, ev)
     _update_lone(s, at_turn_start=False)
     _check_totem_goal(s, ev)
     return s, ev
-
-
-def _require_play(state: State, kind: str) -> None:
-    name = state.players[current_player(state)].name
-    if state.played is not None:
-        raise RuleError(f"{name} already played a card this turn ({state.played}); end the turn.")
-    if phase(state) == "reveal":
-        raise RuleError("Round 1 is the starting round: each player reveals a host (deploy) or passes.")
-    if phase(state) == "fortify" and kind in ("instant", "attack"):
-        raise RuleError("Round 2 is the fortify round: add totems or items; attacks and instant actions start in round 3.")
 
 
 def _own_host(state: State, host_id: int) -> Host:
@@ -552,15 +794,6 @@ def _check_name(what: str, name: str) -> str:
     return name
 
 
-def _check_card(card: HostCard) -> None:
-    _check_name("host", card.name)
-    require_range("Host attack", card.attack, *HOST_ATTACK)
-    require_range("Host defense", card.defense, *HOST_DEFENSE)
-    require_range("Host life", card.life, *HOST_LIFE)
-    require_range("Singularity check bonus (talent)", card.check_bonus, *CHECK_BONUS)
-    require_range("Totems carried without a check (talent)", card.free_totems, *FREE_TOTEMS)
-
-
 def _check_index(what: str, index: int, length: int, holder: str) -> None:
     if length == 0:
         raise RuleError(f"{holder} has no {what}s.")
@@ -574,17 +807,18 @@ def _change_life(host: Host, delta: int) -> int:
     return host.life
 
 
-def _gain_cards(s: State, player: int, count: int, ev: list[str], what: str) -> None:
+def _gain_cards(s: State, player: int, count: int, ev: list[Event], what: str) -> None:
     p = s.players[player]
     total = p.hand + count
     p.hand = min(HAND_LIMIT, total)
-    if total > HAND_LIMIT:
-        ev.append(
-            f"{p.name} takes {what} into hand: {total} cards, over the limit of {HAND_LIMIT}: "
-            f"discard {total - HAND_LIMIT} of your choice (hand stays {HAND_LIMIT})."
-        )
+    discard = max(0, total - HAND_LIMIT)
+    data = dict(player=player, count=count, hand=p.hand, discard=discard, what=what)
+    if discard:
+        ev.append(event("cards_gained",
+                        f"{p.name} takes {what} into hand: {total} cards, over the limit of {HAND_LIMIT}: "
+                        f"discard {discard} of your choice (hand stays {HAND_LIMIT}).", **data))
     elif count:
-        ev.append(f"{p.name} takes {what} into hand ({p.hand} cards).")
+        ev.append(event("cards_gained", f"{p.name} takes {what} into hand ({p.hand} cards).", **data))
 
 
 def _play_card(s: State, player: int) -> None:
@@ -605,25 +839,31 @@ def _who(s: State, host: Host) -> str:
     return f"{host.name} ({s.players[host.owner].name})"
 
 
+def _life_event(h: Host, before: int, cause: str, text: str) -> Event:
+    return event("life", text, host=h.id, before=before, life=h.life, change=h.life - before, cause=cause)
+
+
 # --- Turn flow ---
 
 
-def _deploy(s: State, a: Deploy, dice: Dice, ev: list[str]) -> None:
-    _check_card(a.card)
+def _deploy(s: State, a: Deploy, dice: Dice, ev: list[Event]) -> None:
+    _check_name("host", a.card.name)
     me = current_player(s)
     first_play = s.played is None
-    if not first_play and hosts_of(s, me):
-        raise RuleError(f"{s.players[me].name} already played a card this turn ({s.played}); end the turn.")
     h = _new_host(s, me, a.card, a.support)
     _play_card(s, me)
     if first_play:
         s.played = "deploy"
-    ev.append(
+    ev.append(event(
+        "deployed",
         f"{_who(s, h)} {'joins as a support host' if a.support else 'is deployed'}: "
-        f"{_dice_text(h)}, life {h.life}. Protected until {marker_end(s, h.protected_until)} (one full round)."
-    )
+        f"{_dice_text(h)}, life {h.life}. Protected until {marker_end(s, h.protected_until)} (one full round).",
+        host=h.id, name=h.name, player=me, support=a.support, attack_dice=attack_dice(h), defense_dice=defense_dice(h),
+        life=h.life, protected_until=h.protected_until,
+    ))
     if not first_play:
-        ev.append("A host-less player may deploy a host at once, even after playing a card.")
+        ev.append(event("deploy_again", "A host-less player may deploy a host at once, even after playing a card.",
+                        player=me))
 
 
 def _new_host(s: State, owner: int, card: HostCard, support: bool) -> Host:
@@ -637,37 +877,39 @@ def _new_host(s: State, owner: int, card: HostCard, support: bool) -> Host:
     return h
 
 
-def _end_turn(s: State, a: EndTurn, dice: Dice, ev: list[str]) -> None:
+def _end_turn(s: State, a: EndTurn, dice: Dice, ev: list[Event]) -> None:
     me = current_player(s)
     name = s.players[me].name
+    drew = s.played != "attack" and a.draw
     if s.played == "attack":
-        ev.append(f"{name} ends the turn (no card is drawn after a combat).")
+        text = f"{name} ends the turn (no card is drawn after a combat)."
     elif a.draw:
         total = s.players[me].hand + 1
         if total > HAND_LIMIT:
-            ev.append(f"{name} draws 1 card: that is {total}, so discard 1 of your choice (hand limit {HAND_LIMIT}).")
+            text = f"{name} draws 1 card: that is {total}, so discard 1 of your choice (hand limit {HAND_LIMIT})."
         else:
-            ev.append(f"{name} {'passes and ' if s.played is None else 'ends the turn and '}draws 1 card ({total} in hand).")
+            text = f"{name} {'passes and ' if s.played is None else 'ends the turn and '}draws 1 card ({total} in hand)."
         s.players[me].hand = min(HAND_LIMIT, total)
     else:
-        ev.append(f"{name} ends the turn without drawing.")
+        text = f"{name} ends the turn without drawing."
+    ev.append(event("turn_ended", text, player=me, drew=drew, hand=s.players[me].hand))
     s.turn_no += 1
     s.played = None
     s.last_exchange = None
     _start_turn(s, ev)
 
 
-def _start_turn(s: State, ev: list[str]) -> None:
+def _start_turn(s: State, ev: list[Event]) -> None:
     """Start of a turn: markers end, conditions tick (before the player acts), wins are checked."""
     me = current_player(s)
-    ev.append(f"Round {round_no(s)}: {s.players[me].name}'s turn.")
+    ev.append(event("turn", f"Round {round_no(s)}: {s.players[me].name}'s turn.", round=round_no(s), player=me))
     for h in s.hosts:
         if h.protected_until is not None and s.turn_no >= h.protected_until:
             h.protected_until = None
-            ev.append(f"{_who(s, h)} is no longer Protected.")
+            ev.append(event("marker_ended", f"{_who(s, h)} is no longer Protected.", host=h.id, marker="protected"))
         if h.resting_until is not None and s.turn_no >= h.resting_until:
             h.resting_until = None
-            ev.append(f"{_who(s, h)} is no longer Resting.")
+            ev.append(event("marker_ended", f"{_who(s, h)} is no longer Resting.", host=h.id, marker="resting"))
     every = s.settings.condition_tick == "every_turn"
     for h in list(s.hosts):
         if every or h.owner == me:
@@ -677,33 +919,37 @@ def _start_turn(s: State, ev: list[str]) -> None:
     _check_lone_win(s, ev)
 
 
-def _tick(s: State, h: Host, ev: list[str]) -> None:
+def _tick(s: State, h: Host, ev: list[Event]) -> None:
     when = "every turn" if s.settings.condition_tick == "every_turn" else "its owner's turn"
     kept: list[Condition] = []
     for c in h.conditions:
+        left = None if c.ticks_left is None else c.ticks_left - 1
         if c.kind == "poisoned":
             _change_life(h, -POISON_DAMAGE)
-            ev.append(f"{_who(s, h)} is Poisoned: −{POISON_DAMAGE} life → {h.life} (at the start of {when}, until cured).")
+            ev.append(event("condition_tick", f"{_who(s, h)} is Poisoned: −{POISON_DAMAGE} life → {h.life} (at the start of {when}, until cured).",
+                            host=h.id, condition=c.kind, damage=POISON_DAMAGE, life=h.life, ticks_left=left))
         elif c.kind == "burning":
             _change_life(h, -BURNING_DAMAGE)
-            left = "" if c.ticks_left is None else f", {c.ticks_left - 1} more"
-            ev.append(f"{_who(s, h)} is Burning: −{BURNING_DAMAGE} life → {h.life}{left}.")
+            more = "" if left is None else f", {left} more"
+            ev.append(event("condition_tick", f"{_who(s, h)} is Burning: −{BURNING_DAMAGE} life → {h.life}{more}.",
+                            host=h.id, condition=c.kind, damage=BURNING_DAMAGE, life=h.life, ticks_left=left))
         if c.ticks_left is not None:
             c.ticks_left -= 1
             if c.ticks_left <= 0:
-                ev.append(f"{c.kind.capitalize()} on {h.name} has run its course and ends.")
+                ev.append(event("condition_ended", f"{c.kind.capitalize()} on {h.name} has run its course and ends.",
+                                host=h.id, condition=c.kind))
                 continue
         kept.append(c)
     h.conditions = kept
 
 
-def _remove_fallen(s: State, ev: list[str]) -> None:
+def _remove_fallen(s: State, ev: list[Event]) -> None:
     """Hosts at 0 life or less outside a combat leave the table (RULES.md: one threshold)."""
     for h in [h for h in s.hosts if h.life <= 0]:
         _take_off_table(s, h, ev, f"is at {h.life} life")
 
 
-def _take_off_table(s: State, h: Host, ev: list[str], why: str) -> None:
+def _take_off_table(s: State, h: Host, ev: list[Event], why: str) -> None:
     # Decision: with no victor, the totems go back into the encounter deck (as in a singularity
     # event) and the items to the discard pile.
     s.hosts = [x for x in s.hosts if x.id != h.id]
@@ -712,18 +958,16 @@ def _take_off_table(s: State, h: Host, ev: list[str], why: str) -> None:
         parts.append(f"its items ({', '.join(i.name for i in h.items)}) to the discard pile")
     if h.totems:
         parts.append(f"shuffle its totems ({', '.join(t.name for t in h.totems)}) back into the encounter deck")
-    ev.append(", ".join(parts) + ".")
+    ev.append(event("host_removed", ", ".join(parts) + ".", host=h.id, name=h.name, player=h.owner, life=h.life,
+                    items=[i.name for i in h.items], totems=[t.name for t in h.totems], cause=why))
 
 
 # --- Fortifying ---
 
 
-def _attach_totem(s: State, a: AttachTotem, dice: Dice, ev: list[str]) -> None:
+def _attach_totem(s: State, a: AttachTotem, dice: Dice, ev: list[Event]) -> None:
     t = a.totem
     _check_name("totem", t.name)
-    require_range("Totem attack modifier", t.attack, *TOTEM_DICE_MOD)
-    require_range("Totem defense modifier", t.defense, *TOTEM_DICE_MOD)
-    require_range("Totem life modifier", t.life, *TOTEM_LIFE_MOD)
     h = _own_host(s, a.host)
     if h.support:
         raise RuleError(f"{h.name} is a support host: it can carry items but not totems.")
@@ -735,43 +979,43 @@ def _attach_totem(s: State, a: AttachTotem, dice: Dice, ev: list[str]) -> None:
             s.players[me].totems_in_hand -= 1
         _play_card(s, me)
     s.played = "totem"
-    h.totems.append(Totem(name=t.name.strip(), attack=t.attack, defense=t.defense, life=t.life, pair=t.pair, dormant=t.dormant))
+    attached = t.model_copy(update={"name": t.name.strip()})
+    h.totems.append(attached)
     before = h.life
     _change_life(h, t.life)
-    ev.append(
+    ev.append(event(
+        "totem_attached",
         f"{_who(s, h)} bonds with {t.name} ({t.attack:+d} attack, {t.defense:+d} defense, {t.life:+d} life"
         f"{', dormant' if t.dormant else ''}): {_dice_text(h)}; life {before} → {h.life}"
-        f"{' (capped at 24)' if before + t.life > LIFE_CAP else ''}."
-    )
+        f"{' (capped at 24)' if before + t.life > LIFE_CAP else ''}.",
+        host=h.id, totem=attached.model_dump(mode="json"), life_before=before, life=h.life,
+        attack_dice=attack_dice(h), defense_dice=defense_dice(h),
+    ))
     _singularity_check(s, h, dice, ev)
     _remove_fallen(s, ev)
 
 
-def _remove_totem(s: State, a: RemoveTotem, dice: Dice, ev: list[str]) -> None:
+def _remove_totem(s: State, a: RemoveTotem, dice: Dice, ev: list[Event]) -> None:
     h = _own_host(s, a.host)
     _check_index("totem", a.totem, len(h.totems), h.name)
     t = h.totems.pop(a.totem)
     s.played = "remove_totem"
     before = h.life
     _change_life(h, -t.life)
-    ev.append(
+    ev.append(event(
+        "totem_removed",
         f"{t.name} leaves {_who(s, h)} for the hand: {_dice_text(h)}; life {before} → {h.life}"
-        f" ({'a damage of ' + str(t.life) if t.life > 0 else 'its life modifier taken away'})."
-    )
+        f" ({'a damage of ' + str(t.life) if t.life > 0 else 'its life modifier taken away'}).",
+        host=h.id, totem=t.name, life_before=before, life=h.life,
+    ))
     _gain_cards(s, h.owner, 1, ev, t.name)
     s.players[h.owner].totems_in_hand = min(s.players[h.owner].hand, s.players[h.owner].totems_in_hand + 1)
     _remove_fallen(s, ev)
 
 
-def _add_item(s: State, a: AddItem, dice: Dice, ev: list[str]) -> None:
+def _add_item(s: State, a: AddItem, dice: Dice, ev: list[Event]) -> None:
     it = a.item
     _check_name("item", it.name)
-    require_range("Item attack bonus", it.attack_plus, *ITEM_PLUS)
-    require_range("Item attack dice", it.attack_dice, *ITEM_DICE)
-    require_range("Item defense bonus", it.defense_plus, *ITEM_PLUS)
-    require_range("Item defense dice", it.defense_dice, *ITEM_DICE)
-    require_range("Item life", it.life, *ITEM_LIFE)
-    require_range("Item singularity check bonus", it.check_bonus, *CHECK_BONUS)
     h = _own_host(s, a.host)
     replaced = None
     if a.replace is not None:
@@ -785,21 +1029,18 @@ def _add_item(s: State, a: AddItem, dice: Dice, ev: list[str]) -> None:
     text = f"{_who(s, h)} takes the item {it.name}"
     if replaced:
         text += f" (replacing {replaced.name}, which goes to the discard pile)"
+    before = h.life
     if it.life:
-        before = h.life
         _change_life(h, it.life)
         text += f"; life {before} → {h.life}{' (capped at 24)' if before + it.life > LIFE_CAP else ''}"
-    ev.append(text + ".")
+    ev.append(event("item_added", text + ".", host=h.id, item=it.name.strip(),
+                    replaced=replaced.name if replaced else None, life_before=before, life=h.life))
 
 
 # --- Instant actions and life edits ---
 
 
-def _instant(s: State, a: Instant, dice: Dice, ev: list[str]) -> None:
-    require_range("Damage", a.damage, 0, LIFE_CAP)
-    require_range("Healing", a.heal, 0, LIFE_CAP)
-    if a.duration is not None:
-        require_range("Duration (turns)", a.duration, *DURATION)
+def _instant(s: State, a: Instant, dice: Dice, ev: list[Event]) -> None:
     h = find_host(s, a.target)
     if a.remove_item is not None:
         _check_index("item", a.remove_item, len(h.items), h.name)
@@ -822,140 +1063,156 @@ def _instant(s: State, a: Instant, dice: Dice, ev: list[str]) -> None:
     if a.damage or a.heal:
         before = h.life
         _change_life(h, a.heal - a.damage)
-        ev.append(f"{who}: {'−' + str(a.damage) + ' damage ' if a.damage else ''}{'+' + str(a.heal) + ' healing ' if a.heal else ''}→ life {before} → {h.life}.")
+        ev.append(_life_event(h, before, "instant", f"{who}: {'−' + str(a.damage) + ' damage ' if a.damage else ''}"
+                                                       f"{'+' + str(a.heal) + ' healing ' if a.heal else ''}→ life {before} → {h.life}."))
     if a.cure:
-        if has_condition(h, a.cure):
-            h.conditions = [c for c in h.conditions if c.kind != a.cure]
-            ev.append(f"{who} is cured of {a.cure}.")
-        else:
-            ev.append(f"{who} wasn't {a.cure}; nothing to cure.")
+        had = has_condition(h, a.cure)
+        h.conditions = [c for c in h.conditions if c.kind != a.cure]
+        ev.append(event("cured", f"{who} is cured of {a.cure}." if had else f"{who} wasn't {a.cure}; nothing to cure.",
+                        host=h.id, condition=a.cure, had=had))
     if a.condition == "protected":
         h.protected_until = _marker_until(s)
-        ev.append(f"{who} is Protected until {marker_end(s, h.protected_until)}.")
+        ev.append(event("protected", f"{who} is Protected until {marker_end(s, h.protected_until)}.",
+                        host=h.id, until=h.protected_until))
     elif a.condition:
         ticks = a.duration if a.duration is not None else (BURNING_TICKS if a.condition == "burning" else None)
         h.conditions = [c for c in h.conditions if c.kind != a.condition] + [Condition(kind=a.condition, ticks_left=ticks)]
-        ev.append(f"{who} is {a.condition}{'' if ticks is None else f' for {ticks} turns'}{' until cured' if ticks is None else ''}.")
+        ev.append(event("condition", f"{who} is {a.condition}{'' if ticks is None else f' for {ticks} turns'}"
+                                     f"{' until cured' if ticks is None else ''}.",
+                        host=h.id, condition=a.condition, ticks=ticks))
     if a.remove_item is not None:
         it = h.items.pop(a.remove_item)
-        ev.append(f"{who} loses the item {it.name}: to the discard pile.")
+        ev.append(event("item_lost", f"{who} loses the item {it.name}: to the discard pile.", host=h.id, item=it.name))
     if a.totem is not None:
         t = h.totems[a.totem]
         t.dormant = bool(a.totem_dormant)
-        ev.append(f"{t.name} on {who} is {'dormant: its dice no longer count' if t.dormant else 'awake again'}; {_dice_text(h)}.")
+        ev.append(event("totem_dormant", f"{t.name} on {who} is {'dormant: its dice no longer count' if t.dormant else 'awake again'}; "
+                                         f"{_dice_text(h)}.", host=h.id, totem=t.name, dormant=t.dormant))
     _remove_fallen(s, ev)
 
 
-def _adjust_life(s: State, a: AdjustLife, dice: Dice, ev: list[str]) -> None:
-    require_range("Life change", a.delta, -LIFE_CAP, LIFE_CAP)
+def _adjust_life(s: State, a: AdjustLife, dice: Dice, ev: list[Event]) -> None:
     h = find_host(s, a.host)
-    if a.delta == 0:
-        raise InputError("Life change must be between -24 and 24 and not 0 (got 0).")
-    if h.life + a.delta > LIFE_CAP:
-        raise InputError(f"Life is at most {LIFE_CAP}: {h.name} is at {h.life}, so the change must be between {-LIFE_CAP} and {LIFE_CAP - h.life} (got {a.delta:+d}).")
+    why = life_change_refusal(h, a.delta)
+    if why:
+        raise InputError(why)
     before = h.life
     _change_life(h, a.delta)
-    ev.append(f"{_who(s, h)}: life {before} → {h.life} ({a.delta:+d}).")
+    ev.append(_life_event(h, before, "adjust", f"{_who(s, h)}: life {before} → {h.life} ({a.delta:+d})."))
     if s.combat is not None and h.id in (s.combat.attacker, s.combat.defender):
         _check_combat_end(s, dice, ev)
     _remove_fallen(s, ev)
 
 
-def _edit_host(s: State, a: EditHost, dice: Dice, ev: list[str]) -> None:
+def _edit_host(s: State, a: EditHost, dice: Dice, ev: list[Event]) -> None:
     h = find_host(s, a.host)
-    changes = []
+    changes: dict[str, Any] = {}
     if a.name is not None:
-        h.name = _check_name("host", a.name)
-        changes.append(f"name {h.name}")
-    for field, rng, label in (
-        ("attack", HOST_ATTACK, "attack"), ("defense", HOST_DEFENSE, "defense"),
-        ("check_bonus", CHECK_BONUS, "singularity check bonus"), ("free_totems", FREE_TOTEMS, "totems without a check"),
-    ):
+        h.name = changes["name"] = _check_name("host", a.name)
+    for field, label in (("attack", "attack"), ("defense", "defense"), ("base_life", "base life"),
+                         ("check_bonus", "singularity check bonus"), ("free_totems", "totems without a check")):
         value = getattr(a, field)
         if value is not None:
-            require_range(f"Host {label}", value, *rng)
             setattr(h, field, value)
-            changes.append(f"{label} {value}")
-    if a.base_life is not None:
-        require_range("Host life", a.base_life, *HOST_LIFE)
-        h.base_life = a.base_life
-        changes.append(f"base life {a.base_life}")
+            changes[field] = value
     if not changes:
-        raise InputError("Nothing to change: give a name, attack (1–3), defense (1–3), base life (6–12) or a talent.")
-    ev.append(f"{_who(s, h)} corrected: {', '.join(changes)}; {_dice_text(h)}.")
+        raise InputError(f"Nothing to change: give a name, attack ({HOST_ATTACK[0]}–{HOST_ATTACK[1]}), defense "
+                         f"({HOST_DEFENSE[0]}–{HOST_DEFENSE[1]}), base life ({HOST_LIFE[0]}–{HOST_LIFE[1]}) or a talent.")
+    words = {"name": "name", "attack": "attack", "defense": "defense", "base_life": "base life",
+             "check_bonus": "singularity check bonus", "free_totems": "totems without a check"}
+    said = ", ".join(f"{words[k]} {v}" for k, v in changes.items())
+    ev.append(event("host_edited", f"{_who(s, h)} corrected: {said}; {_dice_text(h)}.", host=h.id, changes=changes))
 
 
-def _set_hand(s: State, a: SetHand, dice: Dice, ev: list[str]) -> None:
+def _set_hand(s: State, a: SetHand, dice: Dice, ev: list[Event]) -> None:
     require_range("Player", a.player, 0, len(s.players) - 1)
-    require_range("Hand size", a.hand, 0, HAND_LIMIT)
     p = s.players[a.player]
     p.hand = a.hand
     if a.totems_in_hand is not None:
         require_range("Totems in hand", a.totems_in_hand, 0, a.hand)
         p.totems_in_hand = a.totems_in_hand
     p.totems_in_hand = min(p.totems_in_hand, p.hand)
-    ev.append(f"{p.name} has {p.hand} cards in hand ({p.totems_in_hand} of them totems).")
+    ev.append(event("hand", f"{p.name} has {p.hand} cards in hand ({p.totems_in_hand} of them totems).",
+                    player=a.player, hand=p.hand, totems_in_hand=p.totems_in_hand))
 
 
 # --- Singularity ---
 
 
-def _singularity_check(s: State, h: Host, dice: Dice, ev: list[str]) -> None:
+def _singularity_check(s: State, h: Host, dice: Dice, ev: list[Event]) -> None:
     """Whenever a host gains totems: 1d6 + bonuses must reach its new totem count."""
     count = len(h.totems)
-    if count <= h.free_totems:
-        ev.append(f"{h.name} carries {count} totem{'s' if count != 1 else ''}: no singularity check (talent: up to {h.free_totems} without one).")
+    plural = "s" if count != 1 else ""
+    chance = singularity_chance(s, h)
+    if chance is None:
+        ev.append(event("singularity_check", f"{h.name} carries {count} totem{plural}: no singularity check "
+                                             f"(talent: up to {h.free_totems} without one).",
+                        host=h.id, totems=count, bonus=0, face=None, total=None, passed=True))
         return
-    bonus = h.check_bonus + sum(i.check_bonus for i in h.items)
-    roll = dice.roll(6)
+    bonus = check_bonus(h)
+    roll = _throw(dice, chance)[0]
     total = roll + bonus
     shown = f"{roll} {'+' if bonus >= 0 else '−'} {abs(bonus)} = {total}" if bonus else str(roll)
-    if total >= count:
-        ev.append(f"Singularity check for {h.name} ({count} totem{'s' if count != 1 else ''}): rolled {shown} ≥ {count}, passed.")
-        return
-    ev.append(f"Singularity check for {h.name} ({count} totems): rolled {shown} < {count}, failed!")
-    _singularity_event(s, ev)
+    passed = total >= count
+    said = f"rolled {shown} ≥ {count}, passed." if passed else f"rolled {shown} < {count}, failed!"
+    ev.append(event("singularity_check", f"Singularity check for {h.name} ({count} totem{plural}): {said}",
+                    host=h.id, totems=count, bonus=bonus, face=roll, total=total, passed=passed))
+    if not passed:
+        _singularity_event(s, ev)
 
 
-def _singularity_event(s: State, ev: list[str]) -> None:
-    ev.append("SINGULARITY EVENT: every totem leaves every host on the table and is shuffled back into the encounter deck (totems in hands stay).")
+def _singularity_event(s: State, ev: list[Event]) -> None:
+    removed = []
     for h in s.hosts:
         if not h.totems:
             continue
         before = h.life
-        names = ", ".join(t.name for t in h.totems)
+        names = [t.name for t in h.totems]
         for t in h.totems:
             _change_life(h, -t.life)
         h.totems = []
-        ev.append(f"Take {names} off {_who(s, h)}: life {before} → {h.life}; {_dice_text(h)}.")
+        removed.append(dict(host=h.id, name=h.name, owner=h.owner, totems=names, life_before=before, life=h.life))
+    ev.append(event("singularity_event", "SINGULARITY EVENT: every totem leaves every host on the table and is "
+                                         "shuffled back into the encounter deck (totems in hands stay).", removed=removed))
+    for r in removed:
+        h = find_host(s, r["host"])
+        ev.append(event("totems_returned", f"Take {', '.join(r['totems'])} off {_who(s, h)}: life {r['life_before']} → "
+                                           f"{h.life}; {_dice_text(h)}.",
+                        host=h.id, totems=r["totems"], life_before=r["life_before"], life=h.life))
     _remove_fallen(s, ev)
 
 
 # --- Combat ---
 
 
-def _attack(s: State, a: Attack, dice: Dice, ev: list[str]) -> None:
+def _attack(s: State, a: Attack, dice: Dice, ev: list[Event]) -> None:
     why = attack_refusal(s, a.attacker, a.defender)
     if why:
         raise RuleError(why)
     att, dfn = find_host(s, a.attacker), find_host(s, a.defender)
     s.combat = Combat(attacker=att.id, defender=dfn.id, striker=att.id)
     s.played = "attack"
-    ev.append(
-        f"{_who(s, att)} attacks {_who(s, dfn)}: {strike_dice(s, att)} attack {_dice_word(strike_dice(s, att))} "
-        f"vs {defense_dice(dfn)} defense {_dice_word(defense_dice(dfn))}. The attacker rolls first."
-    )
+    n_a, n_d = strike_dice(s, att), defense_dice(dfn)
+    ev.append(event(
+        "attack",
+        f"{_who(s, att)} attacks {_who(s, dfn)}: {n_a} attack {_dice_word(n_a)} vs {n_d} defense {_dice_word(n_d)}. "
+        "The attacker rolls first.",
+        attacker=att.id, defender=dfn.id, attack_dice=n_a, defense_dice=n_d,
+    ))
 
 
 def _other(c: Combat, host_id: int) -> int:
     return c.defender if host_id == c.attacker else c.attacker
 
 
-def _roll(s: State, a: Roll, dice: Dice, ev: list[str]) -> None:
+def _roll(s: State, a: Roll, dice: Dice, ev: list[Event]) -> None:
+    """One exchange: two chance nodes (the striker's owner rolls the attack dice, then the struck
+    host's owner the defense dice), resolved at once unless item bonuses are to be placed."""
     c = s.combat
     striker, target = find_host(s, c.striker), find_host(s, _other(c, c.striker))
-    a_rolled = roll_many(dice, strike_dice(s, striker))
-    d_rolled = roll_many(dice, defense_dice(target))
+    number = c.exchanges + 1
+    a_rolled = _throw(dice, attack_chance(s, striker, target, number))
+    d_rolled = _throw(dice, defense_chance(s, striker, target, number, a_rolled))
     ab, db = item_bonuses(striker, "attack"), item_bonuses(target, "defense")
     if ab or db:
         a_vals, _ = cb.apply_wild(a_rolled)
@@ -967,17 +1224,27 @@ def _roll(s: State, a: Roll, dice: Dice, ev: list[str]) -> None:
             suggested_attack=[list(p) for p in pa], suggested_defense=[list(p) for p in pd],
         )
         preview = cb.resolve(a_rolled, d_rolled, ab, db, pa, pd)
-        ev.append(f"{striker.name} rolls {fmt_dice(a_rolled) or 'no dice'} against {target.name}'s {fmt_dice(d_rolled) or 'no dice'}.")
-        ev.append(
+        ev.append(event("rolled", f"{striker.name} rolls {fmt_dice(a_rolled) or 'no dice'} against {target.name}'s "
+                                  f"{fmt_dice(d_rolled) or 'no dice'}.",
+                        striker=striker.id, target=target.id, attack_rolled=a_rolled, defense_rolled=d_rolled))
+        ev.append(event(
+            "place_bonuses",
             f"Place the item bonuses. Suggested (most hits): attack {fmt_dice(preview.attack_values)} vs "
             f"defense {fmt_dice(preview.defense_values)}, {target.name} would take {preview.damage_to_defender}, "
-            f"{striker.name} {preview.damage_to_attacker}."
-        )
+            f"{striker.name} {preview.damage_to_attacker}.",
+            attack_values=list(preview.attack_values), defense_values=list(preview.defense_values),
+            damage_to_target=preview.damage_to_defender, damage_to_striker=preview.damage_to_attacker,
+        ))
         return
     _resolve(s, cb.resolve(a_rolled, d_rolled), dice, ev)
 
 
-def _place_dice(s: State, a: PlaceDice, dice: Dice, ev: list[str]) -> None:
+def _throw(dice: Dice, chance: Chance) -> list[int]:
+    """Take a declared roll (as `base.throw` does: no dice, nothing to roll or to ask for)."""
+    return dice.throw(chance) if chance.count > 0 else []
+
+
+def _place_dice(s: State, a: PlaceDice, dice: Dice, ev: list[Event]) -> None:
     p = s.combat.pending
     ab = [cb.Bonus(x, y) for x, y in p.attack_bonuses]
     db = [cb.Bonus(x, y) for x, y in p.defense_bonuses]
@@ -988,65 +1255,78 @@ def _place_dice(s: State, a: PlaceDice, dice: Dice, ev: list[str]) -> None:
     _resolve(s, ex, dice, ev)
 
 
-def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[str]) -> None:
+def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[Event]) -> None:
     c = s.combat
     striker, target = find_host(s, c.striker), find_host(s, _other(c, c.striker))
-    ev.append(f"Exchange {c.exchanges + 1}: {striker.name} strikes, {target.name} defends.")
-    ev.extend(ex.lines())
+    number = c.exchanges + 1
+    outcomes = [p.outcome for p in ex.pairs]
+    ev.append(event(
+        "exchange", f"Exchange {number}: {striker.name} strikes, {target.name} defends.",
+        number=number, striker=striker.id, target=target.id, striker_name=striker.name, target_name=target.name,
+        attack_rolled=list(ex.attack_rolled), defense_rolled=list(ex.defense_rolled),
+        attack_values=list(ex.attack_values), defense_values=list(ex.defense_values), outcomes=outcomes,
+        damage_to_target=ex.damage_to_defender, damage_to_striker=ex.damage_to_attacker,
+    ))
+    ev.extend(event("exchange_detail", line, number=number) for line in ex.lines())
     _change_life(target, -ex.damage_to_defender)
     _change_life(striker, -ex.damage_to_attacker)
-    ev.append(f"{target.name} life → {target.life}, {striker.name} life → {striker.life}.")
+    ev.append(event("exchange_result", f"{target.name} life → {target.life}, {striker.name} life → {striker.life}.",
+                    target=target.id, striker=striker.id, target_life=target.life, striker_life=striker.life))
     s.last_exchange = ExchangeRecord(
         striker=striker.id, target=target.id,
         attack_rolled=list(ex.attack_rolled), defense_rolled=list(ex.defense_rolled),
         attack_values=list(ex.attack_values), defense_values=list(ex.defense_values),
-        outcomes=[p.outcome for p in ex.pairs],
-        damage_to_target=ex.damage_to_defender, damage_to_striker=ex.damage_to_attacker,
+        outcomes=outcomes, damage_to_target=ex.damage_to_defender, damage_to_striker=ex.damage_to_attacker,
     )
     c.exchanges += 1
     c.striker = target.id  # the tables turn: the defender counter-attacks
     if not _check_combat_end(s, dice, ev):
-        ev.append(f"{target.name} now strikes back ({strike_dice(s, target)} attack vs {defense_dice(striker)} defense), or heals/flees instead.")
+        n_a, n_d = strike_dice(s, target), defense_dice(striker)
+        ev.append(event("strike_back", f"{target.name} now strikes back ({n_a} attack vs {n_d} defense), or heals/flees instead.",
+                        striker=target.id, attack_dice=n_a, defense_dice=n_d))
 
 
-def _support(s: State, a: Support, dice: Dice, ev: list[str]) -> None:
-    require_range("Healing", a.heal, 0, LIFE_CAP)
+def _support(s: State, a: Support, dice: Dice, ev: list[Event]) -> None:
     c = s.combat
     h = find_host(s, c.striker)
     if a.use_item is not None:
         _check_index("item", a.use_item, len(h.items), h.name)
     if a.support_host is not None:
-        _check_card(a.support_host)
+        _check_name("host", a.support_host.name)
     if not (a.heal or a.flee or a.use_item is not None or a.from_hand or a.support_host):
         raise InputError("Say what the support does: heal, flee, an item used, a card from the hand or a support host.")
     who = _who(s, h)
     if a.use_item is not None:
         it = h.items.pop(a.use_item)
-        ev.append(f"{who} uses {it.name}: to the discard pile.")
+        ev.append(event("item_used", f"{who} uses {it.name}: to the discard pile.", host=h.id, item=it.name))
     if a.from_hand:
         _play_card(s, h.owner)
-        ev.append(f"{s.players[h.owner].name} plays a card from the hand.")
+        ev.append(event("card_played", f"{s.players[h.owner].name} plays a card from the hand.", player=h.owner))
     if a.support_host is not None:
         sh = _new_host(s, h.owner, a.support_host, True)
-        ev.append(f"{_who(s, sh)} joins as a support host: Protected until {marker_end(s, sh.protected_until)}.")
+        ev.append(event("support_host", f"{_who(s, sh)} joins as a support host: Protected until {marker_end(s, sh.protected_until)}.",
+                        host=sh.id, name=sh.name, player=sh.owner, until=sh.protected_until))
     if a.heal:
         before = h.life
         _change_life(h, a.heal)
-        ev.append(f"{who} heals {a.heal}: life {before} → {h.life}{' (capped at 24)' if before + a.heal > LIFE_CAP else ''}.")
+        ev.append(_life_event(h, before, "heal", f"{who} heals {a.heal}: life {before} → {h.life}"
+                                                    f"{' (capped at 24)' if before + a.heal > LIFE_CAP else ''}."))
     if a.flee:
         other = find_host(s, _other(c, h.id))
         h.protected_until = _marker_until(s)
-        ev.append(f"{who} flees the fight: both hosts survive; {h.name} is Protected until {marker_end(s, h.protected_until)}.")
+        ev.append(event("fled", f"{who} flees the fight: both hosts survive; {h.name} is Protected until "
+                                f"{marker_end(s, h.protected_until)}.", host=h.id, other=other.id, until=h.protected_until))
         pairs = binomial_keys(h) | binomial_keys(other)
         s.combat = None
         _rest_binomials(s, pairs, {h.id, other.id}, ev)
         return
     c.striker = _other(c, h.id)
     nxt = find_host(s, c.striker)
-    ev.append(f"{h.name} used the strike to support instead of rolling; the tables turn: {nxt.name} strikes next.")
+    ev.append(event("roles_swap", f"{h.name} used the strike to support instead of rolling; the tables turn: {nxt.name} strikes next.",
+                    striker=nxt.id))
 
 
-def _check_combat_end(s: State, dice: Dice, ev: list[str]) -> bool:
+def _check_combat_end(s: State, dice: Dice, ev: list[Event]) -> bool:
     """If a fighter is at 0 life or less, the fight ends and the spoils move. True if it ended."""
     c = s.combat
     att, dfn = find_host(s, c.attacker), find_host(s, c.defender)
@@ -1056,16 +1336,18 @@ def _check_combat_end(s: State, dice: Dice, ev: list[str]) -> bool:
     pairs = binomial_keys(att) | binomial_keys(dfn)
     s.combat = None
     if len(fallen) == 2:
-        ev.append("Both hosts fall in the same exchange: no victor.")
+        ev.append(event("both_fall", "Both hosts fall in the same exchange: no victor.", hosts=[att.id, dfn.id]))
         for h in fallen:
             _take_off_table(s, h, ev, f"falls at {h.life} life")
         _rest_binomials(s, pairs, {att.id, dfn.id}, ev)
         return True
     loser = fallen[0]
     winner = dfn if loser is att else att
-    ev.append(f"{_who(s, loser)} falls at {loser.life} life: {_who(s, winner)} wins the fight.")
+    ev.append(event("fight_won", f"{_who(s, loser)} falls at {loser.life} life: {_who(s, winner)} wins the fight.",
+                    winner=winner.id, loser=loser.id, winner_name=winner.name, loser_name=loser.name, life=loser.life))
     s.hosts = [h for h in s.hosts if h.id != loser.id]
-    ev.append(f"Take {loser.name} off the table to the discard pile.")
+    ev.append(event("host_removed", f"Take {loser.name} off the table to the discard pile.", host=loser.id,
+                    name=loser.name, player=loser.owner, life=loser.life, items=[], totems=[], cause="lost the fight"))
     if loser.items:
         _gain_cards(s, winner.owner, len(loser.items), ev, f"{loser.name}'s items ({', '.join(i.name for i in loser.items)})")
     if loser.totems:
@@ -1081,17 +1363,20 @@ def _check_combat_end(s: State, dice: Dice, ev: list[str]) -> bool:
                 winner.totems.append(t)
                 _change_life(winner, t.life)
             winner.support = False  # carrying totems, it is a Dizhi now
-            ev.append(f"{winner.name} absorbs {names}: {_dice_text(winner)}; life {before} → {winner.life}.")
+            ev.append(event("totems_absorbed", f"{winner.name} absorbs {names}: {_dice_text(winner)}; life {before} → {winner.life}.",
+                            host=winner.id, totems=[t.name for t in loser.totems], life_before=before, life=winner.life,
+                            attack_dice=attack_dice(winner), defense_dice=defense_dice(winner)))
             _singularity_check(s, winner, dice, ev)
     if any(h.id == winner.id for h in s.hosts) and winner.life > 0:
         winner.resting_until = _marker_until(s)
-        ev.append(f"{winner.name} rests until {marker_end(s, winner.resting_until)}: it can't start a combat (it can still be attacked).")
+        ev.append(event("resting", f"{winner.name} rests until {marker_end(s, winner.resting_until)}: it can't start a combat "
+                                   "(it can still be attacked).", host=winner.id, until=winner.resting_until))
     _rest_binomials(s, pairs, {att.id, dfn.id}, ev)
     _remove_fallen(s, ev)
     return True
 
 
-def _rest_binomials(s: State, pairs: set[str], fighters: set[int], ev: list[str]) -> None:
+def _rest_binomials(s: State, pairs: set[str], fighters: set[int], ev: list[Event]) -> None:
     """Both holders of a binomial totem that fought rest a full round, whatever the outcome."""
     until = _marker_until(s)
     for key in sorted(pairs):
@@ -1102,7 +1387,8 @@ def _rest_binomials(s: State, pairs: set[str], fighters: set[int], ev: list[str]
             if h.resting_until != until:
                 h.resting_until = until
                 name = next(t.name for t in h.totems if t.key == key)
-                ev.append(f"{_who(s, h)} holds a {name} card, a binomial totem that fought: Resting until {marker_end(s, until)}.")
+                ev.append(event("binomial_rest", f"{_who(s, h)} holds a {name} card, a binomial totem that fought: "
+                                                 f"Resting until {marker_end(s, until)}.", host=h.id, totem=name, until=until))
 
 
 # --- Win detection ---
@@ -1123,7 +1409,7 @@ def _update_lone(s: State, at_turn_start: bool) -> None:
         s.lone_since = s.turn_no if at_turn_start else s.turn_no + 1
 
 
-def _check_lone_win(s: State, ev: list[str]) -> None:
+def _check_lone_win(s: State, ev: list[Event]) -> None:
     """The lone player wins once every other player has had a full turn to deploy a new host."""
     if s.lone_player is None or s.winner is not None:
         return
@@ -1133,10 +1419,11 @@ def _check_lone_win(s: State, ev: list[str]) -> None:
     if others <= had_turn:
         s.winner = s.lone_player
         s.win_reason = "last host standing"
-        ev.append(f"A full round passed with no new opposing host: {s.players[s.winner].name} wins, the last player with a host on the table.")
+        ev.append(event("win", f"A full round passed with no new opposing host: {s.players[s.winner].name} wins, "
+                               "the last player with a host on the table.", player=s.winner, reason=s.win_reason))
 
 
-def _check_totem_goal(s: State, ev: list[str]) -> None:
+def _check_totem_goal(s: State, ev: list[Event]) -> None:
     goal = s.settings.totem_goal
     if goal is None or s.winner is not None:
         return
@@ -1147,7 +1434,8 @@ def _check_totem_goal(s: State, ev: list[str]) -> None:
         if owned >= goal:
             s.winner = p
             s.win_reason = f"{owned} totems"
-            ev.append(f"{s.players[p].name} owns {owned} totems, reaching the goal of {goal}: {s.players[p].name} wins.")
+            ev.append(event("win", f"{s.players[p].name} owns {owned} totems, reaching the goal of {goal}: "
+                                   f"{s.players[p].name} wins.", player=p, reason=s.win_reason))
             return
 
 
@@ -1206,7 +1494,11 @@ def describe(action: Action) -> str:
     if k == "place_dice":
         return "place item bonuses"
     if k == "support":
-        return "flee" if action.flee else (f"heal {action.heal}" if action.heal else "support")
+        if action.flee:
+            return "flee"
+        if action.support_host is not None:
+            return f"support host {action.support_host.name}"
+        return f"heal {action.heal}" if action.heal else "support"
     if k == "end_turn":
         return "end turn"
     if k == "adjust_life":
@@ -1246,4 +1538,5 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    moves=moves,
 )

@@ -1,22 +1,24 @@
 """KLAW: Were-Wars at the table: whose turn it is and the next action on top, the fight (odds, each
 exchange as hit / tie / block pairs), then each player's battle fan of hosts as cards.
 
-The view decides nothing a rule decides: what may be played comes from `legal_actions`, why an
-attack is refused from `attack_refusal`, the odds from `combat_odds`, every number on a card from
-the rules' helpers. Forms open as dialogs; what they send is checked by the rules (ranges, the
-binomial pair, the item limit), and a refusal shows its message and changes nothing."""
+The view decides nothing a rule decides. Its buttons, their labels and disabled reasons come from
+the game's moves (`GAME.legal_moves`); the rolls and their odds from the chance nodes
+(`GAME.chance_for`, `R.singularity_chance`); the labels and ranges of every form field from the
+models (`field_specs`); the fight odds from the odds module; what just happened from the typed
+events in the history. Forms build their action with `R.build` (a value out of its range is refused
+with the range) and dispatch it as it is: at a table rolling physical dice the frame asks for each
+die the rules reach, the singularity check after a fight too."""
 
 from __future__ import annotations
 
-import re
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import flet as ft
 
-from companion.games.base import InputError, RuleError
+from companion.games.base import Event, FieldSpec, InputError, Move, RuleError, field_specs
 from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
-from companion.games.klaw.odds import most_likely, win_chance_text
+from companion.games.klaw.odds import first_exchange_summary, win_chance_text
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, icon_button, section, switch_row, tagged
@@ -28,8 +30,8 @@ PHASE_HINT = {
     "fortify": "Round 2, the fortify round: add a totem or an item to a host, or pass. No attacks yet.",
     "play": "Regular play: play one card (deploy, totem, item, instant action, attack) or pass, then end the turn.",
 }
-REMINDER = ("At the end of the turn draw 1 card (not after a combat). Hand limit 8: over it, "
-            "discard down to 8.")
+REMINDER = (f"At the end of the turn draw 1 card (not after a combat). Hand limit {R.HAND_LIMIT}: over it, "
+            f"discard down to {R.HAND_LIMIT}.")
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -39,9 +41,50 @@ def _txt(value: str, style=ft.TextThemeStyle.BODY_MEDIUM, **kw) -> ft.Text:
     return ft.Text(value, theme_style=style, **kw)
 
 
-def _num_field(label: str, value: int | str = "", *, helper: str = "", width: Optional[int] = None) -> ft.TextField:
-    return ft.TextField(label=label, value=str(value), helper=helper or None, width=width,
+def _specs(model) -> dict[str, FieldSpec]:
+    """A model's fields (labels and ranges), by name."""
+    return {f.name: f for f in field_specs(model)}
+
+
+def _range_text(spec: FieldSpec) -> str:
+    """A field's range as a hint: '1–3', or '−3 to +3' when it reaches below zero."""
+    if spec.low is not None and spec.high is not None and spec.low < 0:
+        return f"−{-spec.low} to +{spec.high}"
+    return spec.hint
+
+
+def _num_field(spec: FieldSpec, value: int | str = "", *, label: str = "", note: str = "",
+               width: Optional[int] = None) -> ft.TextField:
+    """A number field for one model field: its label and its range from the model."""
+    helper = ", ".join(x for x in (note, _range_text(spec)) if x)
+    return ft.TextField(label=label or spec.label, value=str(value), helper=helper or None, width=width,
                         keyboard_type=ft.KeyboardType.NUMBER, expand=width is None)
+
+
+def _name_field(spec: FieldSpec, value: str = "", *, label: str = "") -> ft.TextField:
+    return ft.TextField(label=label or spec.label, value=value, max_length=R.NAME_LENGTH)
+
+
+def _read(field: ft.TextField, spec: FieldSpec, default: Optional[int] = None) -> int:
+    return whole_number(field, spec.label, default)
+
+
+def _find(moves: list[Move], kind: str, **match: Any) -> Optional[Move]:
+    """The move of this kind for these values: a ready action with them, or a template whose fields
+    offer them (`host=3` finds the template whose host field offers host #3)."""
+    for m in moves:
+        if m.kind != kind:
+            continue
+        if m.ready and all(getattr(m.action, k, None) == v for k, v in match.items()):
+            return m
+        fields = {f.name: f for f in m.fields}
+        if not m.ready and all(k in fields and v in fields[k].choices for k, v in match.items()):
+            return m
+    return None
+
+
+def _open(move: Optional[Move]) -> bool:
+    return move is not None and move.why_not is None
 
 
 def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple]) -> None:
@@ -53,12 +96,10 @@ def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple])
     def button(text, fn, icon=None):
         def go(e):
             try:
-                closed = fn()
+                fn()
             except (RuleError, InputError) as exc:
                 error.value = str(exc)
                 error.update()
-                return
-            if closed:  # fn closed the dialog itself (to ask for physical dice)
                 return
             try:
                 page.pop_dialog()
@@ -104,21 +145,16 @@ def die_square(value: Optional[int], color, *, faded: bool = False) -> ft.Contro
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if value is None or faded else color)
 
 
-def _pct(x) -> str:
-    return f"{float(x):.0%}"
-
-
 def _host_line(s: R.State, h: R.Host) -> str:
-    return (f"{h.name} ({s.players[h.owner].name}) · life {h.life}/{R.full_life(h)} · "
+    return (f"{h.name} ({R.owner_name(s, h)}) · life {h.life}/{R.full_life(h)} · "
             f"{R.attack_dice(h)} attack, {R.defense_dice(h)} defense")
 
 
 def _item_text(it: R.Item) -> str:
     bits = []
-    if it.attack_plus and it.attack_dice:
-        bits.append(f"+{it.attack_plus} to {it.attack_dice} attack {'die' if it.attack_dice == 1 else 'dice'}")
-    if it.defense_plus and it.defense_dice:
-        bits.append(f"+{it.defense_plus} to {it.defense_dice} defense {'die' if it.defense_dice == 1 else 'dice'}")
+    for side, bonus in (("attack", it.attack_bonus()), ("defense", it.defense_bonus())):
+        if bonus:
+            bits.append(f"+{bonus.plus} to {bonus.dice} {side} {'die' if bonus.dice == 1 else 'dice'}")
     if it.life:
         bits.append(f"+{it.life} life")
     if it.check_bonus:
@@ -133,114 +169,73 @@ def _totem_text(t: R.Totem) -> str:
     return f"{t.name} ({t.attack:+d} att, {t.defense:+d} def, {t.life:+d} life{pair}){' · dormant' if t.dormant else ''}"
 
 
-def distribution_summary(dist, struck: str, striker: str) -> list[str]:
-    """The first exchange in words: chance of any damage each way, the expected hits, the likeliest
-    outcomes."""
-    if not dist:
-        return ["No dice on either side: nothing can happen."]
-    hit = sum(p for (to_s, _), p in dist.items() if to_s > 0)
-    back = sum(p for (_, to_k), p in dist.items() if to_k > 0)
-    e_s = sum(p * k[0] for k, p in dist.items())
-    e_k = sum(p * k[1] for k, p in dist.items())
-    top = sorted(dist.items(), key=lambda kv: -kv[1])[:4]
-    likely = "; ".join(f"{struck} −{a} and {striker} −{b}: {_pct(p)}" for (a, b), p in top)
-    return [
-        f"First exchange: {struck} takes at least 1: {_pct(hit)} (average {float(e_s):.1f}); {striker} takes at least 1 back: "
-        f"{_pct(back)} (average {float(e_k):.1f}).",
-        f"Likeliest: {likely}.",
-    ]
-
-
 # --- the panel -----------------------------------------------------------------------------------
 
 
 def panel(frame) -> ft.Control:
     s: R.State = frame.loaded.game_state
-    parts: list[ft.Control] = [_now(frame, s)]
+    moves = R.GAME.legal_moves(s)
     last = _last_events(frame)
-    singular = [e for e in last if e.startswith("SINGULARITY EVENT") or (e.startswith("Take ") and " off " in e)]
-    if any(e.startswith("SINGULARITY EVENT") for e in last):
+    parts: list[ft.Control] = [_now(frame, s, moves)]
+    wiped = _singularity_events(last)
+    if wiped:
         parts.append(tagged("klaw-singularity", section(
             "Singularity event: take these off the table",
-            *[_txt(e, ft.TextThemeStyle.BODY_LARGE) for e in singular])))
+            *[_txt(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped])))
     if s.combat is not None or s.last_exchange is not None:
-        parts.append(_combat(frame, s, last))
+        parts.append(_combat(frame, s, last, moves))
     if last:
-        parts.append(tagged("klaw-last", section("Just happened", *[_txt(e) for e in last])))
+        parts.append(tagged("klaw-last", section("Just happened", *[_txt(e.text) for e in last])))
     for p in range(len(s.players)):
-        parts.append(_player(frame, s, p))
+        parts.append(_player(frame, s, p, moves))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def _last_events(frame) -> list[str]:
+def _last_events(frame) -> list[Event]:
     if frame.loaded.cursor <= 0:
         return []
     rows = frame.app.store.history(frame.campaign_id, limit=1)
-    return list(rows[0].events) if rows else []
+    return [Event.coerce(e) for e in rows[0].events] if rows else []
 
 
-def _now(frame, s: R.State) -> ft.Control:
+def _singularity_events(events: list[Event]) -> list[Event]:
+    """A singularity event and what the table takes off because of it: the totems of every host,
+    and the hosts that fell when their totems' life left them."""
+    start = next((i for i, e in enumerate(events) if e.kind == "singularity_event"), None)
+    if start is None:
+        return []
+    return [events[start]] + [e for e in events[start + 1:] if e.kind in ("totems_returned", "host_removed")]
+
+
+def _now(frame, s: R.State, moves: list[Move]) -> ft.Control:
     """Whose turn, the round, the one obvious next action, the reminder, and what just happened."""
     guard = frame.app.guard
     me = R.current_player(s)
     name = s.players[me].name
-    legal = R.legal_actions(s)
     ph = R.phase(s)
     title = f"Round {R.round_no(s)}{ {'reveal': ' · Reveal', 'fortify': ' · Fortify'}.get(ph, '')} · {name}'s turn"
     rows: list[ft.Control] = []
-    buttons: list[ft.Control] = []
     if s.winner is not None:
         title = f"{s.players[s.winner].name} wins"
         rows.append(_txt(R.outcome(s) or "", ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
     elif s.combat is not None:
         c = s.combat
-        striker = R.find_host(s, c.striker)
-        target = R.find_host(s, c.defender if c.striker == c.attacker else c.attacker)
         rows.append(_txt(f"A fight is on: {R.find_host(s, c.attacker).name} against {R.find_host(s, c.defender).name}. "
                          "It goes on until a host falls; the roles swap after each exchange.", ft.TextThemeStyle.BODY_LARGE))
-        if c.pending is not None:
+        accept = _find(moves, "place_dice", attack=None, defense=None)
+        roll, support = _find(moves, "roll"), next((m for m in moves if m.kind == "support" and not m.ready), None)
+        if accept is not None:
             rows.append(_txt("Place the item bonuses of the roll (below) first.", weight=ft.FontWeight.BOLD))
-            rows.append(big_button("Accept the suggested placement", guard(lambda e: frame.dispatch(R.PlaceDice())),
-                                   icon=ft.Icons.CHECK))
-        else:
-            n_a, n_d = R.strike_dice(s, striker), R.defense_dice(target)
-            rows.append(tagged("klaw-roll", big_button(f"Roll exchange {c.exchanges + 1}: {striker.name} {n_a} vs {target.name} {n_d}",
-                                                       guard(lambda e: _roll(frame, s)), icon=ft.Icons.CASINO)))
-            rows.append(big_button(f"{striker.name}: flee or heal instead…", guard(lambda e: support_dialog(frame)),
+            rows.append(big_button(accept.label, guard(lambda e: frame.dispatch(accept.action)), icon=ft.Icons.CHECK))
+        if roll is not None:
+            rows.append(tagged("klaw-roll", big_button(roll.label, guard(lambda e: frame.dispatch(roll.action, pulse=True)),
+                                                       icon=ft.Icons.CASINO)))
+        if support is not None:
+            rows.append(big_button(support.label, guard(lambda e: support_dialog(frame)),
                                    icon=ft.Icons.DIRECTIONS_RUN, filled=False))
     else:
         rows.append(_txt(PHASE_HINT[ph], ft.TextThemeStyle.BODY_LARGE))
-        mine = R.hosts_of(s, me)
-        end_label = ("End turn (no card drawn after a combat)" if s.played == "attack"
-                     else ("Pass and draw 1 card" if s.played is None else "End turn and draw 1 card"))
-        if s.played != "attack" and s.players[me].hand + 1 > R.HAND_LIMIT:
-            end_label += " (then discard 1)"
-        end = lambda e: frame.dispatch(R.EndTurn())  # noqa: E731
-        if s.played is not None:
-            rows.append(_txt(f"{name} has played this turn ({s.played}).", ft.TextThemeStyle.BODY_MEDIUM,
-                             weight=ft.FontWeight.BOLD))
-        primary = None
-        if "deploy" in legal and not mine:
-            primary = big_button("Deploy a host", guard(lambda e: deploy_dialog(frame)), icon=ft.Icons.PERSON_ADD)
-        elif s.played is None and "attack" in legal:
-            primary = big_button("Attack…", guard(lambda e: attack_dialog(frame)), icon=ft.Icons.FLASH_ON)
-        else:
-            primary = big_button(end_label, guard(end), icon=ft.Icons.SKIP_NEXT)
-        rows.append(tagged("klaw-primary", primary))
-        if "deploy" in legal and mine:
-            buttons.append(big_button("Deploy a host", guard(lambda e: deploy_dialog(frame)), icon=ft.Icons.PERSON_ADD, filled=False))
-        if "deploy" in legal and not mine or (s.played is None and "attack" in legal):
-            buttons.append(big_button(end_label, guard(end), icon=ft.Icons.SKIP_NEXT, filled=False))
-        if "attack" not in legal and ph == "play" and s.played is None and mine:
-            why = _why_no_attack(s, me)
-            if why:
-                rows.append(_txt(f"No attack possible now: {why}", italic=True))
-        if s.played != "attack":
-            buttons.append(tagged("klaw-no-draw", big_button(
-                "End turn without drawing", guard(lambda e: frame.dispatch(R.EndTurn(draw=False))),
-                icon=ft.Icons.NOT_INTERESTED, filled=False)))
-        if buttons:  # (big_button sets expand, which a wrapping Row can't hold: a column of full-width buttons)
-            rows.append(ft.Column(buttons, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+        rows += _turn_buttons(frame, s, moves)
         rows.append(_txt(REMINDER, ft.TextThemeStyle.BODY_SMALL, italic=True))
         if s.lone_player is not None and s.winner is None:
             rows.append(_txt(f"Only {s.players[s.lone_player].name} has hosts on the table: they win after one more "
@@ -252,24 +247,49 @@ def _now(frame, s: R.State) -> ft.Control:
                    *rows)
 
 
-def _why_no_attack(s: R.State, me: int) -> Optional[str]:
-    reasons = []
-    for a in R.hosts_of(s, me):
-        for d in s.hosts:
-            if d.owner != me:
-                why = R.attack_refusal(s, a.id, d.id)
-                if why:
-                    reasons.append(why)
-    if not any(d.owner != me for d in s.hosts):
-        return "no opposing host on the table."
-    return reasons[0] if reasons else None
+def _turn_buttons(frame, s: R.State, moves: list[Move]) -> list[ft.Control]:
+    """The one obvious next action (deploy a first host, attack, or end the turn) and the others."""
+    guard = frame.app.guard
+    mine = R.hosts_of(s, R.current_player(s))
+    deploy = _find(moves, "deploy")
+    attacks = [m for m in moves if m.kind == "attack"]
+    end, no_draw = _find(moves, "end_turn", draw=True), _find(moves, "end_turn", draw=False)
+    can_attack = any(_open(m) and m.ready for m in attacks)
+    rows: list[ft.Control] = []
+    if s.played is not None:
+        rows.append(_txt(f"{s.players[R.current_player(s)].name} has played this turn ({s.played}).",
+                         weight=ft.FontWeight.BOLD))
+    deploy_button = lambda filled: big_button(deploy.label, guard(lambda e: deploy_dialog(frame)),  # noqa: E731
+                                              icon=ft.Icons.PERSON_ADD, filled=filled)
+    end_button = lambda filled: big_button(end.label, guard(lambda e: frame.dispatch(end.action)),  # noqa: E731
+                                           icon=ft.Icons.SKIP_NEXT, filled=filled)
+    others: list[ft.Control] = []
+    if _open(deploy) and not mine:
+        rows.append(tagged("klaw-primary", deploy_button(True)))
+        others.append(end_button(False))
+    elif can_attack:
+        rows.append(tagged("klaw-primary", big_button("Attack…", guard(lambda e: attack_dialog(frame)),
+                                                      icon=ft.Icons.FLASH_ON)))
+        others.append(end_button(False))
+    else:
+        rows.append(tagged("klaw-primary", end_button(True)))
+    if _open(deploy) and mine:
+        others.insert(0, deploy_button(False))
+    blocked = [m.why_not for m in attacks if m.why_not]
+    if not can_attack and mine and blocked and R.play_refusal(s, "attack") is None:
+        rows.append(_txt(f"No attack possible now: {blocked[0]}", italic=True))
+    if no_draw is not None:
+        others.append(tagged("klaw-no-draw", big_button(
+            no_draw.label, guard(lambda e: frame.dispatch(no_draw.action)), icon=ft.Icons.NOT_INTERESTED, filled=False)))
+    if others:  # (big_button sets expand, which a wrapping Row can't hold: a column of full-width buttons)
+        rows.append(ft.Column(others, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+    return rows
 
 
 # --- combat ----------------------------------------------------------------------------------------
 
 
-def _combat(frame, s: R.State, last: list[str]) -> ft.Control:
-    guard = frame.app.guard
+def _combat(frame, s: R.State, last: list[Event], moves: list[Move]) -> ft.Control:
     rows: list[ft.Control] = []
     c = s.combat
     if c is not None:
@@ -283,20 +303,28 @@ def _combat(frame, s: R.State, last: list[str]) -> ft.Control:
         rows.append(tagged("klaw-odds", ft.Column([
             _txt(f"Chance from here ({att.name} attacker, {dfn.name} defender): {win_chance_text(odds)}.",
                  ft.TextThemeStyle.BODY_LARGE, weight=ft.FontWeight.BOLD),
-            *[_txt(line) for line in distribution_summary(odds.first_exchange, target.name, striker.name)],
+            *[_txt(line) for line in first_exchange_summary(odds.first_exchange, target.name, striker.name)],
         ], spacing=2)))
         if c.pending is not None:
             rows.append(_pending(frame, s))
         else:
-            n_a, n_d = R.strike_dice(s, striker), R.defense_dice(target)
-            shackled = " (shackled)" if R.has_condition(striker, "shackled") and n_a < R.attack_dice(striker) else ""
-            rows.append(_txt(f"Next: {striker.name} strikes with {n_a} attack {'die' if n_a == 1 else 'dice'}{shackled}; "
-                             f"{target.name} defends with {n_d}. A side rolling 6 dice: its first die is wild "
-                             "(6: all count 6; 1: all count 1). Roll with the button at the top.", ft.TextThemeStyle.BODY_SMALL))
+            rows.append(_next_roll(s, striker))
     if s.last_exchange is not None:
         rows.append(_exchange_view(s, s.last_exchange, last))
     title = "Fight" if c is not None else "The fight is over"
     return tagged("klaw-combat", section(title, *rows))
+
+
+def _next_roll(s: R.State, striker: R.Host) -> ft.Control:
+    """What the next exchange rolls first, as the rules declare it: who rolls how many dice, and why
+    (its odds are the first exchange's, above)."""
+    chance = R.GAME.chance_for(s, R.Roll())
+    shackled = (" Shackled: it strikes with fewer dice." if R.has_condition(striker, "shackled")
+                and R.strike_dice(s, striker) < R.attack_dice(striker) else "")
+    said = ("Neither side has dice: nothing can happen in an exchange." if chance is None else
+            f"Next: {chance.who} rolls {chance.count} {chance.die.label} for {chance.why}. Each side's owner rolls "
+            "its own dice. Roll with the button at the top.")
+    return _txt(said + shackled, ft.TextThemeStyle.BODY_SMALL)
 
 
 def _fighter(s: R.State, h: R.Host, role: str, striking: bool) -> ft.Control:
@@ -309,19 +337,6 @@ def _fighter(s: R.State, h: R.Host, role: str, striking: bool) -> ft.Control:
         border=ft.Border.all(3 if striking else 1, ft.Colors.PRIMARY if striking else ft.Colors.OUTLINE_VARIANT))
 
 
-def _roll(frame, s: R.State) -> None:
-    c = s.combat
-    striker = R.find_host(s, c.striker)
-    target = R.find_host(s, c.defender if c.striker == c.attacker else c.attacker)
-    n_a, n_d = R.strike_dice(s, striker), R.defense_dice(target)
-    if n_a + n_d == 0:
-        frame.dispatch(R.Roll(), pulse=True)
-        return
-    frame.roll(R.Roll(), count=n_a + n_d, sides=6,
-               what=f"({n_a} attack {'die' if n_a == 1 else 'dice'} for {striker.name} first, then {n_d} defense "
-                    f"{'die' if n_d == 1 else 'dice'} for {target.name})")
-
-
 OUTCOME_WORDS = {
     "hit": ("HIT", ft.Colors.GREEN_700),
     "tie": ("tie", ft.Colors.GREY_600),
@@ -331,13 +346,12 @@ OUTCOME_WORDS = {
 }
 
 
-def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[str]) -> ft.Control:
+def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[Event]) -> ft.Control:
     names = {h.id: h.name for h in s.hosts}
-    # A host that fell has left the table: take its name from the exchange's own report.
-    said = next((re.match(r"Exchange \d+: (.+) strikes, (.+) defends\.$", e) for e in last
-                 if re.match(r"Exchange \d+: (.+) strikes, (.+) defends\.$", e)), None)
-    striker = names.get(ex.striker) or (said.group(1) if said else "the striker")
-    target = names.get(ex.target) or (said.group(2) if said else "the struck host")
+    # A host that fell has left the table: its name is in the exchange's event.
+    said = next((e.data for e in last if e.kind == "exchange"), {})
+    striker = names.get(ex.striker) or said.get("striker_name") or "the striker"
+    target = names.get(ex.target) or said.get("target_name") or "the struck host"
     rows = [
         _txt(f"Last exchange: {striker} struck {target}", ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
         _txt(f"Rolled: attack {', '.join(map(str, ex.attack_rolled)) or 'none'} · defense "
@@ -360,16 +374,21 @@ def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[str]) -> ft.Cont
                         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
 
+def _sorted_rolls(p: R.PendingRoll) -> tuple[list[int], list[int]]:
+    """Each side's rolled dice as the placement numbers them: wild die applied, high to low."""
+    return (sorted(cb.apply_wild(p.attack_rolled)[0], reverse=True),
+            sorted(cb.apply_wild(p.defense_rolled)[0], reverse=True))
+
+
 def _pending(frame, s: R.State) -> ft.Control:
     p = s.combat.pending
-    a_sorted = sorted(cb.apply_wild(p.attack_rolled)[0], reverse=True)
-    d_sorted = sorted(cb.apply_wild(p.defense_rolled)[0], reverse=True)
+    a_sorted, d_sorted = _sorted_rolls(p)
 
     def describe(side: str, values, bonuses, placement) -> list[ft.Control]:
         out = []
         for (plus, n), pos in zip(bonuses, placement):
             on = ", ".join(f"{values[i]} (#{i + 1})" for i in pos) or "no die"
-            out.append(_txt(f"{side} item +{plus} to {n} {'die' if n == 1 else 'dice'}: suggested on {on}."))
+            out.append(_txt(f"{side} item {cb.Bonus(plus, n)}: suggested on {on}."))
         return out
 
     pa = tuple(tuple(x) for x in p.suggested_attack)
@@ -397,8 +416,7 @@ def _pending(frame, s: R.State) -> ft.Control:
 def placement_dialog(frame) -> None:
     s: R.State = frame.loaded.game_state
     p = s.combat.pending
-    a_sorted = sorted(cb.apply_wild(p.attack_rolled)[0], reverse=True)
-    d_sorted = sorted(cb.apply_wild(p.defense_rolled)[0], reverse=True)
+    a_sorted, d_sorted = _sorted_rolls(p)
     fields: list[tuple[str, ft.TextField]] = []
     controls: list[ft.Control] = [
         _txt(f"Attack dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(a_sorted)) or 'none'}"),
@@ -407,7 +425,8 @@ def placement_dialog(frame) -> None:
     ]
     for side, bonuses, sugg in (("attack", p.attack_bonuses, p.suggested_attack), ("defense", p.defense_bonuses, p.suggested_defense)):
         for (plus, n), pos in zip(bonuses, sugg):
-            f = ft.TextField(label=f"{side.capitalize()} item +{plus} to {n}: dice #", value=" ".join(str(i + 1) for i in pos))
+            f = ft.TextField(label=f"{side.capitalize()} item +{plus} to {n}: dice #", value=" ".join(str(i + 1) for i in pos),
+                             keyboard_type=ft.KeyboardType.NUMBER)
             fields.append((side, f))
             controls.append(f)
 
@@ -423,10 +442,27 @@ def placement_dialog(frame) -> None:
     _dialog(frame, "Place the item bonuses", controls, [_submit("Use this placement", apply)])
 
 
+CARD_START = {"attack": 2, "defense": 2, "life": 9, "check_bonus": 0, "free_totems": 0}  # a form's first values
+
+
+def _card_fields(specs: dict[str, FieldSpec], *, prefix: str = "", lowest: bool = False) -> dict[str, ft.TextField]:
+    """The number fields of a host card, labelled and ranged by the card model (`lowest`: filled
+    with the smallest card, as a support host usually is)."""
+    label = lambda k: prefix + specs[k].label[0].lower() + specs[k].label[1:] if prefix else ""  # noqa: E731
+    return {k: _num_field(specs[k], specs[k].low if lowest and specs[k].low is not None else start, label=label(k))
+            for k, start in CARD_START.items()}
+
+
+def _read_card(name: ft.TextField, fields: dict[str, ft.TextField], specs: dict[str, FieldSpec]) -> dict:
+    return {"name": name.value or "", **{k: _read(f, specs[k], 0 if k in ("check_bonus", "free_totems") else None)
+                                         for k, f in fields.items()}}
+
+
 def support_dialog(frame) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, s.combat.striker)
-    heal = _num_field("Heal by (life)", 0, helper=f"0–24; life now {h.life}, at most 24")
+    specs, card_specs = _specs(R.Support), _specs(R.HostCard)
+    heal = _num_field(specs["heal"], 0, note=f"life now {h.life} of {R.full_life(h)}")
     flee_row, flee = switch_row("Flee the fight (both survive; the fleeing host is Protected a full round)", False)
     hand_row, from_hand = switch_row("Play an item or action card from the hand", False)
     item = ft.Dropdown(label="Use an item on this host (then discarded)", value="none",
@@ -434,12 +470,11 @@ def support_dialog(frame) -> None:
                                [ft.DropdownOption(key=str(i), text=it.name) for i, it in enumerate(h.items)])
 
     # A support host played from the hand: its card's numbers, asked for only when switched on.
-    sh_name = ft.TextField(label="Support host name", max_length=R.NAME_LENGTH)
-    sh_att = _num_field("Support attack", 1, helper="1–3")
-    sh_def = _num_field("Support defense", 1, helper="1–3")
-    sh_life = _num_field("Support life", 6, helper="6–12")
+    sh_name = _name_field(card_specs["name"], label="Support host name")
+    sh = _card_fields(card_specs, prefix="Support ", lowest=True)
     sh_fields = ft.Column([_txt("It joins the table as a support host (items only, Protected a full round)."),
-                           sh_name, ft.Row([sh_att, sh_def], spacing=8), sh_life], spacing=8, visible=False)
+                           sh_name, ft.Row([sh["attack"], sh["defense"]], spacing=8), sh["life"]], spacing=8,
+                          visible=False)
 
     def toggle_support(e):
         sh_fields.visible = bool(sh_on.value)
@@ -451,10 +486,9 @@ def support_dialog(frame) -> None:
         use = None if item.value in (None, "none") else int(item.value)
         card = None
         if sh_on.value:
-            card = R.HostCard(name=sh_name.value or "", attack=whole_number(sh_att, "Support attack"),
-                              defense=whole_number(sh_def, "Support defense"), life=whole_number(sh_life, "Support life"))
-        frame.dispatch(R.Support(heal=whole_number(heal, "Healing", 0), flee=bool(flee.value), use_item=use,
-                                 from_hand=bool(from_hand.value), support_host=card))
+            card = _read_card(sh_name, {k: sh[k] for k in ("attack", "defense", "life")}, card_specs)
+        frame.dispatch(R.build(R.Support, heal=_read(heal, specs["heal"], 0), flee=bool(flee.value), use_item=use,
+                               from_hand=bool(from_hand.value), support_host=card))
 
     _dialog(frame, f"{h.name}: support instead of rolling", [
         _txt("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
@@ -463,39 +497,37 @@ def support_dialog(frame) -> None:
     ], [_submit("Do it", apply)])
 
 
-def _start_attack(frame, attacker: int, defender: int) -> None:
+def _start_attack(frame, action: R.Attack) -> None:
     frame.app.page.pop_dialog()
-    frame.dispatch(R.Attack(attacker=attacker, defender=defender))
+    frame.dispatch(action)
 
 
 def attack_dialog(frame) -> None:
     """Pick the attacker, then a target: each target shows why it is refused, or the odds."""
     s: R.State = frame.loaded.game_state
-    me = R.current_player(s)
-    mine = R.hosts_of(s, me)
-    able = [h for h in mine if R.attack_targets(s, h.id)]
+    attacks = [m for m in R.GAME.legal_moves(s) if m.kind == "attack" and m.ready]
+    mine = R.hosts_of(s, R.current_player(s))
+    able = [h for h in mine if any(_open(m) and m.action.attacker == h.id for m in attacks)]
     chosen = {"id": (able or mine)[0].id}
     targets = ft.Column(spacing=GAP)
 
     def draw(update: bool = True) -> None:
         a = R.find_host(s, chosen["id"])
         rows: list[ft.Control] = []
-        for d in s.hosts:
-            if d.owner == me:
-                continue
-            why = R.attack_refusal(s, a.id, d.id)
+        for m in (m for m in attacks if m.action.attacker == a.id):
+            d = R.find_host(s, m.action.defender)
             head = _txt(_host_line(s, d), ft.TextThemeStyle.BODY_LARGE, weight=ft.FontWeight.BOLD)
-            if why:
-                rows.append(ft.Container(ft.Column([head, _txt(f"Can't: {why}", color=ft.Colors.ERROR)], spacing=2),
+            if m.why_not:
+                rows.append(ft.Container(ft.Column([head, _txt(f"Can't: {m.why_not}", color=ft.Colors.ERROR)], spacing=2),
                                          padding=8, border_radius=8, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
                 continue
             odds = R.combat_odds(s, a.id, d.id)
             rows.append(ft.Container(ft.Column([
                 head,
                 _txt(f"Win chance: {win_chance_text(odds)}.", weight=ft.FontWeight.BOLD),
-                *[_txt(x, ft.TextThemeStyle.BODY_SMALL) for x in distribution_summary(odds.first_exchange, d.name, a.name)],
+                *[_txt(x, ft.TextThemeStyle.BODY_SMALL) for x in first_exchange_summary(odds.first_exchange, d.name, a.name)],
                 ft.FilledButton(content=f"Attack {d.name}", icon=ft.Icons.FLASH_ON, height=TAP,
-                                on_click=frame.app.guard(lambda e, d=d: _start_attack(frame, a.id, d.id))),
+                                on_click=frame.app.guard(lambda e, m=m: _start_attack(frame, m.action))),
             ], spacing=4), padding=8, border_radius=8, border=ft.Border.all(2, ft.Colors.PRIMARY)))
         if not rows:
             rows.append(_txt("No opposing host on the table."))
@@ -509,7 +541,7 @@ def attack_dialog(frame) -> None:
 
     group = ft.RadioGroup(value=str(chosen["id"]), on_change=picked, content=ft.Column([
         ft.Container(ft.Radio(value=str(h.id), label=f"{h.name}: {R.strike_dice(s, h)} attack dice, life {h.life}"
-                              + ("" if R.attack_targets(s, h.id) else " (can't attack now)")), height=TAP)
+                              + ("" if h in able else " (can't attack now)")), height=TAP)
         for h in mine], spacing=0))
     draw(update=False)
     _dialog(frame, "Attack", [_txt("Attacker", ft.TextThemeStyle.TITLE_SMALL), group,
@@ -519,25 +551,27 @@ def attack_dialog(frame) -> None:
 # --- players and hosts ---------------------------------------------------------------------------
 
 
-def _player(frame, s: R.State, p: int) -> ft.Control:
+def _player(frame, s: R.State, p: int, moves: list[Move]) -> ft.Control:
     guard = frame.app.guard
     pl = s.players[p]
     now = p == R.current_player(s) and s.winner is None
-    hosts = R.hosts_of(s, p)
+    fewer, more = _find(moves, "set_hand", player=p, hand=pl.hand - 1), _find(moves, "set_hand", player=p, hand=pl.hand + 1)
+
+    def hand_button(icon, label, move):
+        return icon_button(icon, label, guard(lambda e: frame.dispatch(move.action)), disabled=not _open(move), round_=True)
+
     hand_row = ft.Row([
         _txt("Hand", ft.TextThemeStyle.TITLE_SMALL),
-        icon_button(ft.Icons.REMOVE, f"{pl.name} hand -1", guard(lambda e: frame.dispatch(R.SetHand(player=p, hand=pl.hand - 1))),
-                    disabled=pl.hand <= 0, round_=True),
+        hand_button(ft.Icons.REMOVE, f"{pl.name} hand -1", fewer),
         tagged(f"klaw-hand-{p}", ft.Text(str(pl.hand), size=26, weight=ft.FontWeight.BOLD)),
-        icon_button(ft.Icons.ADD, f"{pl.name} hand +1", guard(lambda e: frame.dispatch(R.SetHand(player=p, hand=pl.hand + 1))),
-                    disabled=pl.hand >= R.HAND_LIMIT, round_=True),
+        hand_button(ft.Icons.ADD, f"{pl.name} hand +1", more),
         _txt(f"cards (limit {R.HAND_LIMIT})", ft.TextThemeStyle.BODY_SMALL),
     ], spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER)
     totem_row = ft.Row([
         _txt(f"Totems owned: {R.totems_owned(s, p)} ({pl.totems_in_hand} of them in hand)", expand=True),
         icon_button(ft.Icons.EDIT_NOTE, f"{pl.name} totem cards in hand", guard(lambda e: hand_dialog(frame, p))),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    cards = [_host_card(frame, s, h) for h in hosts] or [_txt("No host on the table.", italic=True)]
+    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [_txt("No host on the table.", italic=True)]
     title = f"{pl.name}{' · playing now' if now else ''}"
     return tagged(f"klaw-player-{p}", section(title, hand_row, totem_row, *cards))
 
@@ -545,16 +579,15 @@ def _player(frame, s: R.State, p: int) -> ft.Control:
 def hand_dialog(frame, p: int) -> None:
     s: R.State = frame.loaded.game_state
     pl = s.players[p]
-    hand = _num_field("Cards in hand", pl.hand, helper="0–8")
-    totems = _num_field("Of which totem cards", pl.totems_in_hand, helper="for a totem-count goal")
-    _dialog(frame, f"{pl.name}'s hand", [hand, totems], [_submit("Save", lambda: frame.dispatch(
-        R.SetHand(player=p, hand=whole_number(hand, "Cards in hand"), totems_in_hand=whole_number(totems, "Totem cards"))))])
+    specs = _specs(R.SetHand)
+    hand = _num_field(specs["hand"], pl.hand)
+    totems = _num_field(specs["totems_in_hand"], pl.totems_in_hand, note="for a totem-count goal")
+    _dialog(frame, f"{pl.name}'s hand", [hand, totems], [_submit("Save", lambda: frame.dispatch(R.build(
+        R.SetHand, player=p, hand=_read(hand, specs["hand"]), totems_in_hand=_read(totems, specs["totems_in_hand"]))))])
 
 
-def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
+def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
     guard = frame.app.guard
-    legal = R.legal_actions(s)
-    mine_now = h.owner == R.current_player(s) and s.combat is None
     badges: list[ft.Control] = []
     if h.support:
         badges.append(_badge("Support host", ft.Colors.BLUE_GREY_600))
@@ -567,9 +600,14 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
         color = {"poisoned": ft.Colors.GREEN_800, "burning": ft.Colors.DEEP_ORANGE_700}.get(c.kind, ft.Colors.PURPLE_700)
         badges.append(_badge(f"{c.kind.capitalize()} · {left}", color, ft.Icons.WARNING_AMBER))
     full = R.full_life(h)
+
+    def life_button(icon, delta):
+        move = _find(moves, "adjust_life", host=h.id, delta=delta)
+        return icon_button(icon, f"{h.name} life {delta:+d}", size=34, round_=True,
+                           disabled=not _open(move), on_click=guard(lambda e: frame.dispatch(move.action)))
+
     life = ft.Row([
-        icon_button(ft.Icons.REMOVE, f"{h.name} life -1", guard(lambda e: frame.dispatch(R.AdjustLife(host=h.id, delta=-1))),
-                    size=34, round_=True),
+        life_button(ft.Icons.REMOVE, -1),
         ft.Column([
             ft.Row([tagged(f"klaw-life-{h.id}", ft.Text(str(h.life), size=frame.app.sizes(34), weight=ft.FontWeight.BOLD)),
                     _txt(f"/ {full} life", ft.TextThemeStyle.TITLE_SMALL)],
@@ -577,12 +615,11 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
             ft.ProgressBar(value=max(0.0, min(1.0, h.life / full)) if full else 0, bar_height=12, border_radius=6,
                            color=ft.Colors.GREEN_600 if h.life * 2 > full else ft.Colors.RED_600),
         ], spacing=2, expand=True),
-        icon_button(ft.Icons.ADD, f"{h.name} life +1", guard(lambda e: frame.dispatch(R.AdjustLife(host=h.id, delta=1))),
-                    size=34, round_=True, disabled=h.life >= R.LIFE_CAP),
+        life_button(ft.Icons.ADD, 1),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    t_att = sum(t.attack for t in h.totems if not t.dormant)
-    t_def = sum(t.defense for t in h.totems if not t.dormant)
-    dice_note = f"base {h.attack} att / {h.defense} def" + (f", totems {t_att:+d} / {t_def:+d}" if h.totems else "") + ", max 6"
+    t_att, t_def = R.totem_dice(h)
+    dice_note = (f"base {h.attack} att / {h.defense} def" + (f", totems {t_att:+d} / {t_def:+d}" if h.totems else "")
+                 + f", max {R.MAX_DICE}")
     rows: list[ft.Control] = [
         ft.Row([_txt(h.name, ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD, expand=True)]),
     ]
@@ -594,15 +631,14 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
         _txt(dice_note, ft.TextThemeStyle.BODY_SMALL),
         life,
     ]
-    can_remove = mine_now and "remove_totem" in legal
     if h.totems:
         rows.append(tagged(f"klaw-totems-{h.id}", _txt(
             f"Totems ({len(h.totems)}): " + ", ".join(t.name for t in h.totems), ft.TextThemeStyle.TITLE_SMALL)))
         for i, t in enumerate(h.totems):
             line: list[ft.Control] = [_txt(_totem_text(t), expand=True)]
-            if can_remove:
-                line.append(icon_button(ft.Icons.CLOSE, f"Remove {t.name} from {h.name}",
-                                        guard(lambda e, i=i: frame.dispatch(R.RemoveTotem(host=h.id, totem=i)))))
+            remove = _find(moves, "remove_totem", host=h.id, totem=i)
+            if _open(remove):
+                line.append(icon_button(ft.Icons.CLOSE, remove.label, guard(lambda e, m=remove: frame.dispatch(m.action))))
             rows.append(ft.Row(line, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if h.items:
         rows.append(tagged(f"klaw-items-{h.id}", ft.Column(
@@ -613,18 +649,22 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
                          ft.TextThemeStyle.BODY_SMALL))
     acts: list[ft.Control] = []
 
-    def small(text, icon, fn, enabled=True):
-        return ft.OutlinedButton(content=text, icon=icon, height=48, disabled=not enabled, on_click=guard(fn))
+    def small(text, icon, move, fn):
+        return ft.OutlinedButton(content=text, icon=icon, height=48, disabled=not _open(move), tooltip=move.why_not,
+                                 on_click=guard(fn))
 
-    if mine_now and not h.support:
-        acts.append(small("Totem", ft.Icons.PETS, lambda e: totem_dialog(frame, h.id), "attach_totem" in legal))
-    if mine_now:
-        acts.append(small("Item", ft.Icons.SHIELD_MOON, lambda e: item_dialog(frame, h.id), "add_item" in legal))
-    if "instant" in legal and s.combat is None:
-        acts.append(small("Instant", ft.Icons.BOLT, lambda e: instant_dialog(frame, h.id)))
-    acts.append(small("Edit", ft.Icons.EDIT, lambda e: edit_dialog(frame, h.id), s.winner is None))
+    totem, item = _find(moves, "attach_totem", host=h.id), _find(moves, "add_item", host=h.id)
+    instant, edit = _find(moves, "instant", target=h.id), _find(moves, "edit_host", host=h.id)
+    if totem is not None:
+        acts.append(small("Totem", ft.Icons.PETS, totem, lambda e: totem_dialog(frame, h.id)))
+    if item is not None:
+        acts.append(small("Item", ft.Icons.SHIELD_MOON, item, lambda e: item_dialog(frame, h.id)))
+    if _open(instant):
+        acts.append(small("Instant", ft.Icons.BOLT, instant, lambda e: instant_dialog(frame, h.id)))
+    if edit is not None:
+        acts.append(small("Edit", ft.Icons.EDIT, edit, lambda e: edit_dialog(frame, h.id)))
     rows.append(ft.Row(acts, wrap=True, spacing=8, run_spacing=8))
-    border = ft.Colors.PRIMARY if mine_now else ft.Colors.OUTLINE_VARIANT
+    border = ft.Colors.PRIMARY if totem is not None or item is not None else ft.Colors.OUTLINE_VARIANT
     return tagged(f"klaw-host-{h.id}", ft.Container(ft.Column(rows, spacing=8), padding=12, border_radius=12,
                                                      border=ft.Border.all(2, border),
                                                      bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
@@ -635,88 +675,71 @@ def _host_card(frame, s: R.State, h: R.Host) -> ft.Control:
 
 def deploy_dialog(frame) -> None:
     s: R.State = frame.loaded.game_state
-    me = R.current_player(s)
-    name = ft.TextField(label="Host name", max_length=R.NAME_LENGTH)
-    att = _num_field("Attack dice", 2, helper="1–3")
-    dfn = _num_field("Defense dice", 2, helper="1–3")
-    life = _num_field("Life", 9, helper="6–12")
-    check = _num_field("Check bonus", 0, helper="talent, −3 to +3")
-    free = _num_field("Free totems", 0, helper="talent, 0–6 w/o check")
-    support_row, support = switch_row("Support host (items only)", False)
+    specs = _specs(R.HostCard)
+    name = _name_field(specs["name"])
+    card = _card_fields(specs)
+    support_row, support = switch_row(_specs(R.Deploy)["support"].label, False)
 
     def apply():
-        card = R.HostCard(name=name.value or "", attack=whole_number(att, "Attack dice"), defense=whole_number(dfn, "Defense dice"),
-                          life=whole_number(life, "Life"), check_bonus=whole_number(check, "Check bonus", 0),
-                          free_totems=whole_number(free, "Totems without a check", 0))
-        frame.dispatch(R.Deploy(card=card, support=bool(support.value)))
+        frame.dispatch(R.build(R.Deploy, card=_read_card(name, card, specs), support=bool(support.value)))
 
-    _dialog(frame, f"{s.players[me].name} deploys a host", [
+    _dialog(frame, f"{s.players[R.current_player(s)].name} deploys a host", [
         _txt("Copy the host card's numbers. It is Protected for one full round (it can't be attacked)."),
-        name, ft.Row([att, dfn], spacing=8), life, ft.Row([check, free], spacing=8), support_row,
+        name, ft.Row([card["attack"], card["defense"]], spacing=8), card["life"],
+        ft.Row([card["check_bonus"], card["free_totems"]], spacing=8), support_row,
     ], [_submit("Deploy", apply, icon=ft.Icons.PERSON_ADD)])
 
 
-def _check_text(h: R.Host) -> str:
+def _check_text(s: R.State, h: R.Host) -> str:
+    """The singularity check attaching one more totem makes, as the rules declare it (with its odds)."""
     count = len(h.totems) + 1
-    if count <= h.free_totems:
-        return f"{h.name} will carry {count} totem(s): no singularity check (talent: up to {h.free_totems} without one)."
-    bonus = h.check_bonus + sum(i.check_bonus for i in h.items)
-    need = count - bonus
-    ways = max(0, min(6, 7 - need))
-    bonus_text = f" {bonus:+d} (talents/items)" if bonus else ""
-    return (f"Singularity check: {h.name} will carry {count} totem{'s' if count != 1 else ''}, so the app rolls 1d6{bonus_text} "
-            f"and it must reach {count}: passes {ways} in 6. On a fail EVERY totem leaves EVERY host on the table.")
+    carries = f"{h.name} will carry {count} totem{'s' if count != 1 else ''}"
+    chance = R.singularity_chance(s, h, count)
+    if chance is None:
+        return f"{carries}: no singularity check (talent: up to {h.free_totems} without one)."
+    odds = "; ".join(f"{o.label} {o.percent}" for o in chance.outcomes)
+    return (f"{carries}. Singularity check: {chance.who} rolls {chance.count} {chance.die.label} for {chance.why}: "
+            f"{odds}. On a fail EVERY totem leaves EVERY host on the table.")
 
 
 def totem_dialog(frame, host_id: int) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, host_id)
-    name = ft.TextField(label="Totem name", max_length=R.NAME_LENGTH)
-    att = _num_field("Attack", 0, helper="−3 to +3")
-    dfn = _num_field("Defense", 0, helper="−3 to +3")
-    life = _num_field("Life", 0, helper="−6 to +6")
-    pair = ft.TextField(label="Binomial pair (the pair's name, if any)")
-    dormant_row, dormant = switch_row("Dormant (adds no dice)", False)
-    hand_row, from_hand = switch_row("Played from the hand", True)
+    specs = _specs(R.Totem)
+    name = _name_field(specs["name"])
+    mods = {k: _num_field(specs[k], 0) for k in ("attack", "defense", "life")}
+    pair = ft.TextField(label=specs["pair"].label)
+    dormant_row, dormant = switch_row(specs["dormant"].label, False)
+    hand_row, from_hand = switch_row(_specs(R.AttachTotem)["from_hand"].label, True)
     held = ", ".join(t.name for t in h.totems)
 
     def apply():
-        t = R.Totem(name=name.value or "", attack=whole_number(att, "Totem attack"), defense=whole_number(dfn, "Totem defense"),
-                    life=whole_number(life, "Totem life"), pair=(pair.value or "").strip() or None, dormant=bool(dormant.value))
-        action = R.AttachTotem(host=h.id, totem=t, from_hand=bool(from_hand.value))
-        if len(h.totems) + 1 > h.free_totems and frame.physical.value:
-            frame.app.page.pop_dialog()
-            frame.roll(action, count=1, sides=6, what="(the singularity check)")
-            return True
-        frame.roll(action, count=1, sides=6, what="(the singularity check)") if len(h.totems) + 1 > h.free_totems \
-            else frame.dispatch(action)
+        totem = {"name": name.value or "", **{k: _read(f, specs[k], 0) for k, f in mods.items()},
+                 "pair": (pair.value or "").strip() or None, "dormant": bool(dormant.value)}
+        frame.dispatch(R.build(R.AttachTotem, host=h.id, totem=totem, from_hand=bool(from_hand.value)), pulse=True)
 
     _dialog(frame, f"Attach a totem to {h.name}", [
-        _txt(_check_text(h), weight=ft.FontWeight.BOLD),
+        tagged("klaw-check", _txt(_check_text(s, h), weight=ft.FontWeight.BOLD)),
         _txt(f"Already carries: {held}. A host can't carry both cards of one binomial totem." if held else
              "A host can't carry both cards of one binomial totem.", ft.TextThemeStyle.BODY_SMALL),
-        name, ft.Row([att, dfn, life], spacing=8), pair, dormant_row, hand_row,
+        name, ft.Row(list(mods.values()), spacing=8), pair, dormant_row, hand_row,
     ], [_submit("Attach", apply, icon=ft.Icons.PETS)])
 
 
 def item_dialog(frame, host_id: int) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, host_id)
-    name = ft.TextField(label="Item name", max_length=R.NAME_LENGTH)
-    ap = _num_field("Attack +", 0, helper="0–6")
-    an = _num_field("on attack dice", 0, helper="0–6")
-    dp = _num_field("Defense +", 0, helper="0–6")
-    dn = _num_field("on defense dice", 0, helper="0–6")
-    life = _num_field("Life +", 0, helper="0–12")
-    check = _num_field("Check bonus", 0, helper="−3 to +3")
-    vessel_row, vessel = switch_row("Vessel (a won totem goes to the hand, no check)", False)
+    specs = _specs(R.Item)
+    name = _name_field(specs["name"])
+    nums = {k: _num_field(specs[k], 0) for k in ("attack_plus", "attack_dice", "defense_plus", "defense_dice", "life",
+                                                   "check_bonus")}
+    vessel_row, vessel = switch_row(specs["vessel"].label, False)
 
     def make(replace: Optional[int]) -> Callable[[], None]:
         def apply():
-            it = R.Item(name=name.value or "", attack_plus=whole_number(ap, "Attack +", 0), attack_dice=whole_number(an, "Attack dice", 0),
-                        defense_plus=whole_number(dp, "Defense +", 0), defense_dice=whole_number(dn, "Defense dice", 0),
-                        life=whole_number(life, "Life", 0), check_bonus=whole_number(check, "Check bonus", 0), vessel=bool(vessel.value))
-            frame.dispatch(R.AddItem(host=h.id, item=it, replace=replace))
+            item = {"name": name.value or "", **{k: _read(f, specs[k], 0) for k, f in nums.items()},
+                    "vessel": bool(vessel.value)}
+            frame.dispatch(R.build(R.AddItem, host=h.id, item=item, replace=replace))
         return apply
 
     if len(h.items) >= R.MAX_ITEMS:
@@ -726,20 +749,21 @@ def item_dialog(frame, host_id: int) -> None:
     else:
         note = _txt(f"Items: {len(h.items)} of {R.MAX_ITEMS}. “+3 to two dice”: Attack + 3 on attack dice 2.")
         actions = [_submit("Add item", make(None), icon=ft.Icons.ADD)]
-    _dialog(frame, f"Item for {h.name}", [note, name, ft.Row([ap, an], spacing=8), ft.Row([dp, dn], spacing=8),
-                                          ft.Row([life, check], spacing=8), vessel_row], actions)
+    _dialog(frame, f"Item for {h.name}", [note, name, ft.Row([nums["attack_plus"], nums["attack_dice"]], spacing=8),
+                                          ft.Row([nums["defense_plus"], nums["defense_dice"]], spacing=8),
+                                          ft.Row([nums["life"], nums["check_bonus"]], spacing=8), vessel_row], actions)
 
 
 def instant_dialog(frame, host_id: int) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, host_id)
-    damage = _num_field("Damage", 0, helper="0–24")
-    heal = _num_field("Heal", 0, helper="0–24")
+    specs = _specs(R.Instant)
+    damage, heal = _num_field(specs["damage"], 0), _num_field(specs["heal"], 0)
     # Radios, not a drop-down: one tap each, all choices visible at arm's length.
     cond = ft.RadioGroup(value="none", content=ft.Row([
         ft.Container(ft.Radio(value=c, label=c.capitalize() if c != "none" else "No condition"), height=TAP)
-        for c in ("none", "poisoned", "burning", "sleep", "shackled", "protected")], wrap=True, spacing=4, run_spacing=0))
-    duration = _num_field("Turns (blank: burning 3, others until cured)", "", helper="1–10")
+        for c in ("none", *R.CONDITIONS, "protected")], wrap=True, spacing=4, run_spacing=0))
+    duration = _num_field(specs["duration"], "")
     cure = ft.Dropdown(label="Cure a condition", value="none", options=[
         ft.DropdownOption(key="none", text="None"), *[ft.DropdownOption(key=c.kind, text=c.kind.capitalize()) for c in h.conditions]])
     item = ft.Dropdown(label="Remove an item (to the discard pile)", value="none", options=[
@@ -749,48 +773,40 @@ def instant_dialog(frame, host_id: int) -> None:
                                                       for i, t in enumerate(h.totems)]])
 
     def apply():
-        c = None if cond.value in (None, "none") else cond.value
-        dur = None if not (duration.value or "").strip() else whole_number(duration, "Turns")
         ti = None if totem.value in (None, "none") else int(totem.value)
-        frame.dispatch(R.Instant(
-            target=h.id, damage=whole_number(damage, "Damage", 0), heal=whole_number(heal, "Heal", 0), condition=c, duration=dur,
+        frame.dispatch(R.build(
+            R.Instant, target=h.id, damage=_read(damage, specs["damage"], 0), heal=_read(heal, specs["heal"], 0),
+            condition=None if cond.value in (None, "none") else cond.value,
+            duration=None if not (duration.value or "").strip() else _read(duration, specs["duration"]),
             cure=None if cure.value in (None, "none") else cure.value,
             remove_item=None if item.value in (None, "none") else int(item.value),
             totem=ti, totem_dormant=None if ti is None else not h.totems[ti].dormant))
 
     _dialog(frame, f"Instant action on {h.name}", [
-        _txt(f"{_host_line(s, h)}. Poisoned: −1 a turn until cured. Burning: −2 a turn for 3 turns."),
-        ft.Row([damage, heal], spacing=8), _txt("Give a condition", ft.TextThemeStyle.TITLE_SMALL), cond, duration, *([cure] if h.conditions else []),
-        *([item] if h.items else []), *([totem] if h.totems else []),
+        _txt(f"{_host_line(s, h)}. Poisoned: −{R.POISON_DAMAGE} a turn until cured. Burning: −{R.BURNING_DAMAGE} a turn "
+             f"for {R.BURNING_TICKS} turns."),
+        ft.Row([damage, heal], spacing=8), _txt("Give a condition", ft.TextThemeStyle.TITLE_SMALL), cond, duration,
+        *([cure] if h.conditions else []), *([item] if h.items else []), *([totem] if h.totems else []),
     ], [_submit("Apply", apply, icon=ft.Icons.BOLT)])
 
 
 def edit_dialog(frame, host_id: int) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, host_id)
-    name = ft.TextField(label="Host name", value=h.name, max_length=R.NAME_LENGTH)
-    att = _num_field("Attack dice", h.attack, helper="1–3")
-    dfn = _num_field("Defense dice", h.defense, helper="1–3")
-    life = _num_field("Base life", h.base_life, helper="6–12")
-    check = _num_field("Check bonus", h.check_bonus, helper="−3 to +3")
-    free = _num_field("Totems w/o check", h.free_totems, helper="0–6")
+    specs = _specs(R.EditHost)
+    name = _name_field(specs["name"], h.name)
+    nums = {k: _num_field(specs[k], getattr(h, k)) for k in ("attack", "defense", "base_life", "check_bonus", "free_totems")}
 
     def apply():
-        changes = {}
-        for key, field, label, old in (("attack", att, "Attack dice", h.attack), ("defense", dfn, "Defense dice", h.defense),
-                                       ("base_life", life, "Base life", h.base_life),
-                                       ("check_bonus", check, "Check bonus", h.check_bonus),
-                                       ("free_totems", free, "Totems without a check", h.free_totems)):
-            v = whole_number(field, label)
-            if v != old:
-                changes[key] = v
+        changes = {k: v for k, f in nums.items() if (v := _read(f, specs[k])) != getattr(h, k)}
         if (name.value or "").strip() != h.name:
             changes["name"] = name.value or ""
-        frame.dispatch(R.EditHost(host=h.id, **changes))
+        frame.dispatch(R.build(R.EditHost, host=h.id, **changes))
 
     _dialog(frame, f"Correct {h.name}", [
         _txt("Fix a host card's printed numbers or talents. Current life changes with − / + on the card."),
-        name, ft.Row([att, dfn], spacing=8), life, ft.Row([check, free], spacing=8),
+        name, ft.Row([nums["attack"], nums["defense"]], spacing=8), nums["base_life"],
+        ft.Row([nums["check_bonus"], nums["free_totems"]], spacing=8),
     ], [_submit("Save", apply, icon=ft.Icons.SAVE)])
 
 
@@ -798,25 +814,27 @@ def edit_dialog(frame, host_id: int) -> None:
 
 
 class SetupForm:
-    """Players by name in turn order (2–8), an optional totem goal, the deck-size guide."""
+    """Players by name in turn order, an optional totem goal, the deck-size guide."""
 
     def __init__(self, app):
         self.app = app
-        self.names: list[ft.TextField] = [self._name_field(i, f"Player {i + 1}") for i in range(2)]
+        specs = _specs(R.Settings)
+        self.names: list[ft.TextField] = [self._name_field(i, f"Player {i + 1}") for i in range(R.MIN_PLAYERS)]
         self.rows = ft.Column(spacing=8)
-        self.guide = tagged("klaw-deck-guide", ft.Text(R.deck_guide(2), theme_style=ft.TextThemeStyle.BODY_MEDIUM,
+        self.guide = tagged("klaw-deck-guide", ft.Text(R.deck_guide(R.MIN_PLAYERS), theme_style=ft.TextThemeStyle.BODY_MEDIUM,
                                                        weight=ft.FontWeight.BOLD))
         self.add = ft.OutlinedButton(content="Add a player", icon=ft.Icons.PERSON_ADD, height=TAP,
                                      on_click=self._add)
         self.goal_on = ft.Switch(label="Also win by owning a number of totems", value=False, on_change=self._goal)
-        self.goal = ft.TextField(label="Totem goal", value="6", helper="1–48 totems owned (on hosts and in hand)",
+        self.goal = ft.TextField(label="Totem goal", value="6", helper=f"{specs['totem_goal'].hint} totems owned (on hosts and in hand)",
                                  keyboard_type=ft.KeyboardType.NUMBER, visible=False)
         self.tick = ft.RadioGroup(value="owner_turn", content=ft.Column([
             ft.Container(ft.Radio(value="owner_turn", label="Poison/burning tick on the owner's turn (book)"), height=TAP),
             ft.Container(ft.Radio(value="every_turn", label="… on every player's turn"), height=TAP),
         ], spacing=0))
-        self.shackled = ft.TextField(label="Attack dice of a shackled host striking back", value="1", helper="0–6",
-                                     keyboard_type=ft.KeyboardType.NUMBER)
+        self.shackled = ft.TextField(label="Attack dice of a shackled host striking back",
+                                     value=str(R.Settings().shackled_max_dice),
+                                     helper=specs["shackled_max_dice"].hint, keyboard_type=ft.KeyboardType.NUMBER)
         self._draw_rows()
 
     def _name_field(self, i: int, value: str = "") -> ft.TextField:
@@ -827,11 +845,11 @@ class SetupForm:
         for i, f in enumerate(self.names):
             f.label = f"Player {i + 1} name"
             remove = icon_button(ft.Icons.DELETE_OUTLINE, f"Remove player {i + 1}", lambda e, i=i: self._remove(i),
-                                 disabled=len(self.names) <= 2)
+                                 disabled=len(self.names) <= R.MIN_PLAYERS)
             rows.append(ft.Row([f, remove], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         self.rows.controls = rows
-        self.guide.content.value = R.deck_guide(len(self.names)) + " (6 hosts, 6 totems, 30 action and item cards per player.)"
-        self.add.disabled = len(self.names) >= 8
+        self.guide.content.value = R.deck_guide(len(self.names))
+        self.add.disabled = len(self.names) >= R.MAX_PLAYERS
 
     def _refresh(self) -> None:
         self._draw_rows()
@@ -839,12 +857,12 @@ class SetupForm:
             c.update()
 
     def _add(self, e) -> None:
-        if len(self.names) < 8:
+        if len(self.names) < R.MAX_PLAYERS:
             self.names.append(self._name_field(len(self.names), f"Player {len(self.names) + 1}"))
             self._refresh()
 
     def _remove(self, i: int) -> None:
-        if len(self.names) > 2:
+        if len(self.names) > R.MIN_PLAYERS:
             self.names.pop(i)
             self._refresh()
 
@@ -856,7 +874,9 @@ class SetupForm:
         return [
             ft.Text("Players, in turn order", theme_style=ft.TextThemeStyle.TITLE_SMALL),
             self.rows, self.add, self.guide,
-            ft.Text("Each player starts with 3 hosts and 5 encounter cards in hand (8).", theme_style=ft.TextThemeStyle.BODY_SMALL),
+            ft.Text(f"Each player starts with {R.STARTING_HOSTS} hosts and {R.STARTING_ENCOUNTER_CARDS} encounter cards "
+                    f"in hand ({R.STARTING_HAND}).",
+                    theme_style=ft.TextThemeStyle.BODY_SMALL),
             self.goal_on, self.goal, self.tick, self.shackled,
         ]
 
@@ -868,5 +888,5 @@ class SetupForm:
             "players": [f.value or "" for f in self.names],
             "totem_goal": goal,
             "condition_tick": self.tick.value or "owner_turn",
-            "shackled_max_dice": whole_number(self.shackled, "Shackled attack dice", 1),
+            "shackled_max_dice": whole_number(self.shackled, "Shackled attack dice", R.Settings().shackled_max_dice),
         }
