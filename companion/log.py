@@ -92,6 +92,11 @@ def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> 
         return f"dice for {state.pending.label}: {shown}"
     if getattr(action, "kind", None) in TABLE_KINDS:
         return describe_table(action)
+    if game.label is not None and state is not None:
+        try:
+            return game.label(game.State.model_validate(state.game), action)
+        except (LookupError, ValueError):  # an action the rules will refuse anyway
+            pass
     return game.describe(action)
 
 
@@ -138,7 +143,7 @@ def step(game: Game, state: CampaignState, action: Any, dice) -> Stepped:
         dice = PhysicalDice(list(getattr(dice, "entered", []) or []))
     if state.physical_dice and isinstance(dice, RecordedDice):  # a replay: the entered dice are the recorded ones
         dice = PhysicalDice([d.value for d in dice.recorded])
-    return _run(game, state, action, dice, None, None if kind in TABLE_KINDS else describe(game, action))
+    return _run(game, state, action, dice, None, None if kind in TABLE_KINDS else describe(game, action, state))
 
 
 def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[list[RolledDie]],
@@ -153,7 +158,7 @@ def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[li
             after = state.model_copy(update={"game": new_game_state.model_dump(mode="json")})
     except NeedDice as need:
         so_far = [d.value for d in dice.rolled] if isinstance(dice, PhysicalDice) else []
-        label = label or describe(game, action)
+        label = label or describe(game, action, state)
         waiting = Pending(action=dump_action(game, action), label=label, given=so_far, chance=need.chance)
         who = f" ({need.chance.who} rolls)" if need.chance.who else ""
         return Stepped(state.model_copy(update={"pending": waiting}),

@@ -302,7 +302,8 @@ class Game:
     - `moves(state)`: what may be done now, as `Move`s (concrete actions or templates).
     - `why_not(state, action)`: None, or the reason in words (by default: the check `apply` makes,
       run without dice).
-    - `describe(action)`: a few words for the undo button and history ("interest +5").
+    - `describe(action)`: a few words for the undo button and history ("interest +5"); `label(state,
+      action)`, when given, says the same with the names the state knows ("attack Raven").
     - `headline(state)`: turn and phase for the title bar ("Turn 2 · Credstick").
     - `outcome(state)`: None while the game goes on, else a short result ("Won", "Lost").
     """
@@ -319,6 +320,9 @@ class Game:
     headline: Callable[[Any], str]
     outcome: Callable[[Any], Optional[str]]
     moves: Optional[Callable[[Any], list[Move]]] = None
+    # (state, action) → the action in words naming what it acts on ("attack Raven"), for undo and
+    # the history; games whose actions carry only ids give one. Default: `describe(action)`.
+    label: Optional[Callable[[Any, Any], str]] = None
     rolls_dice: bool = True  # False: the game has no dice, so the frame hides "I roll physical dice"
     refusal: Optional[Callable[[Any, Any], Optional[str]]] = None  # a quicker check of its own, tried first
 

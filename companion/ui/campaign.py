@@ -205,7 +205,8 @@ class CampaignScreen:
         self.body.controls = [
             *([self.physical_row] if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
             *([self._pending_panel()] if loaded.state.pending else []),
-            self._game_panel(),
+            # While the table rolls, the game waits: its buttons are greyed until the dice are in.
+            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None),
             section("Dice tray", self.tray_results, self.tray_controls),
             section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",
                                                                   self.app.guard(self._add_note))])),

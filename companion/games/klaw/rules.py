@@ -1508,6 +1508,19 @@ def describe(action: Action) -> str:
     return "set hand size"
 
 
+def label(state: State, action: Action) -> str:
+    """`describe` with the hosts named ("attack Raven", "life +1 on Cub"): for undo and the history."""
+    k = action.kind
+    host_id = getattr(action, "host", None) if k != "instant" else action.target
+    if k == "attack":
+        return f"{find_host(state, action.attacker).name} attacks {find_host(state, action.defender).name}"
+    if k == "roll" and state.combat is not None:
+        return f"combat roll: {find_host(state, state.combat.striker).name} strikes"
+    if host_id is not None and k != "deploy":
+        return f"{describe(action)} on {find_host(state, host_id).name}"
+    return describe(action)
+
+
 def headline(state: State) -> str:
     if state.winner is not None:
         return f"{state.players[state.winner].name} wins"
@@ -1536,6 +1549,7 @@ GAME = Game(
     new_state=new_state,
     apply=apply,
     describe=describe,
+    label=label,
     headline=headline,
     outcome=outcome,
     moves=moves,
