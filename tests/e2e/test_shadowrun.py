@@ -1,7 +1,8 @@
 """End to end, phone size: a Shadowrun: Singularis campaign made through the UI, then two full turns
-through every phase with physical dice typed in (so every number is known): interest with its
-arithmetic, a payment-due roll undone and rolled again, bad payments refused, deploys, errands (the 6
-branch), a Shadowrun whose damage kills a runner, the survival roll; then the ledger lists every line
+through every phase at a table rolling physical dice, entered on the frame's dice pad (so every number
+is known): interest with its arithmetic, a payment-due roll whose die is undone and entered again, bad
+payments refused, deploys, errands (the 6 branch), a pumped cost that shows a 6 and is asked for the
+next die, a Shadowrun whose damage kills a runner, the survival roll; then the ledger lists every line
 of the state's ledger, and a reload keeps it all."""
 
 import re
@@ -17,7 +18,7 @@ GAME = "Shadowrun: Singularis"
 
 @pytest.fixture
 def server(tmp_path):
-    with served(f"sqlite:///{tmp_path / 'e2e.sqlite'}", token="e2e-token", extra_env={"COMPANION_SEED": "7"}) as s:
+    with served(f"sqlite:///{tmp_path / 'e2e.sqlite'}", token="e2e-shadowrun-token", extra_env={"COMPANION_SEED": "7"}) as s:
         yield s
 
 
@@ -93,22 +94,31 @@ def add_objective(page, name: str, rep: int) -> None:
     expect(by_id(page, "sr-last")).to_contain_text(f"Objective {name} ({rep} rep)")
 
 
-def roll_typed(page, name: str, faces: str) -> None:
-    """Tap a rolling button with "I roll physical dice" on, and type the faces the dice show."""
-    field = page.get_by_label(re.compile("the faces you rolled"))
-    for attempt in range(3):  # (a lost tap opens no dialog: tap again)
-        tap(page, button(page, name))
-        try:
-            expect(field).to_be_visible(timeout=6000 if attempt < 2 else 10000)
-            break
-        except AssertionError:
-            if attempt == 2:
-                raise
+def enter_dice(page, *faces: str, asks: str = "") -> None:
+    """The frame's "Waiting for dice" card (`asks`: what its roll is for): tap each face on the dice
+    pad, then use them. A face tap Flutter dropped is seen in the count and tapped again."""
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    if asks:
+        expect(by_id(page, "pending-why")).to_contain_text(asks)
     before = last(page)
-    type_into(field, faces)
+    for n, face in enumerate(faces, start=1):
+        for attempt in range(2):
+            tap(page, page.get_by_role("button", name=f"face {face}", exact=True))
+            try:
+                expect(page.get_by_text(f"{n} of {len(faces)} entered")).to_be_visible(timeout=5000)
+                break
+            except AssertionError:
+                if attempt:
+                    raise
     tap(page, button(page, "Use these dice"))
-    expect(button(page, "Use these dice")).to_have_count(0)
     expect(by_id(page, "sr-last")).not_to_have_text(before)
+
+
+def roll(page, name: str, *faces: str, asks: str = "") -> None:
+    """Tap a rolling button at a table rolling physical dice: the action waits for its dice (the
+    app rolls none), and the faces are entered on the dice pad."""
+    act(page, button(page, name))
+    enter_dice(page, *faces, asks=asks)
 
 
 def refused(page, message: str, **unchanged) -> None:
@@ -142,7 +152,7 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     advance(page, "Refresh")
     act(page, button(page, "Take 1 Nuyen instead of a card"))
     dashboard(page, cash=21)
-    roll_typed(page, "Roll Luck of the Draw (2d6)", "3 5")
+    roll(page, "Roll Luck of the Draw (2d6)", "3", "5", asks="Luck of the Draw")
     expect(by_id(page, "sr-last")).to_contain_text("Luck of the Draw")
     advance(page, "Credstick 3a · Getting paid")
     act(page, button(page, "Collect Mr Johnson's payment (+0)"))
@@ -157,14 +167,14 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     expect(by_id(page, "sr-interest-sums")).to_have_text("Interest +2: 10% of 20 = 2")
     dashboard(page, interest=2, debt=22, cash=23)
     advance(page, "Credstick 3e · Payment due")
-    expect(by_id(page, "sr-payment-odds")).to_contain_text("Total debt 22: due on a d6 of 1–4")
-    roll_typed(page, "Roll: is payment due? (d6)", "6")
+    expect(by_id(page, "sr-payment-odds")).to_contain_text("Total debt 22: due on 1–4 (67%) · not due on 5–6 (33%)")
+    roll(page, "Roll: is payment due? (d6)", "6", asks="the payment-due roll (total debt 22)")
     expect(by_id(page, "sr-last")).to_contain_text("Payment due? Total debt 22 (20–29): due on 1–4.")
-    # Undo the roll (the interest is kept), then roll again: a 2, due.
-    tap(page, button(page, "Undo: payment-due roll"))
-    expect(button(page, "Roll: is payment due? (d6)")).to_be_enabled()
+    # Undo the die (the interest is kept): the table is asked for it again, and enters a 2: due.
+    tap(page, button(page, "Undo: dice for payment-due roll: 6"))
+    expect(by_id(page, "pending-dice")).to_be_visible()
     dashboard(page, interest=2, debt=22, cash=23, phase="Credstick 3e · Payment due")
-    roll_typed(page, "Roll: is payment due? (d6)", "2")
+    enter_dice(page, "2", asks="the payment-due roll")
     settled_screenshot(page, artifacts / "shadowrun-payment-phone.png")
     act(page, button(page, "Pay the interest"))
     dashboard(page, cash=21, interest=0, debt=20)
@@ -172,7 +182,7 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     # Legwork: bad payments refused with their message, nothing changes; two runners; a payment.
     fill(page, "Off the loan", "-3")
     tap(page, button(page, "Pay off"))
-    refused(page, "Loan payment must be between 0 and 20 (got -3)", cash=21, loan=20)
+    refused(page, "Off the loan must be between 0 and 20 (got -3)", cash=21, loan=20)
     for name, cost, upkeep, body, cash in (("Ghost", 2, 1, 3, 19), ("Dodger", 3, 0, 4, 16)):
         form = {"Card name": name, "Cost": str(cost), "Body": str(body)} | ({"Upkeep": str(upkeep)} if upkeep else {})
         act(page, button(page, "Deploy (pay its cost)"), form)
@@ -182,28 +192,35 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     refused(page, "Paying 18 needs 18 cash; you have 16", cash=16, loan=20)
     act(page, button(page, "Pay off"), {"Off the loan": "4"})
     dashboard(page, cash=12, loan=16, debt=16)
-    roll_typed(page, "Errand: Ghost", "6")
+    roll(page, "Errand: Ghost", "6", asks="Ghost's errand")
     expect(by_id(page, "sr-last")).to_contain_text("Ghost runs an errand: rolled 6!")
     act(page, button(page, "Take 6"))
     dashboard(page, cash=18)
     advance(page, "Shadowrun")
-    # The run: Dodger alone (Ghost is turned), one event at cost 0, then 5 damage hit by hit: Dodger dies.
+    # The run: Dodger alone (Ghost is turned), one event at cost 0, a pumped cost, then 5 damage hit by
+    # hit: Dodger dies.
     act(page, button(page, "Start the Shadowrun"))
     expect(by_id(page, "sr-run")).to_contain_text("Events drawn 0 of 1")
     act(page, button(page, "Roll for the event"))  # cost 0: always played, no die
-    expect(by_id(page, "sr-last")).to_contain_text("cost 0 or 1, played automatically")
+    expect(by_id(page, "sr-last")).to_contain_text("always played (cost 0 or 1)")
+    # The pump shows a 6: the app rolls nothing itself, the table is asked for the next die.
+    roll(page, "Pump a cost (d6)", "6", asks="the pumped cost")
+    expect(by_id(page, "pending-why")).to_contain_text("the die after the 6")
+    settled_screenshot(page, artifacts / "shadowrun-pump-next-die-phone.png")
+    enter_dice(page, "4", asks="the die after the 6")
+    expect(by_id(page, "sr-last")).to_contain_text("Pumped: rolled 6, rolled again 4: 10 Nuyen.")
     act(page, button(page, "Allocate this damage"), {"Challenge damage": "5"})
     expect(by_id(page, "sr-damage")).to_contain_text("5 of 5 damage left")
     settled_screenshot(page, artifacts / "shadowrun-damage-phone.png")
-    roll_typed(page, "Hit Dodger (0/4)", "3")
+    roll(page, "Hit Dodger (0/4)", "3", asks="the hit on Dodger")
     expect(by_id(page, "sr-damage")).to_contain_text("2 of 5 damage left")
-    roll_typed(page, "Hit Dodger (3/4)", "2")
+    roll(page, "Hit Dodger (3/4)", "2")
     expect(by_id(page, "sr-last")).to_contain_text("Dodger dies")
     dashboard(page, rep=-3)
     settled_screenshot(page, artifacts / "shadowrun-after-hit-phone.png")
     act(page, button(page, "End the run without it"))
     advance(page, "Victory/Failure")
-    roll_typed(page, "Check victory and roll to survive (d6)", "6")  # loses on 1–3
+    roll(page, "Check victory and roll to survive (d6)", "6", asks="the survival roll")  # loses on 1–3
     advance(page, "End")
     advance(page, "Objective", "Advance to turn 2: Objective")
     dashboard(page, turn="Turn 2", phase="Objective", rep=-3, cash=18, loan=16, interest=0)
@@ -222,16 +239,16 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     expect(by_id(page, "sr-interest-sums")).to_have_text("Interest +2: 10% of 16 = 1.6 → 2")
     dashboard(page, interest=2, debt=18)
     advance(page, "Credstick 3e · Payment due")
-    roll_typed(page, "Roll: is payment due? (d6)", "5")  # debt 18: due on 1–3
+    roll(page, "Roll: is payment due? (d6)", "5")  # debt 18: due on 1–3
     expect(by_id(page, "sr-last")).to_contain_text("not due")
     advance(page, "Legwork")
-    roll_typed(page, "Errand: Ghost", "4")
+    roll(page, "Errand: Ghost", "4")
     dashboard(page, cash=21)
     act(page, button(page, "Pay off"), {"Off the loan": "3", "Off the interest": "2"})
     dashboard(page, cash=16, loan=13, interest=0, debt=13)
     advance(page, "Shadowrun")  # no run this turn
     advance(page, "Victory/Failure")
-    roll_typed(page, "Check victory and roll to survive (d6)", "5")
+    roll(page, "Check victory and roll to survive (d6)", "5")
     advance(page, "End")
     advance(page, "Objective", "Advance to turn 3: Objective")
     dashboard(page, turn="Turn 3", loan=13, cash=16, interest=0, debt=13, rep=-3)

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from companion.dice import ScriptedDice, SeededDice
-from companion.games.base import InputError, RuleError
+from companion.games.base import Chance, Event, InputError, RuleError, field_specs
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.ledger import balances_by_turn, lines_for, post, totals
 from companion.games.shadowrun.rules import (
@@ -21,12 +21,30 @@ from companion.games.shadowrun.rules import (
 # --- helpers --------------------------------------------------------------------------------------------
 
 
-def act(state: State, action, *faces: int) -> tuple[State, list[str]]:
+def act(state: State, action, *faces: int) -> tuple[State, list[Event]]:
     """Apply with exactly these die faces (all must be used)."""
     dice = ScriptedDice(faces)
     new, events = apply(state, action, dice)
     assert dice.faces == [], f"unused faces {dice.faces}"
+    assert all(isinstance(e, Event) and e.kind != "text" for e in events), "every event has a kind"
     return new, events
+
+
+def chances(state: State, action, *faces: int) -> list[Chance]:
+    """The rolls the action declares, in order, when the dice show these faces."""
+    dice = ScriptedDice(faces)
+    apply(state, action, dice)
+    return dice.chances
+
+
+def kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def out_of_range(cls, **fields) -> None:
+    """The action model itself refuses the value: the form's range (`field_specs`) says so first."""
+    with pytest.raises(ValidationError):
+        cls(**fields)
 
 
 def ok(state: State, action, *faces: int) -> State:
@@ -119,7 +137,7 @@ def test_challenges_are_rep_over_ten_rounded_up(rep, challenges):
 def test_new_objective_gets_its_challenges():
     s, events = act(new_state(Settings()), AddObjective(name="Heist", rep=25))
     assert s.objectives[0].challenges == 3
-    assert "3 challenge" in events[0]
+    assert "3 challenge" in events[0].text
 
 
 def test_setup_needs_one_objective_per_range():
@@ -135,9 +153,9 @@ def test_setup_needs_one_objective_per_range():
 def test_luck_of_the_draw_names_the_decks():
     s = new_state(Settings(deck_table=["Magic", "Rigger", "Decker", "Info", "Runners", "Gear"]))
     _, events = act(s, RollLuck(), 3, 5)
-    assert "Decker" in events[0] and "Runners" in events[0]
+    assert "Decker" in events[0].text and "Runners" in events[0].text
     _, events = act(s, RollLuck(), 4, 4)
-    assert "doubles" in events[0] and "any deck" in events[0]
+    assert "doubles" in events[0].text and "any deck" in events[0].text
 
 
 def test_luck_of_the_draw_off_is_refused():
@@ -222,7 +240,9 @@ def test_refresh_tops_up_one_per_short_objective_then_extra_on_highest():
     s, events = act(s, RefreshChallenges())
     # one each toward the full complement, then normal's one extra on the highest value
     assert [o.challenges for o in s.objectives] == [1, 1, 3]
-    assert any("Extra challenge 1 of 1" in e and "Heist" in e and "highest" in e for e in events)
+    assert kinds(events) == ["challenge_topped_up"] * 3 + ["extra_challenge"]
+    assert events[-1].data["name"] == "Heist" and events[-1].data["challenges"] == 3
+    assert any("Extra challenge 1 of 1" in e.text and "Heist" in e.text and "highest" in e.text for e in events)
 
 
 @pytest.mark.parametrize("difficulty,expected", [
@@ -241,7 +261,7 @@ def test_equal_values_take_fewest_challenges_first():
     ])
     s, events = act(s, RefreshChallenges())  # no die needed
     assert [o.challenges for o in s.objectives] == [4, 3, 1]
-    assert "B" in events[0] and "fewest challenges" in events[0]
+    assert "B" in events[0].text and "fewest challenges" in events[0].text
 
 
 def test_full_tie_is_broken_by_a_die_and_the_event_says_so():
@@ -252,7 +272,13 @@ def test_full_tie_is_broken_by_a_die_and_the_event_says_so():
     ])
     s, events = act(s, RefreshChallenges(), 2)
     assert [o.challenges for o in s.objectives] == [2, 3, 1]
-    assert "rolled a d2: 2" in events[0] and "B" in events[0]
+    assert "tie-break die picked it" in events[0].text and events[0].data["name"] == "B"
+    two = [Objective(id=1, name="A", rep=20, challenges=2), Objective(id=2, name="B", rep=20, challenges=2)]
+    [tie] = chances(at(started(difficulty="normal"), "objective", objectives=two), RefreshChallenges(), 1)
+    # A die with one face per tied objective, named by them; each is as likely.
+    assert tie.count == 1 and tie.die.faces == ("A", "B")
+    assert [(o.label, o.probability) for o in tie.outcomes] == [("A", 0.5), ("B", 0.5)]
+    assert tie.text == "1 d2 for the tie for extra challenge 1 among A and B: A; B"
 
 
 def test_three_way_tie_on_extreme_rolls_twice():
@@ -263,7 +289,7 @@ def test_three_way_tie_on_extreme_rolls_twice():
     ])
     s, events = act(s, RefreshChallenges(), 3, 1)  # d3 → C first, then d2 → A, then B
     assert [o.challenges for o in s.objectives] == [3, 3, 3]
-    assert "→ C" in events[0] and "→ A" in events[1] and "→ B" in events[2]
+    assert "→ C" in events[0].text and "→ A" in events[1].text and "→ B" in events[2].text
 
 
 # --- 2 Refresh -------------------------------------------------------------------------------------------
@@ -273,7 +299,7 @@ def test_refresh_untaps_and_nuyen_instead_of_cards():
     s = ok(started(), RefreshChallenges())
     s = with_cards(s, runner(10, turned=True))
     s, events = act(s, Advance())
-    assert not s.cards[0].turned and "Untapped Runner10" in events[1]
+    assert not s.cards[0].turned and "Untapped Runner10" in events[1].text
     s = ok(s, TakeNuyen(count=3))
     assert s.cash == 23
     refused(s, TakeNuyen(count=5), InputError, match="between 1 and 4")
@@ -287,15 +313,16 @@ def test_refresh_untaps_and_nuyen_instead_of_cards():
 def test_getting_paid_is_half_of_last_turns_objective_rep_rounded_down():
     s = at(started(), "paid", rep_from_objectives_last_turn=25)
     s, events = act(s, GetPaid())
-    assert s.cash == 32 and "+12" in events[0]
+    assert s.cash == 32 and "+12" in events[0].text
     refused(s, GetPaid(), match="Already")
 
 
 def test_secondary_income():
     s = ok(at(started(), "income"), SecondaryIncome(amount=2, source="Fame"))
     assert s.cash == 22 and s.ledger[-1].reason == "Secondary income: Fame"
-    refused(s, SecondaryIncome(amount=0), InputError, match="between 1 and 100")
-    refused(s, SecondaryIncome(amount=-3), InputError)
+    out_of_range(SecondaryIncome, amount=0)
+    out_of_range(SecondaryIncome, amount=-3)
+    assert field_specs(SecondaryIncome)[0].hint == "1–100"
 
 
 def test_payroll_pays_every_upkeep():
@@ -311,7 +338,7 @@ def test_payroll_short_cash_trashes_the_named_unpaid_card():
     refused(s, Payroll(unpaid=[1, 2]), match="still pay")  # you may not trash a card you can pay
     s, events = act(s, Payroll(unpaid=[1]))
     assert s.cash == 2 and [c.name for c in s.cards] == ["Shaman"]
-    assert any("Decker unpaid" in e and "trashed" in e for e in events)
+    assert any("Decker unpaid" in e.text and "trashed" in e.text for e in events)
     books_balance(s)
 
 
@@ -327,7 +354,7 @@ def test_interest_rounds_up_in_integers():
     assert R.interest_charge(10, 21) == 3
     s2 = s.model_copy(update={"loan": 21, "reputation": 0})
     new, events = act(s2, ChargeInterest())
-    assert new.interest == 3 and "10% of 21 = 2.1 → 3" in events[0]
+    assert new.interest == 3 and "10% of 21 = 2.1 → 3" in events[0].text
 
 
 def test_negative_reputation_uses_ten_percent():
@@ -338,7 +365,7 @@ def test_negative_reputation_uses_ten_percent():
 def test_no_debt_no_interest():
     s = at(started(), "interest", loan=0, interest=0)
     new, events = act(s, ChargeInterest())
-    assert new.interest == 0 and "no interest" in events[0]
+    assert new.interest == 0 and "no interest" in events[0].text
 
 
 @pytest.mark.parametrize("debt,faces", [
@@ -352,7 +379,7 @@ def test_payment_table_edges(debt, faces):
 def test_payment_roll_against_the_table(debt, due_face, safe_face):
     s = at(started(), "payment", loan=debt - 1, interest=1)
     due, events = act(s, RollPaymentDue(), due_face)
-    assert due.payment_due and f"due on 1–{due_face}" in events[0]
+    assert due.payment_due and f"due on 1–{due_face}" in events[0].text
     safe, _ = act(s, RollPaymentDue(), safe_face)
     assert safe.payment_due is False and safe.step_done
 
@@ -360,14 +387,14 @@ def test_payment_roll_against_the_table(debt, due_face, safe_face):
 def test_payment_always_due_at_forty():
     s = at(started(), "payment", loan=38, interest=2)
     s, events = act(s, RollPaymentDue())  # no die
-    assert s.payment_due and "always due" in events[0]
+    assert s.payment_due and "always due" in events[0].text
     assert set(legal_actions(s)) == {"pay_interest", "refuse_payment"}
 
 
 def test_book_payment_example_pay_or_lose_two_rep():
     s = at(started(), "payment", interest=2)  # loan 20 + interest 2 = 22: due on 1–4
     s, events = act(s, RollPaymentDue(), 4)
-    assert "due on 1–4" in events[0] and s.payment_due
+    assert "due on 1–4" in events[0].text and s.payment_due
     paid = ok(s, PayInterest())
     assert (paid.cash, paid.interest, paid.reputation) == (18, 0, 0)
     refusedpay = ok(s, RefusePayment())
@@ -385,7 +412,7 @@ def test_shortfall_is_lost_as_reputation_and_stays_owed():
     s = ok(s, RollPaymentDue(), 1)
     s, events = act(s, PayInterest(cash_in=2))  # 3 cash + 2 cards = 5 of 7
     assert (s.cash, s.interest, s.reputation) == (0, 2, 3)
-    assert "2 short" in events[-1] and "stays owed" in events[-1]
+    assert "2 short" in events[-1].text and "stays owed" in events[-1].text
 
 
 def test_cash_in_tracked_cards_and_not_more_than_needed():
@@ -393,7 +420,9 @@ def test_cash_in_tracked_cards_and_not_more_than_needed():
     s = ok(s, RollPaymentDue(), 1)
     refused(s, PayInterest(cash_in=3), InputError, match="between 0 and 2")
     refused(s, PayInterest(cash_in=1, cash_in_ids=[1, 2]), match="at most 2")
-    refused(s, PayInterest(cash_in=-1), InputError)
+    out_of_range(PayInterest, cash_in=-1)
+    cash_in = next(m for m in GAME.legal_moves(s) if m.kind == "pay_interest" and not m.ready)
+    assert [(f.name, f.low, f.high) for f in cash_in.fields][0] == ("cash_in", 0, 2)  # what the form offers
     s = ok(s, PayInterest(cash_in=1, cash_in_ids=[1]))
     assert (s.cash, s.interest, [c.name for c in s.cards]) == (0, 0, ["Rigger"])
 
@@ -421,16 +450,16 @@ def test_book_credstick_example():
         s = ok(s, Advance())
     s, events = act(s, ChargeInterest())
     assert (s.interest, s.debt) == (2, 22)
-    assert "Interest +2: 10% of 20 = 2" in events[0]
+    assert "Interest +2: 10% of 20 = 2" in events[0].text
     s = ok(s, Advance())
     s, events = act(s, RollPaymentDue(), 5)
-    assert "due on 1–4" in events[0] and "not due" in events[0]
+    assert "due on 1–4" in events[0].text and "not due" in events[0].text
     s = ok(s, Advance())  # Legwork
     s = ok(s, Deploy(name="Street Samurai", cost=3, body=5))
     s = ok(s, Advance())  # Shadowrun
     extraction = next(o for o in s.objectives if o.rep == 20)
     s, events = act(s, StartRun(objective_id=extraction.id, team=[s.cards[0].id]))
-    assert "Draw 1 event" in events[1]
+    assert "Draw 1 event" in events[1].text
     s = ok(s, DrawEvent(cost=0))
     for _ in range(extraction.challenges):
         s = ok(s, TrashChallenge())
@@ -446,13 +475,13 @@ def test_book_credstick_example():
     s = ok(s, Advance())
     s = ok(s, Advance())
     s, events = act(s, GetPaid())
-    assert s.cash == 17 + 10 and "+10" in events[0]
+    assert s.cash == 17 + 10 and "+10" in events[0].text
     s = ok(s, Advance())
     s = ok(s, Advance())
     s = ok(s, Payroll())
     s = ok(s, Advance())
     s, events = act(s, ChargeInterest())
-    assert "Interest +5: 20% of 22 = 4.4 → 5" in events[0]
+    assert "Interest +5: 20% of 22 = 4.4 → 5" in events[0].text
     assert (s.interest, s.debt) == (7, 27)
     assert s.ledger[-1].reason == "Interest: 20% of 22 = 4.4 → 5" and s.ledger[-1].balance == 7
     books_balance(s)
@@ -469,17 +498,17 @@ def legwork(*cards: Card, **changes) -> State:
 def test_errand_pays_the_die(face, gain):
     s, events = act(legwork(runner(1, "Face")), RunErrand(card_id=1), face)
     assert s.cash == 20 + gain and s.cards[0].turned
-    assert f"rolled {face}" in events[0]
+    assert f"rolled {face}" in events[0].text
 
 
 def test_errand_six_take_six_or_roll_two_more():
     s, events = act(legwork(runner(1, "Face")), RunErrand(card_id=1), 6)
-    assert s.pending_errand == 1 and "roll two more" in events[0]
+    assert s.pending_errand == 1 and "roll two more" in events[0].text
     assert set(legal_actions(s)) == {"take_six", "roll_two"}
     refused(s, SellCards(count=1), match="take 6 or roll two more")
     assert ok(s, TakeSix()).cash == 26
     rolled, events = act(s, RollTwo(), 1, 2)
-    assert rolled.cash == 23 and "1 + 2 = 3" in events[0] and rolled.pending_errand is None
+    assert rolled.cash == 23 and "1 + 2 = 3" in events[0].text and rolled.pending_errand is None
 
 
 def test_errand_needs_an_unturned_runner():
@@ -499,14 +528,15 @@ def test_deploy_costs_cash_and_six_runners_at_most():
     assert s.cash == 18
     s = legwork()
     refused(s, Deploy(name="Pricey", cost=21, body=3), match="have 20 cash")
-    refused(s, Deploy(name="Bad", cost=-1, body=3), InputError, match="between 0 and 50")
+    out_of_range(Deploy, name="Bad", cost=-1, body=3)
+    assert field_specs(Deploy)[2].hint == "0–50"
     refused(s, Deploy(name="Bad", cost=1, body=0), InputError, match="Body must be between 1 and 30")
 
 
 def test_sell_cards():
     s = ok(legwork(), SellCards(count=3))
     assert s.cash == 23
-    refused(s, SellCards(count=0), InputError)
+    out_of_range(SellCards, count=0)
 
 
 def test_pay_off_any_split():
@@ -520,9 +550,9 @@ def test_pay_off_any_split():
 
 def test_pay_off_refusals():
     s = legwork(interest=4, cash=5)
-    refused(s, PayOff(loan=-1), InputError, match="between 0 and 20")
-    refused(s, PayOff(loan=21), InputError)
-    refused(s, PayOff(interest=5), InputError, match="between 0 and 4")
+    out_of_range(PayOff, loan=-1)
+    refused(s, PayOff(loan=21), InputError, match="Off the loan must be between 0 and 20")
+    refused(s, PayOff(interest=5), InputError, match="Off the interest must be between 0 and 4")
     refused(s, PayOff(loan=4, interest=2), match="you have 5")
     refused(s, PayOff(), InputError)
 
@@ -530,7 +560,7 @@ def test_pay_off_refusals():
 def test_heal_turns_and_clears_damage():
     s = legwork(runner(1, damage=2), runner(2), runner(3, damage=1))
     s, events = act(s, Heal(card_id=1))
-    assert s.cards[0].damage == 0 and s.cards[0].turned and "2 damage removed" in events[0]
+    assert s.cards[0].damage == 0 and s.cards[0].turned and "2 damage removed" in events[0].text
     refused(s, Heal(card_id=2), match="no damage")
     refused(s, Heal(card_id=1), match="turned")
     s = ok(s, Heal(card_id=3))
@@ -556,7 +586,7 @@ def test_event_draws_from_reputation(rep, draws):
     assert R.event_draws(rep) == draws
     s = with_cards(at(started(), "shadowrun", reputation=rep), runner(1))
     s, events = act(s, StartRun(objective_id=s.objectives[0].id, team=[1]))
-    assert s.run.events_to_draw == draws and f"Draw {draws} event" in events[1]
+    assert s.run.events_to_draw == draws and f"Draw {draws} event" in events[1].text
 
 
 def shadowrun(*cards: Card, team=None, **changes) -> State:
@@ -567,12 +597,18 @@ def shadowrun(*cards: Card, team=None, **changes) -> State:
 def test_event_roll_against_cost():
     s = shadowrun(runner(1), reputation=12)  # 2 events
     s2, events = act(s, DrawEvent(cost=3), 3)
-    assert "played" in events[0] and "not" not in events[0]
+    assert "played" in events[0].text and "not" not in events[0].text
+    assert events[0].data == {"number": 1, "of": 2, "cost": 3, "face": 3, "played": True}
     _, events = act(s, DrawEvent(cost=3), 2)
-    assert "not played" in events[0]
+    assert "not played" in events[0].text and events[0].data["played"] is False
+    [roll] = chances(s, DrawEvent(cost=3), 2)
+    assert [(o.label, o.probability) for o in roll.outcomes] == [("played on 3–6", 4 / 6), ("not played on 1–2", 2 / 6)]
     s3, events = act(s2, DrawEvent(cost=1))  # no die
-    assert "automatically" in events[0]
+    assert "always played" in events[0].text and events[0].data["face"] is None
     refused(s3, DrawEvent(cost=0), match="All 2 event")
+    # Decision: above 6 no die can reach the cost, so none is rolled.
+    _, events = act(s, DrawEvent(cost=7))
+    assert events[0].data["played"] is False and "never played" in events[0].text
 
 
 def test_one_run_per_turn_with_unturned_runners():
@@ -593,21 +629,30 @@ def test_advance_waits_for_the_run_to_end():
 def test_pump_rolls_again_on_six():
     s = shadowrun(runner(1))
     _, events = act(s, Pump(), 6, 4)
-    assert "10 Nuyen" in events[0]
+    assert "10 Nuyen" in events[0].text
     _, events = act(s, Pump(), 3)
-    assert "3 Nuyen" in events[0]
+    assert "3 Nuyen" in events[0].text
 
 
 def test_random_target_is_a_die_roll():
     s = shadowrun(runner(1))
     _, events = act(s, PickRandom(options=["Face", "Decker", "Rigger"]), 2)
-    assert "d3" in events[0] and "→ Decker" in events[0]
+    assert events[0].data["picked"] == "Decker" and "Decker" in events[0].text
+    [pick] = chances(s, PickRandom(options=["Face", "Decker", "Rigger"]), 2)
+    # One face per option, named by it: a physical table taps the option it picked.
+    assert pick.die.sides == 3 and pick.die.choices() == [("Face", 1), ("Decker", 2), ("Rigger", 3)]
+    assert [o.probability for o in pick.outcomes] == pytest.approx([1 / 3] * 3)
+    _, events = act(s, PickRandom(options=["Face"]))  # one option: no die
+    assert events[0].data["picked"] == "Face"
 
 
 def test_complete_objective_adds_rep_and_pays_next_turn():
     s = shadowrun(runner(1))
     target = s.objectives[1]
-    s = ok(s, CompleteObjective())
+    for _ in range(target.challenges):
+        s = ok(s, TrashChallenge())
+    s, events = act(s, CompleteObjective())
+    assert events[0].kind == "objective_taken" and events[0].data["pay_next_turn"] == target.rep // 2
     assert s.reputation == target.rep and s.run is None and target not in s.objectives
     assert s.rep_from_objectives_this_turn == target.rep
 
@@ -624,23 +669,23 @@ def test_book_example_overkill_carries_the_whole_hit():
     s = shadowrun(runner(1, "Shaman", cost=4, body=3), runner(2, "Samurai", body=8), reputation=5)
     s = ok(s, StartDamage(amount=10))
     s, events = act(s, TakeHit(card_id=1), 6)
-    assert "6 damage" in events[0] and "Shaman dies" in events[1]
+    assert "6 damage" in events[0].text and "Shaman dies" in events[1].text
     assert s.damage.left == 4 and s.reputation == 1
     assert [c.name for c in s.cards] == ["Samurai"]
     # the leftover goes to the next runner; a 6 deals only the 4 left
     s, events = act(s, TakeHit(card_id=2), 6)
-    assert s.cards[0].damage == 4 and "only 4 left" in events[0] and s.damage is None
+    assert s.cards[0].damage == 4 and "only 4 left" in events[0].text and s.damage is None
     books_balance(s)
 
 
 def test_book_example_thirteen_damage_two_dice_per_hit():
     s = shadowrun(runner(1, "A", body=6), runner(2, "B", body=4, cost=2), runner(3, "C", body=5))
     s, events = act(s, StartDamage(amount=13))
-    assert "2d6" in events[0]
+    assert "2d6" in events[0].text
     s = ok(s, TakeHit(card_id=1), 2, 3)
     assert s.cards[0].damage == 5  # survives
     s, events = act(s, TakeHit(card_id=2), 3, 4)
-    assert "B dies" in events[1] and s.damage.left == 1
+    assert "B dies" in events[1].text and s.damage.left == 1
     s = ok(s, TakeHit(card_id=3), 6, 6)
     assert next(c for c in s.cards if c.name == "C").damage == 1 and s.damage is None
 
@@ -659,7 +704,7 @@ def test_everyone_takes_a_hit_before_a_second_pass():
 def test_armor_and_armor_piercing():
     s = shadowrun(runner(1, "Troll", body=9, armor=2))
     s2, events = act(ok(s, StartDamage(amount=5)), TakeHit(card_id=1), 4)
-    assert s2.cards[0].damage == 2 and "armor 2 stops 2" in events[0] and s2.damage.left == 1
+    assert s2.cards[0].damage == 2 and "armor 2 stops 2" in events[0].text and s2.damage.left == 1
     s3 = ok(ok(s, StartDamage(amount=5, armor_piercing=True)), TakeHit(card_id=1), 4)
     assert s3.cards[0].damage == 4
 
@@ -668,8 +713,9 @@ def test_damage_left_when_everyone_is_dead_falls_on_no_one():
     s = shadowrun(runner(1, "A", body=2, cost=3))
     s = ok(s, StartDamage(amount=9))
     s, events = act(s, TakeHit(card_id=1), 5)
-    assert s.damage is None and "4 damage falls on no one" in events[-1]
+    assert s.damage is None and "4 damage falls on no one" in events[-1].text
     assert s.reputation == -3
+    s = s.model_copy(update={"objectives": [o.model_copy(update={"challenges": 0}) for o in s.objectives]})
     refused(s, CompleteObjective(), match="At least one runner")
 
 
@@ -682,7 +728,7 @@ def test_wounded_runner_keeps_damage_into_the_next_turn():
 def test_remove_card_died_loses_its_cost():
     s = legwork(runner(1, cost=5))
     s, events = act(s, RemoveCard(card_id=1, died=True))
-    assert s.reputation == -5 and not s.cards and "its Nuyen cost" in events[0]
+    assert s.reputation == -5 and not s.cards and "its Nuyen cost" in events[0].text
     s = ok(legwork(runner(1, cost=5)), RemoveCard(card_id=1))
     assert s.reputation == 0
 
@@ -700,15 +746,24 @@ def test_win_check_edges(rep, loan, interest, won):
     if won:
         assert s.phase == "over" and legal_actions(s) == [] and R.headline(s) == "Turn 1 · Won"
     else:
-        assert "Not won yet" in events[0]
+        assert "Not won yet" in events[0].text
 
 
-@pytest.mark.parametrize("rep,face,lost", [(-3, 3, True), (-3, 4, False), (-1, 1, True), (-1, 2, False), (-6, 6, True)])
+@pytest.mark.parametrize("rep,face,lost", [(-3, 3, True), (-3, 4, False), (-1, 1, True), (-1, 2, False), (-5, 6, False)])
 def test_negative_reputation_survival_roll(rep, face, lost):
     s = at(started(), "victory", reputation=rep)
     s, events = act(s, CheckVictory(), face)
     assert (R.outcome(s) == "Lost") is lost
-    assert f"rolled {face}" in events[-1]
+    assert f"rolled {face}" in events[-1].text
+    assert events[-1].kind == "survival" and events[-1].data == {"reputation": rep, "face": face, "lost": lost}
+
+
+def test_survival_at_minus_six_or_lower_is_lost_without_a_die():
+    """Decision: no face survives, so no die is asked for (as payment at 40+ debt)."""
+    s = at(started(), "victory", reputation=-6)
+    assert GAME.chance_for(s, CheckVictory()) is None
+    s, events = act(s, CheckVictory())
+    assert R.outcome(s) == "Lost" and events[-1].data["face"] is None
 
 
 def test_zero_reputation_needs_no_survival_roll():
@@ -717,10 +772,15 @@ def test_zero_reputation_needs_no_survival_roll():
 
 
 def test_odds_helpers():
-    from fractions import Fraction
-    assert R.payment_due_odds(22) == Fraction(4, 6)
-    assert R.event_played_odds(0) == 1 and R.event_played_odds(3) == Fraction(4, 6)
-    assert R.survival_loss_odds(-2) == Fraction(2, 6) and R.survival_loss_odds(4) == 0
+    def odds(outcomes):
+        return [(o.label, o.probability) for o in outcomes]
+    assert odds(R.payment_due_outcomes(22)) == [("due on 1–4", 4 / 6), ("not due on 5–6", 2 / 6)]
+    assert odds(R.payment_due_outcomes(40)) == [("always due (total debt 40 or more)", 1.0)]
+    assert odds(R.event_outcomes(0)) == [("always played (cost 0 or 1)", 1.0)]
+    assert odds(R.event_outcomes(3))[0] == ("played on 3–6", 4 / 6)
+    assert odds(R.survival_outcomes(-2)) == [("game lost on 1–2", 2 / 6), ("you survive on 3–6", 4 / 6)]
+    assert R.survival_outcomes(4) == []
+    assert R.payment_table() == "0–9 → 1–2 · 10–19 → 1–3 · 20–29 → 1–4 · 30–39 → 1–5 · 40+ → always"
 
 
 # --- 7 End ----------------------------------------------------------------------------------------------
@@ -730,7 +790,7 @@ def test_end_starts_the_next_turn():
     s = at(started(), "end", rep_from_objectives_this_turn=20, run_taken=True)
     s, events = act(s, Advance())
     assert (s.turn, s.phase, s.rep_from_objectives_last_turn, s.run_taken) == (2, "objective", 20, False)
-    assert "Turn 2 begins" in events[0]
+    assert "Turn 2 begins" in events[0].text
 
 
 # --- bad input, dice and serialisation ------------------------------------------------------------------
@@ -778,19 +838,21 @@ def test_ledger_lines_and_chart():
     assert rows[-1]["loan"] == 18
 
 
-def test_tie_break_dice_are_known_before_the_refresh():
-    from companion.games.shadowrun.rules import tie_break_dice
+def test_tie_break_dice_are_declared_one_tie_at_a_time():
+    """Each full tie is its own roll: a die with one face per tied objective (a d3, then a d2 among
+    the two still tied); the top-up comes first, so it can make a tie."""
     three = [Objective(id=i, name=n, rep=15, challenges=2) for i, n in ((1, "A"), (2, "B"), (3, "C"))]
     s = at(started(difficulty="extreme"), "objective", objectives=three)
-    assert tie_break_dice(s) == [3, 2]  # a d3, then a d2 among the two still tied, then the last one
-    s2, _ = act(s, RefreshChallenges(), 3, 1)  # exactly those dice are used
+    first, second = chances(s, RefreshChallenges(), 3, 1)
+    assert (first.die.faces, second.die.faces) == (("A", "B", "C"), ("A", "B"))
+    assert GAME.chance_for(s, RefreshChallenges()) == first
+    s2, _ = act(s, RefreshChallenges(), 3, 1)
     assert [o.challenges for o in s2.objectives] == [3, 3, 3]
     two = [Objective(id=1, name="A", rep=20, challenges=2), Objective(id=2, name="B", rep=20, challenges=2),
            Objective(id=3, name="C", rep=5, challenges=1)]
-    assert tie_break_dice(at(started(difficulty="normal"), "objective", objectives=two)) == [2]
-    assert tie_break_dice(at(started(difficulty="easy"), "objective", objectives=two)) == []
-    # The top-up comes first: B, short of its 2 challenges, gets one, which makes the tie.
+    assert len(chances(at(started(difficulty="normal"), "objective", objectives=two), RefreshChallenges(), 1)) == 1
+    assert chances(at(started(difficulty="easy"), "objective", objectives=two), RefreshChallenges()) == []
     short = [Objective(id=1, name="A", rep=20, challenges=2), Objective(id=2, name="B", rep=20, challenges=1)]
-    assert tie_break_dice(at(started(difficulty="normal"), "objective", objectives=short)) == [2]
+    assert len(chances(at(started(difficulty="normal"), "objective", objectives=short), RefreshChallenges(), 2)) == 1
     uneven = [Objective(id=1, name="A", rep=20, challenges=3), Objective(id=2, name="B", rep=20, challenges=1)]
-    assert tie_break_dice(at(started(difficulty="normal"), "objective", objectives=uneven)) == []
+    assert GAME.chance_for(at(started(difficulty="normal"), "objective", objectives=uneven), RefreshChallenges()) is None

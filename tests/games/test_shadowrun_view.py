@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from companion.dice import SeededDice
+from companion.games.base import InputError
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.ledger import balances_by_turn
 from companion.games.shadowrun import view
@@ -17,11 +18,16 @@ from companion.games.shadowrun.screens import chart_shapes
 
 
 class FakeFrame:
-    def __init__(self, state: R.State):
+    """The frame a panel is built in; `history` holds (label, events) rows, newest first, as the store does."""
+
+    def __init__(self, state: R.State, history: list | None = None):
         self.campaign_id = 1
         self.loaded = SimpleNamespace(game_state=state)
+        rows = [SimpleNamespace(label=label, events=[e.model_dump() for e in events]) for label, events in history or []]
         self.app = SimpleNamespace(guard=lambda fn: fn, go=lambda route: None,
-                                   store=SimpleNamespace(history=lambda cid, limit=1: []))
+                                   store=SimpleNamespace(history=lambda cid, limit=1: rows[:limit]))
+        self.dispatched: list = []
+        self.dispatch = lambda action, pulse=False: self.dispatched.append((action, pulse))
 
 
 def texts(control) -> str:
@@ -46,22 +52,42 @@ def texts(control) -> str:
     return "\n".join(out)
 
 
-def step(state: R.State, action, n: int) -> R.State:
-    new, _ = R.apply(state, action, SeededDice(7, n))
-    panel = view.panel(FakeFrame(new))
+def step(state: R.State, action, n: int, history: list) -> R.State:
+    """Apply, note it in `history` (newest first) and build the panel."""
+    new, events = R.apply(state, action, SeededDice(7, n))
+    history.insert(0, (R.describe(action), events))
+    panel = view.panel(FakeFrame(new, history))
     assert isinstance(panel, ft.Control)
     return new
+
+
+def find(control, text: str) -> list:
+    """The controls whose content is exactly `text` (a button's words)."""
+    found = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            if getattr(c, "content", None) == text:
+                found.append(c)
+            for attr in ("controls", "content"):
+                walk(getattr(c, attr, None))
+    walk(control)
+    return found
 
 
 def test_panel_builds_through_two_turns_with_a_run():
     s = R.new_state(R.Settings())
     view.panel(FakeFrame(s))
     n = 0
+    history: list = []
 
     def go(action):
         nonlocal n, s
         n += 1
-        s = step(s, action, n)
+        s = step(s, action, n, history)
 
     for name, rep in (("Low", 5), ("Mid", 15), ("High", 25)):
         go(R.AddObjective(name=name, rep=rep))
@@ -74,13 +100,13 @@ def test_panel_builds_through_two_turns_with_a_run():
             go(R.Payroll())
         if R.why_not(s, "charge_interest") is None:
             go(R.ChargeInterest())
-            shown = texts(view.panel(FakeFrame(s)))
-            assert "Interest +2: 10% of 20 = 2" in shown
+            shown = texts(view.panel(FakeFrame(s, history)))
+            assert "Interest +2: 10% of 20 = 2" in shown  # read from the typed "interest" event
         if s.phase == "payment":
             break
         go(R.Advance())
     assert s.phase == "payment"
-    assert "due on a d6 of 1–4" in texts(view.panel(FakeFrame(s)))
+    assert "due on 1–4 (67%)" in texts(view.panel(FakeFrame(s)))
     go(R.RollPaymentDue())
     if s.payment_due and not s.step_done:
         go(R.PayInterest())
@@ -98,7 +124,7 @@ def test_panel_builds_through_two_turns_with_a_run():
     go(R.StartDamage(amount=7))
     while s.damage is not None:
         shown = texts(view.panel(FakeFrame(s)))
-        assert "Who takes the next hit?" in shown
+        assert "Who takes the next hit?" in shown and "survives" in shown  # each hit's odds, from its chance
         go(R.TakeHit(card_id=R.hit_candidates(s)[0].id))
     if s.run is not None:
         go(R.EndRun())
@@ -115,7 +141,7 @@ def test_negative_reputation_is_red_and_named():
     s = R.new_state(R.Settings())
     s, _ = R.apply(s, R.Adjust(account="reputation", amount=-3, reason="Bad press"), SeededDice(1, 1))
     shown = texts(view.panel(FakeFrame(s)))
-    assert "d6 ≤ 3" in shown
+    assert "game lost on 1–3 (50%)" in shown
 
 
 def test_setup_form_collects_settings():
@@ -127,30 +153,38 @@ def test_setup_form_collects_settings():
         R.Settings.model_validate(form.collect())
 
 
-def test_a_full_tie_goes_through_frame_roll_with_its_dice():
-    """The tie-break dice are known before "Refresh the challenges": the button asks the frame to roll
-    exactly them (so physical dice can be typed), a d3 then a d2 sent as two dice of up to 3 sides."""
+def test_a_full_tie_is_shown_from_its_chance_and_the_button_just_dispatches():
+    """The view counts no dice: it shows the first roll the refresh declares (a die named by the tied
+    objectives) and dispatches the action as it is; the frame asks a physical table for each die."""
     s = R.new_state(R.Settings(difficulty="extreme")).model_copy(update={
         "phase": "objective", "turn": 1,
         "objectives": [R.Objective(id=i, name=n, rep=15, challenges=2) for i, n in ((1, "A"), (2, "B"), (3, "C"))]})
     frame = FakeFrame(s)
-    rolled = []
-    frame.roll = lambda action, count, sides, what: rolled.append((action.kind, count, sides, what))
-    frame.dispatch = lambda *a, **k: pytest.fail("a roll must go through frame.roll")
     frame.__dict__["_shadowrun_typed"] = {}
     built = view.panel(frame)
-    assert "the app rolls a d3, then a d2" in texts(built)
-    found = []
+    assert "1 d3 for the tie for extra challenge 1 among A, B and C: A (33%) · B (33%) · C (33%)" in texts(built)
+    find(built, "Refresh the challenges (1b)")[0].on_click(None)
+    assert frame.dispatched == [(R.RefreshChallenges(), True)]
 
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.BaseControl):
-            if getattr(c, "content", None) == "Refresh the challenges (1b)":
-                found.append(c)
-            for attr in ("controls", "content"):
-                walk(getattr(c, attr, None))
-    walk(built)
-    found[0].on_click(None)
-    assert rolled == [("refresh_challenges", 2, 3, "tie-break: a d3, then a d2")]
+
+def test_take_the_objective_is_greyed_with_the_rule_until_every_challenge_is_beaten():
+    s = R.new_state(R.Settings()).model_copy(update={
+        "phase": "shadowrun", "turn": 1, "run_taken": True,
+        "objectives": [R.Objective(id=1, name="Heist", rep=25, challenges=1)],
+        "cards": [R.Card(id=2, name="Face", cost=3, body=4, turned=True)],
+        "run": R.Run(objective_id=1, team=[2], events_to_draw=1)})
+    [take] = find(view.panel(FakeFrame(s)), "Take the objective (+25 rep)")
+    assert take.disabled and take.tooltip == "Beat or sleaze every challenge on Heist first: 1 left."
+    s, _ = R.apply(s, R.TrashChallenge(), SeededDice(1, 1))
+    [take] = find(view.panel(FakeFrame(s)), "Take the objective (+25 rep)")
+    assert not take.disabled
+
+
+def test_a_number_out_of_its_range_is_refused_with_the_moves_range():
+    s = R.new_state(R.Settings()).model_copy(update={"phase": "legwork", "turn": 1})
+    frame = FakeFrame(s)
+    frame.__dict__["_shadowrun_typed"] = {}
+    ui = view.Ui(frame)
+    field = ft.TextField(value="-3")
+    with pytest.raises(InputError, match="Off the loan must be between 0 and 20"):
+        ui.number(field, "pay_off", "loan")

@@ -1,22 +1,28 @@
 """Shadowrun: Singularis (solitaire rules for Shadowrun: The Trading Card Game), RULES.md §2.
 
 The cards stay on the table. The app keeps the loan, cash, interest and reputation right (every
-change is a ledger line: see `ledger.post`), walks the turn phase by phase, and makes the rolls the
-book asks for: Luck of the Draw, tie-breaks, payment due, errands, events, damage, survival.
+change is a ledger line: see `ledger.post`), walks the turn phase by phase, and declares every roll
+the book asks for as a chance node (how many dice, which die, why, the odds of each outcome): Luck
+of the Draw, tie-breaks, payment due, errands, events, pumped costs, random picks, damage, survival.
 
-Read top to bottom: the numbers of the game (pure formulas), settings, state, actions, which actions
-each phase allows (`legal_actions`), then one handler per action, then `apply`.
+Read top to bottom: the numbers of the game (pure formulas and the odds of each roll), settings,
+state, actions, which actions each phase allows (`why_not`) and what may be done now (`moves`),
+then one handler per action, then `apply`.
 """
 
 from __future__ import annotations
 
+import typing
 from fractions import Fraction
 from typing import Annotated, Any, Callable, Literal, Optional, Union
 
 from pydantic import Field, StringConstraints
 
-from companion.games.base import Dice, Game, InputError, Model, RuleError, ceil_div, fmt_dice, require_range
-from companion.games.shadowrun.ledger import Account, Line, post
+from companion.games.base import (
+    DieSpec, Dice, Event, FieldSpec, Game, InputError, Model, Move, Outcome, RuleError, ceil_div, event, field_specs,
+    fmt_dice, require_range, throw, throw_one,
+)
+from companion.games.shadowrun.ledger import ACCOUNTS, Account, Line, post
 
 # --- The numbers of the game ------------------------------------------------------------------------
 
@@ -25,6 +31,7 @@ EXTRA_CHALLENGES: dict[str, int] = {"easy": 0, "normal": 1, "hard": 2, "extreme"
 MAX_RUNNERS = 6  # in play at any time, and on one Shadowrun (spirits and drones don't count)
 HAND_SIZE = 7
 OBJECTIVES_IN_PLAY = 3
+OBJECTIVE_RANGES = ("≤10", "11–20", "21+")
 
 
 def challenges_for(rep: int) -> int:
@@ -47,13 +54,26 @@ def interest_charge(rate: int, debt: int) -> int:
     return ceil_div(rate * debt, 100)
 
 
+def interest_sums(rate: int, debt: int) -> str:
+    """The interest sum as the table checks it.
+
+    >>> interest_sums(20, 22)
+    '20% of 22 = 4.4 → 5'
+    >>> interest_sums(10, 20)
+    '10% of 20 = 2'
+    """
+    exact = rate * debt  # in hundredths of a Nuyen
+    return f"{rate}% of {debt} = {_decimal(exact)}" + ("" if exact % 100 == 0 else f" → {interest_charge(rate, debt)}")
+
+
+def johnson_pay(rep_gained: int) -> int:
+    """Mr Johnson pays half the reputation gained from objectives, rounded down."""
+    return rep_gained // 2
+
+
 def payment_due_faces(debt: int) -> int:
     """Payment is due on a d6 roll of 1..this: 0–9 → 2, 10–19 → 3, 20–29 → 4, 30–39 → 5, 40+ → 6."""
     return min(6, 2 + debt // 10)
-
-
-def payment_due_odds(debt: int) -> Fraction:
-    return Fraction(payment_due_faces(debt), 6)
 
 
 def event_draws(reputation: int) -> int:
@@ -61,25 +81,105 @@ def event_draws(reputation: int) -> int:
     return 1 + max(0, reputation) // 10
 
 
-def event_played_odds(cost: int) -> Fraction:
-    """An event is played on a d6 ≥ its Nuyen cost; cost 0 or 1 always."""
-    return Fraction(max(0, min(6, 7 - max(cost, 1))), 6)
-
-
 def hit_dice(total_damage: int) -> int:
     """Dice per hit: one per complete 6 of the challenge's damage, at least one (1–11 → 1, 12–17 → 2)."""
     return max(1, total_damage // 6)
-
-
-def survival_loss_odds(reputation: int) -> Fraction:
-    """Chance the Victory/Failure roll ends the game: a d6 ≤ |reputation| when reputation < 0."""
-    return Fraction(min(6, -reputation), 6) if reputation < 0 else Fraction(0)
 
 
 def _decimal(hundredths: int) -> str:
     """4.4 from 440, exactly, without floats."""
     whole, frac = divmod(hundredths, 100)
     return str(whole) if frac == 0 else f"{whole}.{frac:02d}".rstrip("0")
+
+
+# --- The odds of each roll (the chance nodes' outcomes; the view shows these, never its own) ----------
+
+
+def _faces(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def _sum_at_least(dice: int, total: int) -> Fraction:
+    """Chance that `dice` d6 add up to `total` or more, exactly.
+
+    >>> _sum_at_least(2, 7)
+    Fraction(7, 12)
+    >>> _sum_at_least(1, 1), _sum_at_least(1, 7)
+    (Fraction(1, 1), Fraction(0, 1))
+    """
+    ways = {0: 1}
+    for _ in range(dice):
+        nxt: dict[int, int] = {}
+        for s, w in ways.items():
+            for face in range(1, 7):
+                nxt[s + face] = nxt.get(s + face, 0) + w
+        ways = nxt
+    return Fraction(sum(w for s, w in ways.items() if s >= total), 6 ** dice)
+
+
+def _split(p: Fraction, yes: str, no: str) -> list[Outcome]:
+    return [Outcome(label=yes, probability=float(p)), Outcome(label=no, probability=float(1 - p))]
+
+
+def payment_due_outcomes(debt: int) -> list[Outcome]:
+    """The payment-due roll against the debt band ("due on 1–4"); 40 or more is always due."""
+    due = payment_due_faces(debt)
+    if due == 6:
+        return [Outcome(label="always due (total debt 40 or more)", probability=1.0)]
+    return _split(Fraction(due, 6), f"due on {_faces(1, due)}", f"not due on {_faces(due + 1, 6)}")
+
+
+def payment_table() -> str:
+    """The payment-due table in one line.
+
+    >>> payment_table()
+    '0–9 → 1–2 · 10–19 → 1–3 · 20–29 → 1–4 · 30–39 → 1–5 · 40+ → always'
+    """
+    bands = []
+    for low in range(0, 50, 10):
+        due = payment_due_faces(low)
+        bands.append(f"{low}+ → always" if due == 6 else f"{low}–{low + 9} → {_faces(1, due)}")
+    return " · ".join(bands)
+
+
+def event_outcomes(cost: int) -> list[Outcome]:
+    """An event is played on a d6 ≥ its Nuyen cost: cost 0 or 1 always, above 6 never (no die either way)."""
+    if cost <= 1:
+        return [Outcome(label="always played (cost 0 or 1)", probability=1.0)]
+    if cost > 6:
+        return [Outcome(label="never played (no die reaches its cost)", probability=1.0)]
+    return _split(Fraction(7 - cost, 6), f"played on {_faces(cost, 6)}", f"not played on {_faces(1, cost - 1)}")
+
+
+def survival_outcomes(reputation: int) -> list[Outcome]:
+    """The Victory/Failure roll below 0 reputation: a d6 ≤ |reputation| loses (none at 0 or more)."""
+    if reputation >= 0:
+        return []
+    lose = min(6, -reputation)
+    if lose == 6:
+        return [Outcome(label="always lost (reputation −6 or lower)", probability=1.0)]
+    return _split(Fraction(lose, 6), f"game lost on {_faces(1, lose)}", f"you survive on {_faces(lose + 1, 6)}")
+
+
+ERRAND_OUTCOMES = [
+    Outcome(label="1: nothing", probability=1 / 6),
+    Outcome(label="2–5: that many Nuyen", probability=4 / 6),
+    Outcome(label="6: take 6, or roll two more dice", probability=1 / 6),
+]
+TWO_MORE_OUTCOMES = _split(_sum_at_least(2, 7), "more than 6: better than taking the 6", "6 or less")
+LUCK_OUTCOMES = _split(Fraction(1, 6), "doubles: draw from any deck", "two faces: draw from either deck")
+PUMP_OUTCOMES = [Outcome(label="1–5: that many Nuyen", probability=5 / 6),
+                 Outcome(label="6: roll again and add", probability=1 / 6)]
+PUMP_AGAIN_OUTCOMES = [Outcome(label="7–12 Nuyen in all", probability=1.0)]
+
+
+def pick_die(options: list[str]) -> DieSpec:
+    """A die with one face per option, named by it (a physical table picks any fair way and taps it)."""
+    return DieSpec(sides=len(options), faces=tuple(options))
+
+
+def pick_outcomes(die: DieSpec) -> list[Outcome]:
+    return [Outcome(label=name, probability=float(die.probability(name))) for name, _ in die.choices()]
 
 
 # --- Phases: the order of the turn and what the table does in each -----------------------------------
@@ -232,7 +332,22 @@ def new_state(settings: Settings) -> State:
     return state
 
 
+def hit_outcomes(damage: Damage, card: Card) -> list[Outcome]:
+    """Whether this hit kills `card`: the dice must deal its body left plus its armor (unless
+    armor-piercing), and a hit never deals more than the damage left."""
+    armor = 0 if damage.armor_piercing else card.armor
+    kills = card.body - card.damage + armor  # the dice total that kills
+    if kills > damage.left:
+        return [Outcome(label=f"{card.name} survives: only {damage.left} damage is left", probability=1.0)]
+    p = _sum_at_least(damage.dice, kills)
+    if p == 1:
+        return [Outcome(label=f"any roll kills {card.name}", probability=1.0)]
+    return _split(p, f"{kills} or more kills {card.name}", f"less: {card.name} survives")
+
+
 # --- Actions -------------------------------------------------------------------------------------------
+# Each number a player types has its range on the model (`Field(ge=…, le=…)`; `moves` narrows it by
+# the state) and the words the form shows (`description`), which also name it in a refusal.
 
 
 class Advance(Model):
@@ -243,13 +358,13 @@ class Advance(Model):
 
 class AddObjective(Model):
     kind: Literal["add_objective"] = "add_objective"
-    name: str
-    rep: int
+    name: str = Field(description="Objective name")
+    rep: int = Field(ge=1, le=100, description="Reputation")
 
 
 class DiscardObjective(Model):
     kind: Literal["discard_objective"] = "discard_objective"
-    objective_id: int
+    objective_id: int = Field(description="Objective")
 
 
 class RefreshChallenges(Model):
@@ -258,7 +373,7 @@ class RefreshChallenges(Model):
 
 class TakeNuyen(Model):
     kind: Literal["take_nuyen"] = "take_nuyen"
-    count: int = 1
+    count: int = Field(1, ge=1, le=HAND_SIZE, description="Nuyen taken instead of cards")
 
 
 class RollLuck(Model):
@@ -271,15 +386,15 @@ class GetPaid(Model):
 
 class SecondaryIncome(Model):
     kind: Literal["secondary_income"] = "secondary_income"
-    amount: int
-    source: str = ""
+    amount: int = Field(ge=1, le=100, description="Nuyen")
+    source: str = Field("", description="From (card)")
 
 
 class Payroll(Model):
     """Pay all upkeep; `unpaid` names the cards the player leaves unpaid when cash runs short."""
 
     kind: Literal["payroll"] = "payroll"
-    unpaid: list[int] = Field(default_factory=list)
+    unpaid: list[int] = Field(default_factory=list, description="Cards left unpaid (trashed)")
 
 
 class ChargeInterest(Model):
@@ -294,8 +409,8 @@ class PayInterest(Model):
     """Pay the interest due; cards may be cashed in at 1 Nuyen each (untracked ones by count)."""
 
     kind: Literal["pay_interest"] = "pay_interest"
-    cash_in: int = 0
-    cash_in_ids: list[int] = Field(default_factory=list)
+    cash_in: int = Field(0, ge=0, description="Cards cashed in")
+    cash_in_ids: list[int] = Field(default_factory=list, description="Cards in play cashed in")
 
 
 class RefusePayment(Model):
@@ -304,26 +419,29 @@ class RefusePayment(Model):
 
 class Deploy(Model):
     kind: Literal["deploy"] = "deploy"
-    name: str
-    card_type: CardType = "runner"
-    cost: int
-    upkeep: int = 0
-    body: int = 1
-    armor: int = 0
+    name: str = Field(description="Card name")
+    card_type: CardType = Field("runner", description="Type")
+    cost: int = Field(ge=0, le=50, description="Cost")
+    upkeep: int = Field(0, ge=0, le=20, description="Upkeep")
+    body: int = Field(1, ge=0, le=30, description="Body")  # 1 or more for a runner, spirit or drone
+    armor: int = Field(0, ge=0, le=20, description="Armor")
+
+
+SpendItem = Literal["gear", "skillsoft", "chipjack", "special", "other"]
 
 
 class Spend(Model):
     """Pay for gear, a skillsoft (and a chipjack with it), a special card, or anything else."""
 
     kind: Literal["spend"] = "spend"
-    amount: int
-    item: Literal["gear", "skillsoft", "chipjack", "special", "other"] = "gear"
-    what: str = ""
+    amount: int = Field(ge=1, le=100, description="Price")
+    item: SpendItem = Field("gear", description="Buying")
+    what: str = Field("", description="What")
 
 
 class RunErrand(Model):
     kind: Literal["run_errand"] = "run_errand"
-    card_id: int
+    card_id: int = Field(description="Runner")
 
 
 class TakeSix(Model):
@@ -336,29 +454,29 @@ class RollTwo(Model):
 
 class SellCards(Model):
     kind: Literal["sell_cards"] = "sell_cards"
-    count: int = 1
+    count: int = Field(1, ge=1, le=60, description="Cards sold")
 
 
 class PayOff(Model):
     kind: Literal["pay_off"] = "pay_off"
-    loan: int = 0
-    interest: int = 0
+    loan: int = Field(0, ge=0, description="Off the loan")
+    interest: int = Field(0, ge=0, description="Off the interest")
 
 
 class Heal(Model):
     kind: Literal["heal"] = "heal"
-    card_id: int
+    card_id: int = Field(description="Card")
 
 
 class StartRun(Model):
     kind: Literal["start_run"] = "start_run"
-    objective_id: int
-    team: list[int]
+    objective_id: int = Field(description="Target objective")
+    team: list[int] = Field(description="The team")
 
 
 class DrawEvent(Model):
     kind: Literal["draw_event"] = "draw_event"
-    cost: int
+    cost: int = Field(ge=0, le=20, description="Event's Nuyen cost")
 
 
 class Pump(Model):
@@ -367,7 +485,7 @@ class Pump(Model):
 
 class PickRandom(Model):
     kind: Literal["pick_random"] = "pick_random"
-    options: list[str]
+    options: list[str] = Field(description="Options")
 
 
 class TrashChallenge(Model):
@@ -378,13 +496,13 @@ class TrashChallenge(Model):
 
 class StartDamage(Model):
     kind: Literal["start_damage"] = "start_damage"
-    amount: int
-    armor_piercing: bool = False
+    amount: int = Field(ge=1, le=99, description="Challenge damage")
+    armor_piercing: bool = Field(False, description="Armor-piercing")
 
 
 class TakeHit(Model):
     kind: Literal["take_hit"] = "take_hit"
-    card_id: int
+    card_id: int = Field(description="Who takes the hit")
 
 
 class CompleteObjective(Model):
@@ -403,9 +521,9 @@ class Adjust(Model):
     """A card's effect on loan, cash, interest or reputation the rules don't know (with a reason)."""
 
     kind: Literal["adjust"] = "adjust"
-    account: Account
-    amount: int
-    reason: str
+    account: Account = Field(description="Account")
+    amount: int = Field(ge=-100, le=100, description="Change (±)")
+    reason: str = Field(description="Card / reason")
 
 
 class SetTurned(Model):
@@ -422,16 +540,15 @@ class RemoveCard(Model):
     died: bool = False
 
 
-Action = Annotated[
-    Union[
-        Advance, AddObjective, DiscardObjective, RefreshChallenges, TakeNuyen, RollLuck, GetPaid,
-        SecondaryIncome, Payroll, ChargeInterest, RollPaymentDue, PayInterest, RefusePayment, Deploy,
-        Spend, RunErrand, TakeSix, RollTwo, SellCards, PayOff, Heal, StartRun, DrawEvent, Pump,
-        PickRandom, TrashChallenge, StartDamage, TakeHit, CompleteObjective, EndRun, CheckVictory,
-        Adjust, SetTurned, RemoveCard,
-    ],
-    Field(discriminator="kind"),
-]
+ACTION_CLASSES = (
+    Advance, AddObjective, DiscardObjective, RefreshChallenges, TakeNuyen, RollLuck, GetPaid,
+    SecondaryIncome, Payroll, ChargeInterest, RollPaymentDue, PayInterest, RefusePayment, Deploy,
+    Spend, RunErrand, TakeSix, RollTwo, SellCards, PayOff, Heal, StartRun, DrawEvent, Pump,
+    PickRandom, TrashChallenge, StartDamage, TakeHit, CompleteObjective, EndRun, CheckVictory,
+    Adjust, SetTurned, RemoveCard,
+)
+Action = Annotated[Union[ACTION_CLASSES], Field(discriminator="kind")]  # type: ignore[valid-type]
+ACTION_OF: dict[str, type[Model]] = {cls.model_fields["kind"].default: cls for cls in ACTION_CLASSES}
 
 # --- Which actions each phase offers -------------------------------------------------------------------
 
@@ -484,9 +601,10 @@ def _living_team(state: State) -> list[Card]:
     return [c for c in state.cards if c.id in state.run.team]
 
 
-def _missing_ranges(state: State) -> list[str]:
+def missing_ranges(state: State) -> list[str]:
+    """The setup ranges of objective value still without an objective."""
     have = {objective_range(o.rep) for o in state.objectives}
-    return [r for r in ("≤10", "11–20", "21+") if r not in have]
+    return [r for r in OBJECTIVE_RANGES if r not in have]
 
 
 def why_not(state: State, kind: str) -> Optional[str]:
@@ -565,8 +683,14 @@ def _why_not_now(state: State, kind: str) -> Optional[str]:
             return "No challenge is left under the target objective."
         if kind == "start_damage" and not _living_team(state):
             return "Nobody on the run is left to take damage."
-        if kind == "complete_objective" and not any(c.card_type == "runner" for c in _living_team(state)):
-            return "At least one runner must survive the run to take the objective."
+        if kind == "complete_objective":
+            # RULES.md §2: taken only once every challenge on it is sleazed, defeated or otherwise done.
+            objective = _objective(state, state.run.objective_id)
+            if objective.challenges:
+                return (f"Beat or sleaze every challenge on {objective.name} first: "
+                        f"{objective.challenges} left.")
+            if not any(c.card_type == "runner" for c in _living_team(state)):
+                return "At least one runner must survive the run to take the objective."
         return None
     if kind in ("set_turned", "remove_card"):
         return None if state.cards else "No tracked card is in play."
@@ -578,7 +702,7 @@ def _why_not_now(state: State, kind: str) -> Optional[str]:
 def _why_not_advance(state: State) -> Optional[str]:
     phase = state.phase
     if phase == "setup":
-        missing = _missing_ranges(state)
+        missing = missing_ranges(state)
         return f"Play one objective from each range first; missing: {', '.join(missing)}." if missing else None
     required = {
         "objective": "Refresh the challenges first (1b).",
@@ -596,21 +720,35 @@ def _why_not_advance(state: State) -> Optional[str]:
     return None
 
 
-def legal_actions(state: State) -> list[str]:
-    """The action kinds allowed now (the UI enables exactly these buttons)."""
-    return [kind for kind in ALL_KINDS if why_not(state, kind) is None]
-
-
-def is_legal(state: State, kind: str) -> bool:
-    return why_not(state, kind) is None
-
-
 # --- Helpers the UI shows -------------------------------------------------------------------------------
 
 
 def payroll_bill(state: State) -> list[Card]:
     """The cards that charge upkeep, in play order (what 3c lists)."""
     return [c for c in state.cards if c.upkeep > 0]
+
+
+def payroll_unpayable(state: State) -> list[int]:
+    """Paying upkeep in play order while cash lasts, the cards left over: a choice 3c accepts (each of
+    them costs more than the cash left), offered first when cash runs short."""
+    left, unpaid = state.cash, []
+    for c in payroll_bill(state):
+        if c.upkeep <= left:
+            left -= c.upkeep
+        else:
+            unpaid.append(c.id)
+    return unpaid
+
+
+def upkeep_due(state: State) -> int:
+    return sum(c.upkeep for c in payroll_bill(state))
+
+
+def victory_checks(state: State) -> list[tuple[str, bool]]:
+    """The three conditions of a win, each in words and whether it holds now."""
+    target = state.settings.target_reputation
+    return [(f"reputation {state.reputation} of {target}", state.reputation >= target),
+            (f"loan {state.loan} left", state.loan == 0), (f"interest {state.interest} owed", state.interest == 0)]
 
 
 def hit_candidates(state: State) -> list[Card]:
@@ -627,12 +765,172 @@ def team_candidates(state: State) -> list[Card]:
     return [c for c in state.cards if not c.turned and c.card_type != "other"]
 
 
+def run_target(state: State) -> Optional[Objective]:
+    return None if state.run is None else _objective(state, state.run.objective_id)
+
+
 def deck_for(settings: Settings, face: int) -> str:
     return settings.deck_table[face - 1]
 
 
 def phase_title(phase: str) -> str:
     return PHASE_TITLES[phase]
+
+
+# How a step works, in the book's words, for the table to read next to its buttons.
+HOW: dict[str, str] = {
+    "add_objective": "It gets one challenge per 10 reputation, rounded up (25 → 3).",
+    "refresh_challenges": "Each objective short of its challenges gets one. Then the difficulty's extra "
+    "challenges go one at a time down the objectives by value; equal values go to the one with fewest "
+    "challenges, then a die picks among those still tied.",
+    "take_nuyen": f"Each Nuyen taken instead of a card counts toward your {HAND_SIZE} this phase.",
+    "roll_luck": "Roll 2d6 for each card: each face names a player deck; doubles: any deck.",
+    "get_paid": "Mr Johnson pays half the reputation gained from objectives last turn, rounded down.",
+    "run_errand": "Turn a runner and roll 1d6: " + " · ".join(o.label for o in ERRAND_OUTCOMES) + ".",
+    "roll_two": "Take 6 Nuyen, or roll two more dice and take their total.",
+    "pay_interest": "Cards in hand or play may be cashed in at 1 Nuyen each; whatever stays unpaid is lost "
+    "as reputation, and stays owed.",
+    "start_run": f"Up to {MAX_RUNNERS} unturned runners (spirits and drones don't count). Events to draw: "
+    "1 + 1 per full 10 reputation (below 0 counts as 0).",
+    "draw_event": "Played if a d6 ≥ its Nuyen cost (cost 0 or 1: always). Stop drawing if a played event "
+    "ends the run.",
+    "take_hit": "Each hit is one d6 per full 6 of the challenge's damage (at least one). A hit never deals "
+    "more than is left, but the character takes all of it; damage ≥ body kills (reputation − its cost).",
+    "complete_objective": "Taken once every challenge on it is beaten or sleazed; a failed challenge ends "
+    "the run and the objective stays in play.",
+    "pick_random": "List the options: a die with one face per option picks one.",
+    "check_victory": "Win with reputation ≥ target, no loan and no interest. Below 0 reputation, a d6 ≤ "
+    "|reputation| ends the game.",
+}
+
+
+# --- What may be done now --------------------------------------------------------------------------------
+
+LABELS: dict[str, str] = {
+    "advance": "Next phase", "add_objective": "Add objective", "discard_objective": "Discard an objective",
+    "refresh_challenges": "Refresh the challenges (1b)", "take_nuyen": "Take Nuyen instead of cards",
+    "roll_luck": "Roll Luck of the Draw (2d6)", "get_paid": "Collect Mr Johnson's payment",
+    "secondary_income": "Add secondary income", "payroll": "Pay the payroll", "charge_interest": "Charge interest",
+    "roll_payment_due": "Roll: is payment due? (d6)", "pay_interest": "Pay the interest",
+    "refuse_payment": "Refuse the payment", "deploy": "Deploy (pay its cost)", "spend": "Buy",
+    "run_errand": "Run an errand", "take_six": "Take 6", "roll_two": "Roll two more (2d6)",
+    "sell_cards": "Sell (+1 each)", "pay_off": "Pay off", "heal": "Heal", "start_run": "Start the Shadowrun",
+    "draw_event": "Roll for the event", "pump": "Pump a cost (d6)", "pick_random": "Pick one at random",
+    "trash_challenge": "Challenge beaten / sleazed", "start_damage": "Allocate this damage",
+    "take_hit": "Take the hit", "complete_objective": "Take the objective", "end_run": "End the run without it",
+    "check_victory": "Check victory", "adjust": "Apply the card effect", "set_turned": "Turn or untap a card",
+    "remove_card": "Trash a card",
+}
+
+
+def field_ranges(state: State, kind: str) -> dict[str, tuple[int, int]]:
+    """The state's bounds on an action's numbers: `moves` offers them and the handler checks them."""
+    if kind == "take_nuyen":
+        return {"count": (1, HAND_SIZE - state.nuyen_taken)}
+    if kind == "pay_interest":
+        return {"cash_in": (0, max(0, state.interest - state.cash))}
+    if kind == "pay_off":
+        return {"loan": (0, state.loan), "interest": (0, state.interest)}
+    return {}
+
+
+def _check_ranges(state: State, action: Any) -> None:
+    for name, (low, high) in field_ranges(state, action.kind).items():
+        label = type(action).model_fields[name].description or name
+        require_range(label, getattr(action, name), low, high)
+
+
+TEMPLATES = ("add_objective", "take_nuyen", "secondary_income", "payroll", "pay_interest", "deploy", "spend",
+             "sell_cards", "pay_off", "start_run", "draw_event", "pick_random", "start_damage", "adjust")
+
+
+def _fields(s: State, kind: str) -> tuple[FieldSpec, ...]:
+    """A template's fields: ranges from the action model narrowed by the state, and the choices now."""
+    choices: dict[str, Any] = {}
+    if kind == "payroll":
+        choices["unpaid"] = [c.id for c in payroll_bill(s)]
+    elif kind == "pay_interest":
+        choices["cash_in_ids"] = [c.id for c in s.cards]
+    elif kind == "deploy":
+        choices["card_type"] = [t for t in typing.get_args(CardType) if t != "runner" or len(_runners(s)) < MAX_RUNNERS]
+    elif kind == "spend":
+        chipjack = s.settings.chipjacks and s.chipjacks_bought < s.skillsofts_bought
+        choices["item"] = [i for i in typing.get_args(SpendItem) if i != "chipjack" or chipjack]
+    elif kind == "start_run":
+        choices.update(objective_id=[o.id for o in s.objectives], team=[c.id for c in team_candidates(s)])
+    elif kind == "start_damage":
+        choices["armor_piercing"] = [False, True]
+    elif kind == "adjust":
+        choices["account"] = list(ACCOUNTS)
+    return field_specs(ACTION_OF[kind], **field_ranges(s, kind), **choices)
+
+
+def _ready(kind: str, action: Any, label: str = "") -> Move:
+    return Move(kind=kind, label=label or LABELS[kind], action=action)
+
+
+SIMPLE: dict[str, Callable[[], Any]] = {
+    "advance": Advance, "refresh_challenges": RefreshChallenges, "roll_luck": RollLuck, "get_paid": GetPaid,
+    "charge_interest": ChargeInterest, "roll_payment_due": RollPaymentDue, "refuse_payment": RefusePayment,
+    "take_six": TakeSix, "roll_two": RollTwo, "pump": Pump, "trash_challenge": TrashChallenge,
+    "complete_objective": CompleteObjective, "end_run": EndRun, "check_victory": CheckVictory,
+}
+
+
+def _ready_moves(s: State, kind: str) -> list[Move]:
+    """The ready actions of a kind `why_not` allows now (besides its template, if it has one)."""
+    if kind in SIMPLE:
+        return [_ready(kind, SIMPLE[kind]())]
+    if kind == "take_nuyen":
+        return [_ready(kind, TakeNuyen(count=1), "Take 1 Nuyen instead of a card")]
+    if kind == "payroll":
+        unpaid = payroll_unpayable(s)
+        label = LABELS[kind] + (", trashing what cash can't cover" if unpaid else "")
+        return [_ready(kind, Payroll(unpaid=unpaid), label)]
+    if kind == "pay_interest":
+        return [_ready(kind, PayInterest(), LABELS[kind] if s.cash >= s.interest else "Pay what cash covers")]
+    if kind == "run_errand":
+        return [_ready(kind, RunErrand(card_id=c.id), f"Errand: {c.name}") for c in _runners(s) if not c.turned]
+    if kind == "heal":
+        return [_ready(kind, Heal(card_id=c.id), f"Heal {c.name} ({c.damage} damage)")
+                for c in s.cards if c.damage > 0 and not c.turned]
+    if kind == "take_hit":
+        ap = s.damage is not None and s.damage.armor_piercing
+        return [_ready(kind, TakeHit(card_id=c.id), f"Hit {c.name} ({c.damage}/{c.body}"
+                       + (f", armor {c.armor})" if c.armor and not ap else ")")) for c in hit_candidates(s)]
+    if kind == "set_turned":
+        return [_ready(kind, SetTurned(card_id=c.id, turned=not c.turned),
+                       f"{'Untap' if c.turned else 'Turn'} {c.name}") for c in s.cards]
+    if kind == "remove_card":
+        return [m for c in s.cards for m in (
+            _ready(kind, RemoveCard(card_id=c.id), f"Trash {c.name}"),
+            _ready(kind, RemoveCard(card_id=c.id, died=True), f"{c.name} died (reputation −{c.cost})"))]
+    if kind == "discard_objective":
+        return [_ready(kind, DiscardObjective(objective_id=o.id), f"Discard {o.name}")
+                for o in s.objectives if o is not run_target(s)]
+    return []
+
+
+def moves(state: State) -> list[Move]:
+    """Everything the table may do now (ready actions, and templates for what it types), and each
+    thing it may not, greyed with the reason."""
+    out: list[Move] = []
+    for kind in ALL_KINDS:
+        reason = why_not(state, kind)
+        ready = _ready_moves(state, kind) if reason is None else []
+        if kind == "discard_objective" and reason is None and not ready:
+            reason = "That objective is the target of the run in progress."
+        fields = _fields(state, kind) if kind in TEMPLATES else ()
+        if reason is not None:
+            out.append(Move(kind=kind, label=LABELS[kind], fields=fields, why_not=reason))
+            continue
+        out += ready + ([Move(kind=kind, label=LABELS[kind], fields=fields)] if fields else [])
+    return out
+
+
+def legal_actions(state: State) -> list[str]:
+    """The kinds of move open now."""
+    return list(dict.fromkeys(m.kind for m in moves(state) if m.why_not is None))
 
 
 # --- Input checks ---------------------------------------------------------------------------------------
@@ -651,9 +949,10 @@ def _ids(values: list[int], what: str) -> list[int]:
     return values
 
 
-# --- Handlers: one per action, each changing the copied state and saying why --------------------------
+# --- Handlers: one per action, each changing the copied state and saying what happened ----------------
+# Every event has a kind and the data a view or a recap needs; the sentence is for people.
 
-Events = list[str]
+Events = list[Event]
 
 
 def _advance(s: State, a: Advance, dice: Dice, ev: Events) -> None:
@@ -661,52 +960,59 @@ def _advance(s: State, a: Advance, dice: Dice, ev: Events) -> None:
     s.phase = NEXT_PHASE[leaving]  # type: ignore[assignment]
     s.step_done = False
     s.payment_due = None
-    if leaving in ("setup", "end"):
+    new_turn = leaving in ("setup", "end")
+    if new_turn:
         s.turn += 1
         s.rep_from_objectives_last_turn = s.rep_from_objectives_this_turn if leaving == "end" else 0
         s.rep_from_objectives_this_turn = 0
         s.run_taken = False
-        ev.append(f"Turn {s.turn} begins: {PHASE_TITLES[s.phase]}.")
-    else:
-        ev.append(f"Turn {s.turn}: {PHASE_TITLES[s.phase]}.")
+    text = f"Turn {s.turn} begins: {PHASE_TITLES[s.phase]}." if new_turn else f"Turn {s.turn}: {PHASE_TITLES[s.phase]}."
+    ev.append(event("phase", text, turn=s.turn, phase=s.phase, new_turn=new_turn))
     if s.phase == "refresh":
         s.nuyen_taken = 0
-        untapped = [c.name for c in s.cards if c.turned]
+        untapped = [c for c in s.cards if c.turned]
         for c in s.cards:
             c.turned = False
-        ev.append(f"Untapped {', '.join(untapped)}." if untapped else "Nothing to untap.")
+        names = [c.name for c in untapped]
+        ev.append(event("untapped", f"Untapped {', '.join(names)}." if names else "Nothing to untap.",
+                        card_ids=[c.id for c in untapped], names=names))
     if s.phase == "legwork":
         s.skillsofts_bought = s.chipjacks_bought = 0
 
 
 def _add_objective(s: State, a: AddObjective, dice: Dice, ev: Events) -> None:
     name = _name(a.name, "An objective's name")
-    require_range("An objective's reputation value", a.rep, 1, 100)
     band = objective_range(a.rep)
-    if s.phase == "setup" and band not in _missing_ranges(s):
+    if s.phase == "setup" and band not in missing_ranges(s):
         raise RuleError(f"Setup already has an objective worth {band}: discard this one and draw again.")
     count = challenges_for(a.rep)
     s.objectives.append(Objective(id=s.next_id, name=name, rep=a.rep, challenges=count))
     s.next_id += 1
-    ev.append(f"Objective {name} ({a.rep} rep): place {count} challenge(s) under it, face down "
-              f"(one per 10 rep, rounded up).")
+    ev.append(event("objective_added", f"Objective {name} ({a.rep} rep): place {count} challenge(s) under it, "
+                    f"face down (one per 10 rep, rounded up).",
+                    objective_id=s.next_id - 1, name=name, rep=a.rep, challenges=count))
 
 
 def _discard_objective(s: State, a: DiscardObjective, dice: Dice, ev: Events) -> None:
     objective = _objective(s, a.objective_id)
-    if s.run is not None and s.run.objective_id == objective.id:
+    if objective is run_target(s):
         raise RuleError("That objective is the target of the run in progress.")
     s.objectives.remove(objective)
-    ev.append(f"Objective {objective.name} discarded with its {objective.challenges} challenge(s).")
+    ev.append(event("objective_discarded", f"Objective {objective.name} discarded with its {objective.challenges} "
+                    f"challenge(s).", objective_id=objective.id, name=objective.name, challenges=objective.challenges))
 
 
 def _topped_up(o: Objective) -> bool:
     return o.challenges < challenges_for(o.rep)
 
 
-def _extra_order(objectives: list[Objective], extras: int, roll: Callable[[int], int]) -> list[tuple[Objective, str]]:
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _extra_order(objectives: list[Objective], extras: int, dice: Dice) -> list[tuple[Objective, str]]:
     """Where the difficulty's extra challenges go, in order: highest value first; equal values: fewest
-    challenges first, then a die (`roll(n)` gives 1..n) among the still-tied ones."""
+    challenges first, then a die with one face per still-tied objective."""
     order: list[tuple[Objective, str]] = []
     remaining = list(objectives)
     while len(order) < min(extras, len(objectives)):
@@ -714,11 +1020,14 @@ def _extra_order(objectives: list[Objective], extras: int, roll: Callable[[int],
         same_rep = [o for o in remaining if o.rep == top.rep and o is not top]
         tied = [o for o in remaining if (o.rep, o.challenges) == (top.rep, top.challenges)]
         if len(tied) > 1:
-            face = roll(len(tied))
+            names = [o.name for o in tied]
+            die = pick_die(names)
+            face = throw_one(dice, f"the tie for extra challenge {len(order) + 1} among {_names(names)}", die=die,
+                             outcomes=pick_outcomes(die))
             top = tied[face - 1]
             others = ", ".join(o.name for o in tied if o is not top)
-            why = (f"tied with {others} on {top.rep} rep and {top.challenges} challenge(s), so the app rolled "
-                   f"a d{len(tied)}: {face} picks it")
+            why = (f"tied with {others} on {top.rep} rep and {top.challenges} challenge(s): the tie-break die "
+                   f"picked it")
         elif same_rep:
             why = f"same {top.rep} rep as {', '.join(o.name for o in same_rep)} but fewest challenges ({top.challenges})"
         else:
@@ -728,72 +1037,66 @@ def _extra_order(objectives: list[Objective], extras: int, roll: Callable[[int],
     return order
 
 
-def tie_break_dice(state: State) -> list[int]:
-    """The sides of each die "Refresh the challenges" will roll to break full ties, in order (empty:
-    no die). Known in advance: a tie's size doesn't depend on which tied objective the die picks."""
-    objectives = [o.model_copy(update={"challenges": o.challenges + 1}) if _topped_up(o) else o.model_copy()
-                  for o in state.objectives]
-    sides: list[int] = []
-
-    def record(n: int) -> int:
-        sides.append(n)
-        return 1
-    _extra_order(objectives, EXTRA_CHALLENGES[state.settings.difficulty], record)
-    return sides
-
-
 def _refresh_challenges(s: State, a: RefreshChallenges, dice: Dice, ev: Events) -> None:
     s.step_done = True
     for o in s.objectives:  # top up: one per objective short of its full complement
         if _topped_up(o):
             o.challenges += 1
-            ev.append(f"{o.name} is short of its {challenges_for(o.rep)} challenges: add 1 (now {o.challenges}).")
-    extras = EXTRA_CHALLENGES[s.settings.difficulty]
+            ev.append(event("challenge_topped_up", f"{o.name} is short of its {challenges_for(o.rep)} challenges: "
+                            f"add 1 (now {o.challenges}).", objective_id=o.id, name=o.name, challenges=o.challenges))
+    difficulty = s.settings.difficulty
+    extras = EXTRA_CHALLENGES[difficulty]
     if extras == 0 or not s.objectives:
-        ev.append(f"{s.settings.difficulty.capitalize()}: no extra challenges.")
+        ev.append(event("no_extra_challenges", f"{difficulty.capitalize()}: no extra challenges.",
+                        difficulty=difficulty))
         return
-    # Going down the objectives by value; equal values: fewest challenges first, then a die roll.
-    order = _extra_order(s.objectives, extras, dice.roll)
+    # Going down the objectives by value; equal values: fewest challenges first, then a die.
+    order = _extra_order(s.objectives, extras, dice)
     for k in range(extras):
         target, why = order[k % len(order)]
         target.challenges += 1
-        ev.append(f"Extra challenge {k + 1} of {extras} ({s.settings.difficulty}) → {target.name} "
-                  f"({target.rep} rep, {why}); now {target.challenges}.")
+        ev.append(event("extra_challenge", f"Extra challenge {k + 1} of {extras} ({difficulty}) → {target.name} "
+                        f"({target.rep} rep, {why}); now {target.challenges}.",
+                        number=k + 1, extras=extras, objective_id=target.id, name=target.name,
+                        challenges=target.challenges, reason=why))
 
 
 def _take_nuyen(s: State, a: TakeNuyen, dice: Dice, ev: Events) -> None:
-    require_range("Nuyen taken instead of cards", a.count, 1, HAND_SIZE - s.nuyen_taken)
     s.nuyen_taken += a.count
     post(s, "cash", a.count, f"Refresh: {a.count} Nuyen taken instead of drawing")
-    ev.append(f"Took {a.count} Nuyen instead of drawing (counts toward your 7 this phase): cash {s.cash}.")
+    ev.append(event("nuyen_taken", f"Took {a.count} Nuyen instead of drawing (counts toward your {HAND_SIZE} this "
+                    f"phase): cash {s.cash}.", count=a.count, cash=s.cash))
 
 
 def _roll_luck(s: State, a: RollLuck, dice: Dice, ev: Events) -> None:
-    first, second = dice.roll(6), dice.roll(6)
+    first, second = throw(dice, 2, "Luck of the Draw", outcomes=LUCK_OUTCOMES)
+    decks = [deck_for(s.settings, first), deck_for(s.settings, second)]
     if first == second:
-        ev.append(f"Luck of the Draw: {first} and {second}, doubles: draw from any deck you choose.")
+        text = f"Luck of the Draw: {first} and {second}, doubles: draw from any deck you choose."
     else:
-        ev.append(f"Luck of the Draw: {first} and {second}: draw from {deck_for(s.settings, first)} "
-                  f"or {deck_for(s.settings, second)}.")
+        text = f"Luck of the Draw: {first} and {second}: draw from {decks[0]} or {decks[1]}."
+    ev.append(event("luck_of_the_draw", text, faces=[first, second], doubles=first == second,
+                    decks=[] if first == second else decks))
 
 
 def _get_paid(s: State, a: GetPaid, dice: Dice, ev: Events) -> None:
     s.step_done = True
     gained = s.rep_from_objectives_last_turn
-    pay = gained // 2
+    pay = johnson_pay(gained)
     if pay == 0:
-        ev.append(f"Getting paid: nothing ({gained} reputation from objectives last turn ÷ 2).")
+        ev.append(event("paid", f"Getting paid: nothing ({gained} reputation from objectives last turn ÷ 2).",
+                        gained=gained, pay=0, cash=s.cash))
         return
     post(s, "cash", pay, f"Paid by Mr Johnson: {gained} rep from objectives ÷ 2")
-    ev.append(f"Getting paid: +{pay} cash ({gained} reputation from objectives last turn ÷ 2, "
-              f"rounded down): cash {s.cash}.")
+    ev.append(event("paid", f"Getting paid: +{pay} cash ({gained} reputation from objectives last turn ÷ 2, "
+                    f"rounded down): cash {s.cash}.", gained=gained, pay=pay, cash=s.cash))
 
 
 def _secondary_income(s: State, a: SecondaryIncome, dice: Dice, ev: Events) -> None:
-    require_range("Secondary income", a.amount, 1, 100)
     source = a.source.strip()[:40] or "cards in play"
     post(s, "cash", a.amount, f"Secondary income: {source}")
-    ev.append(f"Secondary income from {source}: +{a.amount} cash: cash {s.cash}.")
+    ev.append(event("income", f"Secondary income from {source}: +{a.amount} cash: cash {s.cash}.",
+                    amount=a.amount, source=source, cash=s.cash))
 
 
 def _payroll(s: State, a: Payroll, dice: Dice, ev: Events) -> None:
@@ -816,15 +1119,17 @@ def _payroll(s: State, a: Payroll, dice: Dice, ev: Events) -> None:
                             f"only cards you can't pay are trashed.")
     s.step_done = True
     if not bill:
-        ev.append("Payroll: no card in play charges upkeep.")
+        ev.append(event("payroll", "Payroll: no card in play charges upkeep.", total=0, paid=[], cash=s.cash))
         return
     for c in paid:
         post(s, "cash", -c.upkeep, f"Upkeep: {c.name}")
     if paid:
-        ev.append(f"Payroll: paid {total} upkeep ({', '.join(f'{c.name} {c.upkeep}' for c in paid)}): cash {s.cash}.")
+        ev.append(event("payroll", f"Payroll: paid {total} upkeep ({', '.join(f'{c.name} {c.upkeep}' for c in paid)}): "
+                        f"cash {s.cash}.", total=total, paid=[c.id for c in paid], cash=s.cash))
     for c in unpaid:
         s.cards.remove(c)
-        ev.append(f"{c.name} unpaid (upkeep {c.upkeep}, cash {s.cash}): trashed.")
+        ev.append(event("unpaid_trashed", f"{c.name} unpaid (upkeep {c.upkeep}, cash {s.cash}): trashed.",
+                        card_id=c.id, name=c.name, upkeep=c.upkeep))
 
 
 def _charge_interest(s: State, a: ChargeInterest, dice: Dice, ev: Events) -> None:
@@ -835,39 +1140,41 @@ def _charge_interest(s: State, a: ChargeInterest, dice: Dice, ev: Events) -> Non
                 f"rate 10%, the minimum, as reputation is {s.reputation}")
     charge = interest_charge(rate, debt)
     if charge == 0:
-        ev.append("No debt left: no interest this turn.")
+        ev.append(event("interest", "No debt left: no interest this turn.", rate=rate, debt=debt, charge=0,
+                        sums="", interest=s.interest))
         return
-    exact = rate * debt  # in hundredths of a Nuyen
-    sums = f"{rate}% of {debt} = {_decimal(exact)}" + ("" if exact % 100 == 0 else f" → {charge}")
+    sums = interest_sums(rate, debt)
     post(s, "interest", charge, f"Interest: {sums}")
-    ev.append(f"Interest +{charge}: {sums} ({why_rate}). "
-              f"Interest owed {s.interest}; total debt {s.debt}.")
+    ev.append(event("interest", f"Interest +{charge}: {sums} ({why_rate}). Interest owed {s.interest}; "
+                    f"total debt {s.debt}.", rate=rate, debt=debt, charge=charge, sums=sums, interest=s.interest))
 
 
 def _roll_payment_due(s: State, a: RollPaymentDue, dice: Dice, ev: Events) -> None:
     debt = s.debt
     faces = payment_due_faces(debt)
-    band = f"{debt // 10 * 10}–{debt // 10 * 10 + 9}"
+    outcomes = payment_due_outcomes(debt)
+    face: Optional[int] = None
     if faces == 6:
         s.payment_due = True
-        ev.append(f"Payment due: total debt {debt} is 40 or more, so payment is always due.")
+        text = f"Payment due: total debt {debt} is 40 or more, so payment is always due."
     else:
-        face = dice.roll(6)
+        face = throw_one(dice, f"the payment-due roll (total debt {debt})", outcomes=outcomes)
         s.payment_due = face <= faces
-        ev.append(f"Payment due? Total debt {debt} ({band}): due on 1–{faces}. Rolled {face}: "
-                  + ("due." if s.payment_due else "not due."))
+        text = (f"Payment due? Total debt {debt} ({debt // 10 * 10}–{debt // 10 * 10 + 9}): {outcomes[0].label}. "
+                f"Rolled {face}: " + ("due." if s.payment_due else "not due."))
+    ev.append(event("payment_roll", text, debt=debt, due_on=faces, face=face, due=s.payment_due))
     if not s.payment_due:
         s.step_done = True
     elif s.interest == 0:
         s.step_done = True
-        ev.append("No interest is owed, so there is nothing to pay.")
+        ev.append(event("nothing_owed", "No interest is owed, so there is nothing to pay."))
     else:
-        ev.append(f"Pay the {s.interest} interest now, or lose reputation for what you don't pay.")
+        ev.append(event("payment_wanted", f"Pay the {s.interest} interest now, or lose reputation for what you "
+                        f"don't pay.", interest=s.interest))
 
 
 def _pay_interest(s: State, a: PayInterest, dice: Dice, ev: Events) -> None:
     need = max(0, s.interest - s.cash)
-    require_range("Cards cashed in", a.cash_in, 0, need)
     ids = _ids(a.cash_in_ids, "The cashed-in cards")
     cards = [_card(s, cid) for cid in ids]
     if a.cash_in + len(cards) > need:
@@ -878,7 +1185,8 @@ def _pay_interest(s: State, a: PayInterest, dice: Dice, ev: Events) -> None:
         post(s, "cash", cashed, f"Cashed in {', '.join(names)} at 1 Nuyen each")
         for c in cards:
             s.cards.remove(c)
-        ev.append(f"Cashed in {', '.join(names)}: +{cashed} cash.")
+        ev.append(event("cashed_in", f"Cashed in {', '.join(names)}: +{cashed} cash.", amount=cashed,
+                        card_ids=ids, cards_from_hand=a.cash_in))
     owed = s.interest
     paid = min(owed, s.cash)
     post(s, "cash", -paid, "Interest paid to the loan shark")
@@ -887,29 +1195,25 @@ def _pay_interest(s: State, a: PayInterest, dice: Dice, ev: Events) -> None:
     s.step_done = True
     if short:
         post(s, "reputation", -short, f"Interest payment {short} short (still owed)")
-        ev.append(f"Paid {paid} of {owed} interest; {short} short: reputation −{short} "
-                  f"(now {s.reputation}), and the {short} stays owed.")
+        text = (f"Paid {paid} of {owed} interest; {short} short: reputation −{short} (now {s.reputation}), "
+                f"and the {short} stays owed.")
     else:
-        ev.append(f"Paid all {paid} interest: cash {s.cash}, interest 0.")
+        text = f"Paid all {paid} interest: cash {s.cash}, interest 0."
+    ev.append(event("interest_paid", text, paid=paid, owed=owed, short=short, cash=s.cash, reputation=s.reputation))
 
 
 def _refuse_payment(s: State, a: RefusePayment, dice: Dice, ev: Events) -> None:
     owed = s.interest
     s.step_done = True
     post(s, "reputation", -owed, f"Refused to pay {owed} interest (still owed)")
-    ev.append(f"Refused to pay {owed} interest: reputation −{owed} (now {s.reputation}); "
-              f"the {owed} stays owed and keeps compounding.")
+    ev.append(event("payment_refused", f"Refused to pay {owed} interest: reputation −{owed} (now {s.reputation}); "
+                    f"the {owed} stays owed and keeps compounding.", owed=owed, reputation=s.reputation))
 
 
 def _deploy(s: State, a: Deploy, dice: Dice, ev: Events) -> None:
     name = _name(a.name, "A card's name")
-    require_range("Deployment cost", a.cost, 0, 50)
-    require_range("Upkeep", a.upkeep, 0, 20)
-    require_range("Armor", a.armor, 0, 20)
-    if a.card_type == "other":
-        require_range("Body", a.body, 0, 30)
-    else:
-        require_range("Body", a.body, 1, 30)
+    if a.card_type != "other":
+        require_range("Body", a.body, 1, 30)  # a runner, spirit or drone has a body
     if a.card_type == "runner" and len(_runners(s)) >= MAX_RUNNERS:
         raise RuleError(f"At most {MAX_RUNNERS} runners may be in play.")
     if a.cost > s.cash:
@@ -918,11 +1222,11 @@ def _deploy(s: State, a: Deploy, dice: Dice, ev: Events) -> None:
     s.cards.append(Card(id=s.next_id, name=name, card_type=a.card_type, cost=a.cost, upkeep=a.upkeep,
                         body=a.body, armor=a.armor))
     s.next_id += 1
-    ev.append(f"Deployed {name} ({a.card_type}) for {a.cost}: cash {s.cash}.")
+    ev.append(event("deployed", f"Deployed {name} ({a.card_type}) for {a.cost}: cash {s.cash}.",
+                    card_id=s.next_id - 1, name=name, card_type=a.card_type, cost=a.cost, cash=s.cash))
 
 
 def _spend(s: State, a: Spend, dice: Dice, ev: Events) -> None:
-    require_range("Amount", a.amount, 1, 100)
     if a.item == "chipjack":
         if not s.settings.chipjacks:
             raise RuleError("The Chipjacks optional rule is off in this campaign's settings.")
@@ -936,7 +1240,8 @@ def _spend(s: State, a: Spend, dice: Dice, ev: Events) -> None:
         s.skillsofts_bought += 1
     if a.item == "chipjack":
         s.chipjacks_bought += 1
-    ev.append(f"Paid {a.amount} for {what}: cash {s.cash}.")
+    ev.append(event("spent", f"Paid {a.amount} for {what}: cash {s.cash}.", amount=a.amount, item=a.item,
+                    what=what, cash=s.cash))
 
 
 def _run_errand(s: State, a: RunErrand, dice: Dice, ev: Events) -> None:
@@ -946,41 +1251,45 @@ def _run_errand(s: State, a: RunErrand, dice: Dice, ev: Events) -> None:
     if card.turned:
         raise RuleError(f"{card.name} is turned; only an unturned runner can run an errand.")
     card.turned = True
-    face = dice.roll(6)
+    face = throw_one(dice, f"{card.name}'s errand", outcomes=ERRAND_OUTCOMES)
+    earned = 0 if face == 1 else face if face < 6 else None  # None: the choice on a 6 is still to make
     if face == 1:
-        ev.append(f"{card.name} runs an errand: rolled 1, nothing earned.")
+        text = f"{card.name} runs an errand: rolled 1, nothing earned."
     elif face < 6:
         post(s, "cash", face, f"Errand by {card.name}: rolled {face}")
-        ev.append(f"{card.name} runs an errand: rolled {face}, +{face} cash: cash {s.cash}.")
+        text = f"{card.name} runs an errand: rolled {face}, +{face} cash: cash {s.cash}."
     else:
         s.pending_errand = card.id
-        ev.append(f"{card.name} runs an errand: rolled 6! Take 6 Nuyen, or roll two more dice and take their total.")
+        text = f"{card.name} runs an errand: rolled 6! Take 6 Nuyen, or roll two more dice and take their total."
+    ev.append(event("errand", text, card_id=card.id, name=card.name, face=face, earned=earned, cash=s.cash))
 
 
 def _take_six(s: State, a: TakeSix, dice: Dice, ev: Events) -> None:
-    name = _card(s, s.pending_errand).name  # type: ignore[arg-type]
+    card = _card(s, s.pending_errand)  # type: ignore[arg-type]
     s.pending_errand = None
-    post(s, "cash", 6, f"Errand by {name}: took the 6")
-    ev.append(f"{name} takes the 6: +6 cash: cash {s.cash}.")
+    post(s, "cash", 6, f"Errand by {card.name}: took the 6")
+    ev.append(event("errand_six", f"{card.name} takes the 6: +6 cash: cash {s.cash}.", card_id=card.id,
+                    name=card.name, choice="take_six", faces=[], earned=6, cash=s.cash))
 
 
 def _roll_two(s: State, a: RollTwo, dice: Dice, ev: Events) -> None:
-    name = _card(s, s.pending_errand).name  # type: ignore[arg-type]
+    card = _card(s, s.pending_errand)  # type: ignore[arg-type]
+    faces = throw(dice, 2, f"{card.name}'s errand: two more dice after the 6", outcomes=TWO_MORE_OUTCOMES)
     s.pending_errand = None
-    faces = [dice.roll(6), dice.roll(6)]
-    post(s, "cash", sum(faces), f"Errand by {name}: rolled 6, then {faces[0]} + {faces[1]}")
-    ev.append(f"{name} rolls two more: {faces[0]} + {faces[1]} = {sum(faces)}: +{sum(faces)} cash: cash {s.cash}.")
+    total = sum(faces)
+    post(s, "cash", total, f"Errand by {card.name}: rolled 6, then {faces[0]} + {faces[1]}")
+    ev.append(event("errand_six", f"{card.name} rolls two more: {faces[0]} + {faces[1]} = {total}: +{total} cash: "
+                    f"cash {s.cash}.", card_id=card.id, name=card.name, choice="roll_two", faces=faces,
+                    earned=total, cash=s.cash))
 
 
 def _sell_cards(s: State, a: SellCards, dice: Dice, ev: Events) -> None:
-    require_range("Cards sold", a.count, 1, 60)
     post(s, "cash", a.count, f"Sold {a.count} card(s) at 1 Nuyen each")
-    ev.append(f"Sold {a.count} card(s) at 1 Nuyen each: +{a.count} cash: cash {s.cash}.")
+    ev.append(event("cards_sold", f"Sold {a.count} card(s) at 1 Nuyen each: +{a.count} cash: cash {s.cash}.",
+                    count=a.count, cash=s.cash))
 
 
 def _pay_off(s: State, a: PayOff, dice: Dice, ev: Events) -> None:
-    require_range("Loan payment", a.loan, 0, s.loan)
-    require_range("Interest payment", a.interest, 0, s.interest)
     total = a.loan + a.interest
     if total == 0:
         raise InputError("Pay at least 1 Nuyen off the loan or the interest.")
@@ -990,8 +1299,9 @@ def _pay_off(s: State, a: PayOff, dice: Dice, ev: Events) -> None:
     post(s, "loan", -a.loan, "Paid off loan")
     post(s, "interest", -a.interest, "Paid off interest")
     parts = [f"{a.loan} off the loan" if a.loan else "", f"{a.interest} off the interest" if a.interest else ""]
-    ev.append(f"Paid {' and '.join(p for p in parts if p)}: cash {s.cash}, loan {s.loan}, "
-              f"interest {s.interest}, total debt {s.debt}.")
+    ev.append(event("paid_off", f"Paid {' and '.join(p for p in parts if p)}: cash {s.cash}, loan {s.loan}, "
+                    f"interest {s.interest}, total debt {s.debt}.", loan=a.loan, interest=a.interest, cash=s.cash,
+                    loan_left=s.loan, interest_left=s.interest, debt=s.debt))
 
 
 def _heal(s: State, a: Heal, dice: Dice, ev: Events) -> None:
@@ -1001,7 +1311,8 @@ def _heal(s: State, a: Heal, dice: Dice, ev: Events) -> None:
     if card.damage == 0:
         raise RuleError(f"{card.name} has no damage to heal.")
     healed, card.damage, card.turned = card.damage, 0, True
-    ev.append(f"{card.name} turns to heal: all {healed} damage removed.")
+    ev.append(event("healed", f"{card.name} turns to heal: all {healed} damage removed.", card_id=card.id,
+                    name=card.name, healed=healed))
 
 
 def _start_run(s: State, a: StartRun, dice: Dice, ev: Events) -> None:
@@ -1022,58 +1333,71 @@ def _start_run(s: State, a: StartRun, dice: Dice, ev: Events) -> None:
     s.run = Run(objective_id=objective.id, team=[c.id for c in team], events_to_draw=draws)
     s.run_taken = True
     rep_note = f"reputation {s.reputation}" + (" counts as 0" if s.reputation < 0 else "")
-    ev.append(f"Shadowrun on {objective.name} ({objective.rep} rep, {objective.challenges} challenge(s)) with "
-              f"{', '.join(c.name for c in team)}.")
-    ev.append(f"Draw {draws} event card(s): 1 + 1 per full 10 reputation ({rep_note}).")
+    ev.append(event("run_started", f"Shadowrun on {objective.name} ({objective.rep} rep, {objective.challenges} "
+                    f"challenge(s)) with {', '.join(c.name for c in team)}.", objective_id=objective.id,
+                    name=objective.name, team=[c.id for c in team], challenges=objective.challenges))
+    ev.append(event("event_draws", f"Draw {draws} event card(s): 1 + 1 per full 10 reputation ({rep_note}).",
+                    draws=draws, reputation=s.reputation))
 
 
 def _draw_event(s: State, a: DrawEvent, dice: Dice, ev: Events) -> None:
-    require_range("An event's Nuyen cost", a.cost, 0, 20)
     run = s.run
     assert run is not None
-    run.events_drawn += 1
-    label = f"Event {run.events_drawn} of {run.events_to_draw} (cost {a.cost})"
-    if a.cost <= 1:
-        ev.append(f"{label}: cost 0 or 1, played automatically.")
-        return
-    face = dice.roll(6)
-    played = face >= a.cost
-    ev.append(f"{label}: rolled {face}, " + (f"≥ {a.cost}: played." if played else f"below {a.cost}: not played."))
+    number = run.events_drawn + 1
+    label = f"Event {number} of {run.events_to_draw} (cost {a.cost})"
+    outcomes = event_outcomes(a.cost)
+    face: Optional[int] = None
+    if len(outcomes) == 1:  # a cost of 0 or 1, or above 6: no die can change it
+        played = a.cost <= 1
+        text = f"{label}: {outcomes[0].label}."
+    else:
+        face = throw_one(dice, f"event {number} of {run.events_to_draw} (cost {a.cost})", outcomes=outcomes)
+        played = face >= a.cost
+        text = f"{label}: rolled {face}, " + (f"≥ {a.cost}: played." if played else f"below {a.cost}: not played.")
+    run.events_drawn = number
+    ev.append(event("event_drawn", text, number=number, of=run.events_to_draw, cost=a.cost, face=face, played=played))
 
 
 def _pump(s: State, a: Pump, dice: Dice, ev: Events) -> None:
     # Decision: "on a 6 roll again and add" is read literally: one extra die, not an open-ended chain.
-    first = dice.roll(6)
+    # The second die is a roll of its own: a table rolling physical dice is asked for it after the 6.
+    first = throw_one(dice, "the pumped cost", outcomes=PUMP_OUTCOMES)
     if first < 6:
-        ev.append(f"Pumped: rolled {first}: {first} Nuyen.")
+        ev.append(event("pumped", f"Pumped: rolled {first}: {first} Nuyen.", faces=[first], total=first))
         return
-    second = dice.roll(6)
-    ev.append(f"Pumped: rolled 6, rolled again {second}: {6 + second} Nuyen.")
+    second = throw_one(dice, "the pumped cost: the die after the 6", outcomes=PUMP_AGAIN_OUTCOMES)
+    ev.append(event("pumped", f"Pumped: rolled 6, rolled again {second}: {6 + second} Nuyen.",
+                    faces=[first, second], total=6 + second))
 
 
 def _pick_random(s: State, a: PickRandom, dice: Dice, ev: Events) -> None:
     options = [_name(o, "An option") for o in a.options]
     require_range("Number of options", len(options), 1, 20)
     if len(options) == 1:
-        ev.append(f"Random target: {options[0]} is the only option.")
+        ev.append(event("random_pick", f"Random target: {options[0]} is the only option.", options=options,
+                        face=None, picked=options[0]))
         return
-    face = dice.roll(len(options))
-    ev.append(f"Random target among {', '.join(options)}: rolled {face} on a d{len(options)} → {options[face - 1]}.")
+    die = pick_die(options)
+    face = throw_one(dice, f"a random target among {_names(options)}", die=die, outcomes=pick_outcomes(die))
+    ev.append(event("random_pick", f"Random target among {', '.join(options)}: {options[face - 1]}.",
+                    options=options, face=face, picked=options[face - 1]))
 
 
 def _trash_challenge(s: State, a: TrashChallenge, dice: Dice, ev: Events) -> None:
-    objective = _objective(s, s.run.objective_id)  # type: ignore[union-attr]
+    objective = run_target(s)
+    assert objective is not None
     objective.challenges -= 1
-    ev.append(f"Challenge trashed from {objective.name}: {objective.challenges} left.")
+    ev.append(event("challenge_trashed", f"Challenge trashed from {objective.name}: {objective.challenges} left.",
+                    objective_id=objective.id, name=objective.name, left=objective.challenges))
 
 
 def _start_damage(s: State, a: StartDamage, dice: Dice, ev: Events) -> None:
-    require_range("Damage", a.amount, 1, 99)
     n = hit_dice(a.amount)
     s.damage = Damage(total=a.amount, left=a.amount, dice=n, armor_piercing=a.armor_piercing)
     ap = " armor-piercing" if a.armor_piercing else ""
-    ev.append(f"{a.amount}{ap} damage to allocate: each hit is {n}d6 (one die per full 6 of damage, at least one). "
-              f"Pick who takes the first hit.")
+    ev.append(event("damage_started", f"{a.amount}{ap} damage to allocate: each hit is {n}d6 (one die per full 6 of "
+                    f"damage, at least one). Pick who takes the first hit.", amount=a.amount,
+                    armor_piercing=a.armor_piercing, dice=n))
 
 
 def _take_hit(s: State, a: TakeHit, dice: Dice, ev: Events) -> None:
@@ -1084,9 +1408,9 @@ def _take_hit(s: State, a: TakeHit, dice: Dice, ev: Events) -> None:
     if card not in candidates:
         names = ", ".join(c.name for c in candidates)
         raise RuleError(f"{card.name} can't take this hit; choose one of: {names} (each takes a hit per pass).")
+    faces = throw(dice, dmg.dice, f"the hit on {card.name} ({dmg.left} damage left)", outcomes=hit_outcomes(dmg, card))
     if all(c.id in dmg.hit_this_pass for c in _living_team(s)):
         dmg.hit_this_pass = []  # everyone left has taken a hit and damage remains: a new pass
-    faces = [dice.roll(6) for _ in range(dmg.dice)]
     rolled = sum(faces)
     hit = min(rolled, dmg.left)  # a hit never deals more than the damage left…
     dmg.left -= hit
@@ -1099,17 +1423,20 @@ def _take_hit(s: State, a: TakeHit, dice: Dice, ev: Events) -> None:
     sums = f"rolled {fmt_dice(faces)}" + (f" = {rolled}" if len(faces) > 1 else "")
     capped = f", only {hit} left to deal" if hit < rolled else ""
     armored = f", armor {armor} stops {min(armor, hit)}" if armor else ""
-    ev.append(f"{card.name} takes the hit: {sums}{capped}{armored}: {taken} damage (now {card.damage} of body {card.body}).")
+    ev.append(event("hit", f"{card.name} takes the hit: {sums}{capped}{armored}: {taken} damage (now {card.damage} "
+                    f"of body {card.body}).", card_id=card.id, name=card.name, faces=faces, hit=hit, armor=armor,
+                    taken=taken, damage=card.damage, body=card.body, left=dmg.left))
     if card.damage >= card.body:
         _dies(s, card, ev, f"{card.damage} damage ≥ body {card.body}")
     if dmg.left == 0:
         s.damage = None
-        ev.append("All the damage is allocated.")
+        ev.append(event("damage_done", "All the damage is allocated.", lost=0))
     elif not _living_team(s):
         s.damage = None
-        ev.append(f"Nobody on the run is left; the last {dmg.left} damage falls on no one.")
+        ev.append(event("damage_done", f"Nobody on the run is left; the last {dmg.left} damage falls on no one.",
+                        lost=dmg.left))
     else:
-        ev.append(f"{dmg.left} damage left: pick who takes the next hit.")
+        ev.append(event("damage_left", f"{dmg.left} damage left: pick who takes the next hit.", left=dmg.left))
 
 
 def _dies(s: State, card: Card, ev: Events, why: str) -> None:
@@ -1118,67 +1445,78 @@ def _dies(s: State, card: Card, ev: Events, why: str) -> None:
     if s.run is not None and card.id in s.run.team:
         s.run.team.remove(card.id)
     post(s, "reputation", -card.cost, f"{card.name} died (cost {card.cost})")
-    ev.append(f"{card.name} dies ({why}) and is trashed with its gear: reputation −{card.cost} "
-              f"(its Nuyen cost), now {s.reputation}.")
+    ev.append(event("died", f"{card.name} dies ({why}) and is trashed with its gear: reputation −{card.cost} "
+                    f"(its Nuyen cost), now {s.reputation}.", card_id=card.id, name=card.name, cost=card.cost,
+                    reputation=s.reputation))
 
 
 def _complete_objective(s: State, a: CompleteObjective, dice: Dice, ev: Events) -> None:
-    objective = _objective(s, s.run.objective_id)  # type: ignore[union-attr]
+    objective = run_target(s)
+    assert objective is not None
     s.objectives.remove(objective)
     s.run = None
     s.rep_from_objectives_this_turn += objective.rep
     post(s, "reputation", objective.rep, f"Completed {objective.name}")
-    leftover = f" Its {objective.challenges} remaining challenge(s) go with it." if objective.challenges else ""
-    ev.append(f"Objective {objective.name} taken: reputation +{objective.rep} (now {s.reputation}).{leftover} "
-              f"The team returns to the safehouse; Mr Johnson pays {objective.rep // 2} next Credstick phase "
-              f"(half of the reputation, rounded down).")
+    pay = johnson_pay(objective.rep)
+    ev.append(event("objective_taken", f"Objective {objective.name} taken: reputation +{objective.rep} (now "
+                    f"{s.reputation}). The team returns to the safehouse; Mr Johnson pays {pay} next Credstick "
+                    f"phase (half of the reputation, rounded down).", objective_id=objective.id,
+                    name=objective.name, rep=objective.rep, reputation=s.reputation, pay_next_turn=pay))
 
 
 def _end_run(s: State, a: EndRun, dice: Dice, ev: Events) -> None:
-    objective = _objective(s, s.run.objective_id)  # type: ignore[union-attr]
+    objective = run_target(s)
+    assert objective is not None
     s.run = None
-    ev.append(f"The run on {objective.name} is over; the team returns to the safehouse, still turned.")
+    ev.append(event("run_ended", f"The run on {objective.name} is over; the team returns to the safehouse, still "
+                    f"turned.", objective_id=objective.id, name=objective.name))
 
 
 def _check_victory(s: State, a: CheckVictory, dice: Dice, ev: Events) -> None:
     s.step_done = True
     target = s.settings.target_reputation
-    if s.reputation >= target and s.loan == 0 and s.interest == 0:
+    missing = [words for words, holds in victory_checks(s) if not holds]
+    if not missing:
         s.result, s.phase = "Won", "over"
-        ev.append(f"Victory: reputation {s.reputation} ≥ target {target}, loan 0, interest 0. "
-                  f"Your runners retire outside the sprawl.")
+        ev.append(event("victory", f"Victory: reputation {s.reputation} ≥ target {target}, loan 0, interest 0. "
+                        f"Your runners retire outside the sprawl.", reputation=s.reputation, target=target))
         return
-    missing = []
-    if s.reputation < target:
-        missing.append(f"reputation {s.reputation} of {target}")
-    if s.loan:
-        missing.append(f"loan {s.loan} left")
-    if s.interest:
-        missing.append(f"interest {s.interest} owed")
-    ev.append(f"Not won yet: {', '.join(missing)}.")
-    if s.reputation < 0:
-        face = dice.roll(6)
-        if face <= -s.reputation:
-            s.result, s.phase = "Lost", "over"
-            ev.append(f"Reputation {s.reputation} is below 0: rolled {face} ≤ {-s.reputation}. "
-                      f"The loan shark's enforcer ends your career: game lost.")
-        else:
-            ev.append(f"Reputation {s.reputation} is below 0: rolled {face} > {-s.reputation}: you survive this turn.")
+    ev.append(event("not_won", f"Not won yet: {', '.join(missing)}.", reputation=s.reputation, target=target,
+                    loan=s.loan, interest=s.interest))
+    outcomes = survival_outcomes(s.reputation)
+    if not outcomes:
+        return
+    lose = min(6, -s.reputation)
+    face: Optional[int] = None
+    if len(outcomes) == 1:  # −6 or lower: no face survives, no die is rolled
+        lost = True
+        text = (f"Reputation {s.reputation}: no d6 can beat {lose}. The loan shark's enforcer ends your career: "
+                f"game lost.")
+    else:
+        face = throw_one(dice, f"the survival roll (reputation {s.reputation})", outcomes=outcomes)
+        lost = face <= lose
+        text = (f"Reputation {s.reputation} is below 0: rolled {face} ≤ {lose}. The loan shark's enforcer ends your "
+                f"career: game lost." if lost else
+                f"Reputation {s.reputation} is below 0: rolled {face} > {lose}: you survive this turn.")
+    if lost:
+        s.result, s.phase = "Lost", "over"
+    ev.append(event("survival", text, reputation=s.reputation, face=face, lost=lost))
 
 
 def _adjust(s: State, a: Adjust, dice: Dice, ev: Events) -> None:
     reason = _name(a.reason, "The reason")
-    require_range("Adjustment", a.amount, -100, 100)
     if a.amount == 0:
         raise InputError("An adjustment must be between -100 and 100 and not 0.")
     post(s, a.account, a.amount, f"Card effect: {reason}")
-    ev.append(f"{a.account.capitalize()} {a.amount:+d} ({reason}): now {getattr(s, a.account)}.")
+    ev.append(event("adjusted", f"{a.account.capitalize()} {a.amount:+d} ({reason}): now {getattr(s, a.account)}.",
+                    account=a.account, amount=a.amount, reason=reason, balance=getattr(s, a.account)))
 
 
 def _set_turned(s: State, a: SetTurned, dice: Dice, ev: Events) -> None:
     card = _card(s, a.card_id)
     card.turned = a.turned
-    ev.append(f"{card.name} is now {'turned' if a.turned else 'unturned'}.")
+    ev.append(event("turned", f"{card.name} is now {'turned' if a.turned else 'unturned'}.", card_id=card.id,
+                    name=card.name, turned=a.turned))
 
 
 def _remove_card(s: State, a: RemoveCard, dice: Dice, ev: Events) -> None:
@@ -1189,7 +1527,7 @@ def _remove_card(s: State, a: RemoveCard, dice: Dice, ev: Events) -> None:
     s.cards.remove(card)
     if s.run is not None and card.id in s.run.team:
         s.run.team.remove(card.id)
-    ev.append(f"{card.name} is trashed.")
+    ev.append(event("trashed", f"{card.name} is trashed.", card_id=card.id, name=card.name))
 
 
 HANDLERS: dict[str, Callable[[State, Any, Dice, Events], None]] = {
@@ -1231,13 +1569,27 @@ HANDLERS: dict[str, Callable[[State, Any, Dice, Events], None]] = {
 assert set(HANDLERS) == set(ALL_KINDS)
 
 
-def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[str]]:
+def _copy(state: State) -> State:
+    """A copy apply may change. Ledger lines and settings are never changed once made: they are
+    shared, not copied (a deep copy of a long ledger for every action and every "why not?" is slow)."""
+    run, damage = state.run, state.damage
+    return state.model_copy(update={
+        "ledger": list(state.ledger),
+        "objectives": [o.model_copy() for o in state.objectives],
+        "cards": [c.model_copy() for c in state.cards],
+        "run": None if run is None else run.model_copy(update={"team": list(run.team)}),
+        "damage": None if damage is None else damage.model_copy(update={"hit_this_pass": list(damage.hit_this_pass)}),
+    })
+
+
+def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     """The next state and what happened. Refuses (RuleError/InputError) without changing anything."""
     reason = why_not(state, action.kind)
     if reason is not None:
         raise RuleError(reason)
-    new = state.model_copy(deep=True)
-    events: list[str] = []
+    _check_ranges(state, action)
+    new = _copy(state)
+    events: Events = []
     HANDLERS[action.kind](new, action, dice, events)
     return new, events
 
@@ -1310,4 +1662,5 @@ GAME = Game(
     describe=describe,
     headline=headline,
     outcome=outcome,
+    moves=moves,
 )

@@ -2,21 +2,25 @@
 stepper (what to do at the table, then exactly this phase's actions), the runners in play, the
 objectives, and card effects. The ledger (every line, filter, chart) is its own screen.
 
-The view decides nothing a rule decides: which buttons are live comes from `legal_actions`, why
-not from `why_not`, numbers from the rules' formulas and helpers; every rolling action goes
-through `frame.roll` so "I roll physical dice" works everywhere."""
+The view decides nothing a rule decides. Its buttons, their disabled reasons and the ranges of what
+a player types come from the game's moves (`GAME.legal_moves`, each template's `FieldSpec`s); the
+odds it shows come from the rolls' chance nodes (`GAME.chance_for`) and the rules' outcome helpers;
+the rule texts from `R.HOW`; what just happened from the typed events in the history. Every action
+is dispatched as it is: the rules declare its rolls, and at a table rolling physical dice the frame
+asks for each die as it comes."""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import flet as ft
 
+from companion.games.base import Event, FieldSpec, Outcome, field_specs, require_range
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, icon_button, section, tagged
+from companion.ui.widgets import icon_button, section, tagged
 
 SCREENS = {"ledger": LedgerScreen}
 
@@ -31,6 +35,7 @@ STRIP = [
     ("end", "7 End", ("end",)),
 ]
 NEGATIVE = ft.Colors.RED_700
+RECENT = 12  # history rows read for "Just now" and this turn's interest sums
 
 
 # --- small helpers -------------------------------------------------------------------------------------
@@ -83,46 +88,59 @@ def _sub(title: str) -> ft.Text:
     return ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD)
 
 
-def _pct(fraction) -> str:
-    """A d6 chance in sixths, as a table says it: "4 in 6"."""
-    sixths = fraction * 6
-    return f"{sixths.numerator} in 6" if sixths.denominator == 1 else f"{round(100 * fraction)}%"
+def odds(outcomes: list[Outcome]) -> str:
+    """A roll's outcomes as the rules describe them, with their chances: "due on 1–4 (67%) · …"."""
+    return " · ".join(f"{o.label} ({o.percent})" for o in outcomes)
 
 
 class Ui:
-    """What one build of the panel needs: the frame, the state, the legal kinds, and action makers."""
+    """What one build of the panel needs: the frame, the state, the game's moves, and action makers."""
 
     def __init__(self, frame):
         global _MEMO
         self.frame = frame
         self.memo = _MEMO = frame.__dict__.setdefault("_shadowrun_typed", {})
         self.s: R.State = frame.loaded.game_state
-        self.legal = set(R.legal_actions(self.s))
+        self.moves = R.GAME.legal_moves(self.s)
         self.guard = frame.app.guard
+        self.recent = frame.app.store.history(frame.campaign_id, limit=RECENT)
+
+    def of(self, kind: str) -> list:
+        """The moves of this kind that may be made now (ready actions and templates)."""
+        return [m for m in self.moves if m.kind == kind and m.why_not is None]
 
     def ok(self, kind: str) -> bool:
-        return kind in self.legal
+        return bool(self.of(kind))
 
     def why(self, kind: str) -> Optional[str]:
-        return R.why_not(self.s, kind)
+        if self.ok(kind):
+            return None
+        return next(m.why_not for m in self.moves if m.kind == kind and m.why_not)  # every kind is listed
 
-    def send(self, make: Callable[[], object]) -> Callable:
-        """A tap handler dispatching the action `make()` builds (reading the form at tap time)."""
-        def go(e):
-            self.frame.dispatch(make())
-            self.memo.clear()  # sent: the form starts empty again
-        return self.guard(go)
+    def spec(self, kind: str, name: str) -> FieldSpec:
+        """A field of this kind's template (listed even while greyed), with what the state allows now."""
+        return next(f for m in self.moves if m.kind == kind for f in m.fields if f.name == name)
 
-    def roll(self, make: Callable[[], object], count: Callable[[], int] | int, what: str, sides: int = 6) -> Callable:
-        """A tap handler for an action that rolls `count` d6 (0 dice: just dispatch)."""
+    def number(self, field: ft.TextField, kind: str, name: str, default: Optional[int] = None) -> int:
+        """The whole number typed into `field`, refused outside the range its move offers."""
+        spec = self.spec(kind, name)
+        value = whole_number(field, spec.label, default)
+        if spec.low is not None and spec.high is not None:
+            require_range(spec.label, value, spec.low, spec.high)
+        return value
+
+    def num(self, kind: str, name: str, value: int | str = "", *, width: Optional[int] = 110) -> ft.TextField:
+        """A number field labelled as the move names it, with its range as the hint."""
+        spec = self.spec(kind, name)
+        return _num(spec.label, value, width=width, helper=spec.hint)
+
+    def send(self, make: Callable[[], Any]) -> Callable:
+        """A tap handler dispatching the action `make()` builds (reading the form at tap time). A roll
+        pulses; at a physical-dice table the frame then asks for its dice."""
         def go(e):
             action = make()
-            n = count() if callable(count) else count
-            if n <= 0:
-                self.frame.dispatch(action, pulse=True)
-            else:
-                self.frame.roll(action, count=n, sides=sides, what=what)
-            self.memo.clear()
+            self.frame.dispatch(action, pulse=R.GAME.chance_for(self.s, action) is not None)
+            self.memo.clear()  # sent: the form starts empty again
         return self.guard(go)
 
     def button(self, text: str, kind: str, on_click, *, icon=None, primary: bool = False,
@@ -135,6 +153,24 @@ class Ui:
         if expand:  # only when wanted: an explicit expand=False wraps it in Expanded, which a Wrap refuses
             button.expand = True
         return button
+
+    def move_button(self, move, *, icon=None, primary: bool = False, expand: bool = False) -> ft.Control:
+        """The button of one move, labelled as the move says (greyed with its reason if it may not be made)."""
+        return self.button(move.label, move.kind, self.send(lambda: move.action), icon=icon, primary=primary,
+                           expand=expand)
+
+    def first(self, kind: str):
+        """This kind's first ready move, or the greyed one that says why not."""
+        return next(m for m in self.moves if m.kind == kind and (m.ready or m.why_not))
+
+    def latest(self, kind: str) -> Optional[Event]:
+        """The newest event of this kind among the recent history (typed data, never sentences)."""
+        for row in self.recent:
+            for e in reversed(row.events):
+                event = Event.coerce(e)
+                if event.kind == kind:
+                    return event
+        return None
 
 
 # --- the panel -----------------------------------------------------------------------------------------
@@ -183,10 +219,10 @@ def dashboard(ui: Ui) -> ft.Control:
                           on_click=lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger")),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
     rows: list[ft.Control] = [head, tiles]
-    if s.reputation < 0:
-        rows.append(_small(f"Reputation is negative: interest stays at 10%, and the Victory/Failure roll loses "
-                           f"the game on a d6 ≤ {-s.reputation} ({_pct(R.survival_loss_odds(s.reputation))}).",
-                           color=NEGATIVE))
+    survival = R.survival_outcomes(s.reputation)
+    if survival and s.phase != "over":
+        rows.append(_small(f"Reputation is negative: interest is {R.interest_rate(s.reputation)}%, and the "
+                           f"Victory/Failure roll: {odds(survival)}.", color=NEGATIVE))
     return ft.Card(content=ft.Container(ft.Column(rows, spacing=10), padding=12), margin=ft.Margin.only(bottom=4))
 
 
@@ -204,13 +240,12 @@ def _strip(ui: Ui) -> ft.Control:
 
 
 def _last_events(ui: Ui) -> Optional[ft.Control]:
-    rows = ui.frame.app.store.history(ui.frame.campaign_id, limit=1)
-    if not rows or not rows[0].events:
+    if not ui.recent or not ui.recent[0].events:
         return None
-    row = rows[0]
+    row = ui.recent[0]
     return tagged("sr-last", _box(
         _small(f"Just now · {row.label}", weight=ft.FontWeight.BOLD),
-        *[_small(e) for e in row.events], color=ft.Colors.SECONDARY_CONTAINER))
+        *[_small(Event.coerce(e).text) for e in row.events], color=ft.Colors.SECONDARY_CONTAINER))
 
 
 def stepper(ui: Ui) -> ft.Control:
@@ -243,10 +278,8 @@ def advance_button(ui: Ui) -> ft.Control:
     elif s.phase == "end":
         label = f"Advance to turn {s.turn + 1}: Objective"
     reason = ui.why("advance")
-    # The advance is THE next action once the phase's own step is done (or it has none).
-    required_done = reason is None and (s.step_done or s.phase in ("setup", "refresh", "income", "legwork",
-                                                                     "shadowrun", "end", "payment"))
-    cls = ft.FilledButton if required_done else ft.OutlinedButton
+    # A phase's required step keeps the advance closed until it is done: once open, it is THE next action.
+    cls = ft.FilledButton if reason is None else ft.OutlinedButton
     button = cls(content=label, icon=ft.Icons.ARROW_FORWARD, height=TAP, disabled=reason is not None,
                  on_click=ui.send(R.Advance))
     rows: list[ft.Control] = [ft.Divider(), button]
@@ -269,17 +302,12 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out = objectives_block(ui, with_form=True)
     extras = R.EXTRA_CHALLENGES[s.settings.difficulty]
-    where = ("no extra challenges" if extras == 0 else
-             f"{extras} extra challenge(s): the first on the highest-value objective, the next on the next highest; "
-             "equal values go to the one with fewest challenges, then the app rolls and says so")
-    out.append(_small(f"1b · Each objective short of its challenges gets one. {s.settings.difficulty.capitalize()}: {where}."))
-    ties = R.tie_break_dice(s)  # known in advance, so physical dice can be typed too
-    what = "tie-break: " + ", then ".join(f"a d{n}" for n in ties)
-    if ties:
-        out.append(_small(f"Full ties to break: the app rolls {what.removeprefix('tie-break: ')} "
-                          "(1 = the first tied objective in the list order)."))
-    out.append(ui.button("Refresh the challenges (1b)", "refresh_challenges", ui.roll(R.RefreshChallenges, len(ties), what,
-                                                       sides=max(ties, default=6)),
+    out.append(_small(f"1b · {R.HOW['refresh_challenges']} {s.settings.difficulty.capitalize()}: "
+                      f"{extras} extra challenge(s) this turn."))
+    tie = R.GAME.chance_for(s, R.RefreshChallenges())
+    if tie is not None:
+        out.append(_small(f"A full tie to break: {tie.count} {tie.die.label} for {tie.why}: {odds(tie.outcomes)}."))
+    out.append(ui.button("Refresh the challenges (1b)", "refresh_challenges", ui.send(R.RefreshChallenges),
                          icon=ft.Icons.STYLE, primary=True))
     return out
 
@@ -287,17 +315,15 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
 def luck_block(ui: Ui, what: str) -> list[ft.Control]:
     table = " · ".join(f"{i} {d}" for i, d in enumerate(ui.s.settings.deck_table, start=1))
     return [_sub("Luck of the Draw"),
-            _small(f"{what}: roll 2d6 for each card; each face names a deck ({table}); doubles: any deck."),
-            ui.button("Roll Luck of the Draw (2d6)", "roll_luck",
-                      ui.roll(R.RollLuck, 2, "Luck of the Draw"), icon=ft.Icons.CASINO)]
+            _small(f"{what}. {R.HOW['roll_luck']} Decks: {table}."),
+            ui.move_button(ui.first("roll_luck"), icon=ft.Icons.CASINO)]
 
 
 def phase_refresh(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out: list[ft.Control] = [
-        _small(f"Nuyen taken instead of cards this phase: {s.nuyen_taken} of {R.HAND_SIZE} (each counts toward your 7)."),
-        ui.button("Take 1 Nuyen instead of a card", "take_nuyen", ui.send(lambda: R.TakeNuyen(count=1)),
-                  icon=ft.Icons.PAYMENTS),
+        _small(f"Nuyen taken instead of cards this phase: {s.nuyen_taken} of {R.HAND_SIZE}. {R.HOW['take_nuyen']}"),
+        ui.move_button(ui.first("take_nuyen"), icon=ft.Icons.PAYMENTS),
     ]
     if s.settings.luck_of_the_draw:
         out += luck_block(ui, "Draw up to 7")
@@ -305,21 +331,21 @@ def phase_refresh(ui: Ui) -> list[ft.Control]:
 
 
 def phase_paid(ui: Ui) -> list[ft.Control]:
-    s = ui.s
-    gained = s.rep_from_objectives_last_turn
-    return [_small(f"3a · Reputation from objectives last turn: {gained} → Mr Johnson pays {gained} ÷ 2 = "
-                   f"{gained // 2} (rounded down)."),
-            ui.button(f"Collect Mr Johnson's payment (+{gained // 2})", "get_paid", ui.send(R.GetPaid),
+    gained = ui.s.rep_from_objectives_last_turn
+    pay = R.johnson_pay(gained)
+    return [_small(f"3a · {R.HOW['get_paid']} Reputation from objectives last turn: {gained} → +{pay}."),
+            ui.button(f"Collect Mr Johnson's payment (+{pay})", "get_paid", ui.send(R.GetPaid),
                       icon=ft.Icons.PAYMENTS, primary=True)]
 
 
 def phase_income(ui: Ui) -> list[ft.Control]:
-    amount = _num("Nuyen", width=120)
-    source = _field("From (card)", expand=True, max_length=40)
+    amount = ui.num("secondary_income", "amount", width=120)
+    source = _field(ui.spec("secondary_income", "source").label, expand=True, max_length=40)
     return [_small("3b · Enter each card's income (Fame, Contacts…), or go on if none."),
             _row(amount, source),
             ui.button("Add secondary income", "secondary_income",
-                      ui.send(lambda: R.SecondaryIncome(amount=whole_number(amount, "Income"), source=source.value or "")),
+                      ui.send(lambda: R.SecondaryIncome(amount=ui.number(amount, "secondary_income", "amount"),
+                                                        source=source.value or "")),
                       icon=ft.Icons.ADD)]
 
 
@@ -328,55 +354,44 @@ def phase_payroll(ui: Ui) -> list[ft.Control]:
     bill = R.payroll_bill(s)
     if not bill:
         return [_small("3c · No card in play charges upkeep."),
-                ui.button("Pay the payroll (nothing due)", "payroll", ui.send(lambda: R.Payroll(unpaid=[])),
+                ui.button("Pay the payroll (nothing due)", "payroll", ui.send(R.Payroll),
                           icon=ft.Icons.GROUPS, primary=True)]
-    total = sum(c.upkeep for c in bill)
-    boxes = {c.id: ft.Checkbox(label=f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", value=False)
+    due = R.upkeep_due(s)
+    unpayable = R.payroll_unpayable(s)  # a choice the rules accept, ticked to start with
+    boxes = {c.id: ft.Checkbox(label=f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", value=c.id in unpayable)
              for c in bill}
-    lines = [_small(f"3c · Upkeep due: {', '.join(f'{c.name} {c.upkeep}' for c in bill)} = {total}; cash {s.cash}.")]
-    if total > s.cash:
-        lines.append(_small(f"Cash is {total - s.cash} short: tick the cards you can't pay; they are trashed.",
+    lines = [_small(f"3c · Upkeep due: {', '.join(f'{c.name} {c.upkeep}' for c in bill)} = {due}; cash {s.cash}.")]
+    if unpayable:
+        lines.append(_small(f"Cash is {due - s.cash} short: tick the cards you can't pay; they are trashed.",
                             color=NEGATIVE))
     return [*lines, *boxes.values(),
-            ui.button(f"Pay the payroll", "payroll",
+            ui.button("Pay the payroll", "payroll",
                       ui.send(lambda: R.Payroll(unpaid=[cid for cid, b in boxes.items() if b.value])),
                       icon=ft.Icons.GROUPS, primary=True)]
-
-
-def _interest_line(s: R.State) -> Optional[str]:
-    for line in reversed(s.ledger):
-        if line.account == "interest" and line.phase == "interest" and line.turn == s.turn:
-            return f"Interest +{line.amount}: {line.reason.removeprefix('Interest: ')}"
-    return None
 
 
 def phase_interest(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if s.step_done:
-        line = _interest_line(s)
-        return [tagged("sr-interest-sums", _txt(line or "No debt left: no interest this turn.",
-                                                ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
+        charged = ui.latest("interest")
+        line = (f"Interest +{charged.data['charge']}: {charged.data['sums']}" if charged and charged.data.get("charge")
+                else "No interest this turn." if charged else "Interest charged.")
+        return [tagged("sr-interest-sums", _txt(line, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
                 _small(f"Interest owed {s.interest}; total debt {s.debt}.")]
     rate = R.interest_rate(s.reputation)
-    why = "1% per reputation point" if s.reputation > 10 else f"the minimum, as reputation is {s.reputation}"
     charge = R.interest_charge(rate, s.debt)
-    return [_small(f"3d · Rate {rate}% ({why}) of loan + interest owed = {s.loan} + {s.interest} = {s.debt}, "
-                   f"rounded up: +{charge}."),
+    return [_small(f"3d · Rate {rate}% (reputation {s.reputation}) of loan + interest owed = {s.loan} + {s.interest} = "
+                   f"{s.debt}: {R.interest_sums(rate, s.debt)}."),
             ui.button(f"Charge interest (+{charge})", "charge_interest", ui.send(R.ChargeInterest),
                       icon=ft.Icons.PERCENT, primary=True)]
 
 
 def phase_payment(ui: Ui) -> list[ft.Control]:
     s = ui.s
-    faces = R.payment_due_faces(s.debt)
-    odds = "always due (40 or more)" if faces == 6 else f"due on a d6 of 1–{faces} ({_pct(R.payment_due_odds(s.debt))})"
-    out: list[ft.Control] = [tagged("sr-payment-odds", _small(f"3e · Total debt {s.debt}: {odds}. "
-                                                              "Table: 0–9 → 1–2 · 10–19 → 1–3 · 20–29 → 1–4 · "
-                                                              "30–39 → 1–5 · 40+ → always."))]
+    out: list[ft.Control] = [tagged("sr-payment-odds", _small(
+        f"3e · Total debt {s.debt}: {odds(R.payment_due_outcomes(s.debt))}. Table: {R.payment_table()}."))]
     if s.payment_due is None:
-        out.append(ui.button("Roll: is payment due? (d6)", "roll_payment_due",
-                             ui.roll(R.RollPaymentDue, 0 if faces == 6 else 1, "payment due"),
-                             icon=ft.Icons.CASINO, primary=True))
+        out.append(ui.move_button(ui.first("roll_payment_due"), icon=ft.Icons.CASINO, primary=True))
         return out
     if not s.payment_due:
         out.append(_txt("Not due this turn: the interest stays owed.", weight=ft.FontWeight.BOLD))
@@ -384,16 +399,15 @@ def phase_payment(ui: Ui) -> list[ft.Control]:
     if s.step_done:
         out.append(_txt("The payment is settled for this turn.", weight=ft.FontWeight.BOLD))
         return out
-    need = max(0, s.interest - s.cash)
     out.append(_txt(f"Payment due: {s.interest} interest. Cash {s.cash}.", weight=ft.FontWeight.BOLD))
-    cash_in = _num("Cards cashed in", 0, width=170, helper=f"at 1 Nuyen each, up to {need}")
-    if need:
-        out.append(_small(f"Cash is {need} short: cash in cards from hand or play at 1 Nuyen each; "
-                          f"whatever stays unpaid is lost as reputation (and stays owed)."))
+    short = ui.spec("pay_interest", "cash_in").high or 0  # cards that may be cashed in: what cash lacks
+    cash_in = ui.num("pay_interest", "cash_in", 0, width=170)
+    if short:
+        out.append(_small(f"Cash is {short} short. {R.HOW['pay_interest']}"))
         out.append(cash_in)
     out.append(_row(
-        ui.button(f"Pay the interest", "pay_interest",
-                  ui.send(lambda: R.PayInterest(cash_in=whole_number(cash_in, "Cards cashed in", 0))),
+        ui.button("Pay the interest", "pay_interest",
+                  ui.send(lambda: R.PayInterest(cash_in=ui.number(cash_in, "pay_interest", "cash_in", 0))),
                   icon=ft.Icons.PAYMENTS, primary=True),
         ui.button(f"Refuse (reputation −{s.interest})", "refuse_payment", ui.send(R.RefusePayment),
                   icon=ft.Icons.BLOCK),
@@ -403,11 +417,11 @@ def phase_payment(ui: Ui) -> list[ft.Control]:
 
 def errand_choice(ui: Ui) -> list[ft.Control]:
     name = next((c.name for c in ui.s.cards if c.id == ui.s.pending_errand), "The runner")
-    return [_txt(f"{name}'s errand rolled a 6: take 6 Nuyen, or roll two more dice and take their total "
-                 f"(average 7).", weight=ft.FontWeight.BOLD),
-            _row(ui.button("Take 6", "take_six", ui.send(R.TakeSix), primary=True),
-                 ui.button("Roll two more (2d6)", "roll_two", ui.roll(R.RollTwo, 2, "errand: two more dice"),
-                           icon=ft.Icons.CASINO))]
+    two = R.GAME.chance_for(ui.s, R.RollTwo())
+    return [_txt(f"{name}'s errand rolled a 6. {R.HOW['roll_two']}", weight=ft.FontWeight.BOLD),
+            *([_small(f"Two more dice: {odds(two.outcomes)}.")] if two else []),
+            _row(ui.move_button(ui.first("take_six"), primary=True),
+                 ui.move_button(ui.first("roll_two"), icon=ft.Icons.CASINO))]
 
 
 def phase_legwork(ui: Ui) -> list[ft.Control]:
@@ -416,50 +430,49 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     runners = [c for c in s.cards if c.card_type == "runner"]
     # Errands
     out.append(_sub("Run errands"))
-    fresh = [c for c in runners if not c.turned]
-    if fresh:
-        out.append(_small("Turn a runner, roll 1d6: 1 nothing · 2–5 that much · 6 take 6 or roll two more."))
-        out.append(_row(*[ui.button(f"Errand: {c.name}", "run_errand",
-                                    ui.roll(lambda c=c: R.RunErrand(card_id=c.id), 1, f"errand by {c.name}"),
-                                    icon=ft.Icons.CASINO) for c in fresh]))
+    errands = ui.of("run_errand")
+    if errands:
+        out.append(_small(R.HOW["run_errand"]))
+        out.append(_row(*[ui.move_button(m, icon=ft.Icons.CASINO) for m in errands]))
     else:
         out.append(_small("No unturned runner to send on an errand." if runners else "Deploy a runner first."))
     # Heal
-    hurt = [c for c in s.cards if c.damage > 0 and not c.turned]
-    if hurt:
+    heals = ui.of("heal")
+    if heals:
         out.append(_sub("Heal"))
-        out.append(_row(*[ui.button(f"Heal {c.name} ({c.damage} damage)", "heal",
-                                    ui.send(lambda c=c: R.Heal(card_id=c.id)), icon=ft.Icons.HEALING)
-                          for c in hurt]))
+        out.append(_row(*[ui.move_button(m, icon=ft.Icons.HEALING) for m in heals]))
     # Deploy
     out.append(_sub(f"Deploy a card · runners in play {len(runners)} of {R.MAX_RUNNERS}"))
-    name = _field("Card name", expand=True, max_length=40)
-    kind = ft.Dropdown(label="Type", value="runner", width=150,
-                       options=[ft.DropdownOption(key=k, text=k) for k in ("runner", "spirit", "drone", "other")])
-    cost, upkeep, body, armor = _num("Cost", width=80), _num("Upkeep", 0, width=80), _num("Body", width=80), \
-        _num("Armor", 0, width=80)
+    name = _field(ui.spec("deploy", "name").label, expand=True, max_length=40)
+    types = ui.spec("deploy", "card_type")
+    kind = ft.Dropdown(label=types.label, value="runner" if "runner" in types.choices else types.choices[0], width=150,
+                       options=[ft.DropdownOption(key=k, text=k) for k in types.choices])
+    cost, upkeep, body, armor = (ui.num("deploy", "cost", width=80), ui.num("deploy", "upkeep", 0, width=80),
+                                 ui.num("deploy", "body", width=80), ui.num("deploy", "armor", 0, width=80))
     out += [_row(name, kind), _row(cost, upkeep, body, armor),
             ui.button("Deploy (pay its cost)", "deploy", ui.send(lambda: R.Deploy(
-                name=name.value or "", card_type=kind.value or "runner", cost=whole_number(cost, "Cost"),
-                upkeep=whole_number(upkeep, "Upkeep", 0), body=whole_number(body, "Body", 0 if kind.value == "other" else 1),
-                armor=whole_number(armor, "Armor", 0))), icon=ft.Icons.PERSON_ADD)]
+                name=name.value or "", card_type=kind.value or "runner", cost=ui.number(cost, "deploy", "cost"),
+                upkeep=ui.number(upkeep, "deploy", "upkeep", 0), body=ui.number(body, "deploy", "body"),
+                armor=ui.number(armor, "deploy", "armor", 0))), icon=ft.Icons.PERSON_ADD)]
     # Sell, buy
     out.append(_sub("Sell cards · buy gear"))
-    sold = _num("Cards sold", 1, width=120)
-    spend = _num("Price", width=100)
-    item = ft.Dropdown(label="Buying", value="gear", width=150,
-                       options=[ft.DropdownOption(key=k, text=k) for k in ("gear", "skillsoft", "chipjack", "special", "other")])
+    sold = ui.num("sell_cards", "count", 1, width=120)
+    spend = ui.num("spend", "amount", width=100)
+    items = ui.spec("spend", "item")
+    item = ft.Dropdown(label=items.label, value="gear", width=150,
+                       options=[ft.DropdownOption(key=k, text=k) for k in items.choices])
     out += [_row(sold, ui.button("Sell (+1 each)", "sell_cards",
-                                 ui.send(lambda: R.SellCards(count=whole_number(sold, "Cards sold"))), icon=ft.Icons.SELL)),
+                                 ui.send(lambda: R.SellCards(count=ui.number(sold, "sell_cards", "count"))),
+                                 icon=ft.Icons.SELL)),
             _row(spend, item, ui.button("Buy", "spend", ui.send(lambda: R.Spend(
-                amount=whole_number(spend, "Price"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
+                amount=ui.number(spend, "spend", "amount"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
     # Pay off
     out.append(_sub(f"Pay off debt · loan {s.loan}, interest {s.interest}, cash {s.cash}"))
-    loan, interest = _num("Off the loan", 0, width=140), _num("Off the interest", 0, width=150)
+    loan, interest = ui.num("pay_off", "loan", 0, width=140), ui.num("pay_off", "interest", 0, width=150)
     out += [_row(loan, interest),
-            ui.button("Pay off", "pay_off", ui.send(lambda: R.PayOff(loan=whole_number(loan, "Loan payment", 0),
-                                                                     interest=whole_number(interest, "Interest payment", 0))),
-                      icon=ft.Icons.ACCOUNT_BALANCE)]
+            ui.button("Pay off", "pay_off", ui.send(lambda: R.PayOff(
+                loan=ui.number(loan, "pay_off", "loan", 0), interest=ui.number(interest, "pay_off", "interest", 0))),
+                icon=ft.Icons.ACCOUNT_BALANCE)]
     return out
 
 
@@ -483,13 +496,11 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
     picked = [c for c in candidates if c.card_type == "runner"][:R.MAX_RUNNERS]
     boxes = {c.id: ft.Checkbox(label=f"{c.name} ({c.card_type}, body {c.body - c.damage} of {c.body})",
                                value=c in picked) for c in candidates}
-    draws = R.event_draws(s.reputation)
-    note = " (negative counts as 0)" if s.reputation < 0 else ""
     out: list[ft.Control] = [
         _sub("Target objective"), target,
-        _sub("The team (up to 6 unturned runners; spirits and drones don't count)"),
+        _sub("The team"),
         *(boxes.values() or [_small("No unturned runner, spirit or drone.")]),
-        _small(f"Events to draw: 1 + 1 per full 10 reputation{note} = {draws}."),
+        _small(f"{R.HOW['start_run']} Now: {R.event_draws(s.reputation)}."),
         ui.button("Start the Shadowrun", "start_run", ui.send(lambda: R.StartRun(
             objective_id=int(target.value), team=[cid for cid, b in boxes.items() if b.value])),
             icon=ft.Icons.DIRECTIONS_RUN, primary=True),
@@ -501,7 +512,7 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
 def run_block(ui: Ui) -> list[ft.Control]:
     s = ui.s
     run = s.run
-    objective = next(o for o in s.objectives if o.id == run.objective_id)
+    objective = R.run_target(s)
     team = [c for c in s.cards if c.id in run.team]
     out: list[ft.Control] = [
         tagged("sr-run", _box(
@@ -511,29 +522,28 @@ def run_block(ui: Ui) -> list[ft.Control]:
             _small(f"Events drawn {run.events_drawn} of {run.events_to_draw}."),
         )),
     ]
-    if run.events_drawn < run.events_to_draw:
-        cost = _num("Event's Nuyen cost", 0, width=200)
-
-        def dice_for_event() -> int:
-            return 1 if whole_number(cost, "Event cost") > 1 else 0
+    if ui.ok("draw_event"):
+        cost = ui.num("draw_event", "cost", 0, width=200)
         out += [_sub(f"Draw event {run.events_drawn + 1} of {run.events_to_draw}"),
-                _small("Played if a d6 ≥ its cost (cost 0 or 1: always). Stop drawing if a played event ends the run."),
+                _small(R.HOW["draw_event"]),
                 _row(cost, ui.button("Roll for the event", "draw_event",
-                                     ui.roll(lambda: R.DrawEvent(cost=whole_number(cost, "Event cost")), dice_for_event,
-                                             "event"), icon=ft.Icons.CASINO, primary=True))]
+                                     ui.send(lambda: R.DrawEvent(cost=ui.number(cost, "draw_event", "cost"))),
+                                     icon=ft.Icons.CASINO, primary=True))]
     out.append(_sub("Challenges (bottom to top)"))
-    amount = _num("Challenge damage", width=190)
-    ap = ft.Checkbox(label="Armor-piercing", value=False)
+    amount = ui.num("start_damage", "amount", width=190)
+    ap = ft.Checkbox(label=ui.spec("start_damage", "armor_piercing").label, value=False)
+    take = ui.button(f"Take the objective (+{objective.rep} rep)", "complete_objective", ui.send(R.CompleteObjective),
+                     icon=ft.Icons.EMOJI_EVENTS, primary=ui.ok("complete_objective"))
     out += [_row(amount, ap),
             ui.button("Allocate this damage", "start_damage", ui.send(lambda: R.StartDamage(
-                amount=whole_number(amount, "Damage"), armor_piercing=bool(ap.value))), icon=ft.Icons.BOLT),
+                amount=ui.number(amount, "start_damage", "amount"), armor_piercing=bool(ap.value))), icon=ft.Icons.BOLT),
             _row(ui.button("Challenge beaten / sleazed", "trash_challenge", ui.send(R.TrashChallenge),
                            icon=ft.Icons.CHECK),
-                 ui.button("Pump a cost (d6)", "pump", ui.roll(R.Pump, 1, "pump (a 6: the app rolls once more)"),
-                           icon=ft.Icons.CASINO)),
-            _row(ui.button(f"Take the objective (+{objective.rep} rep)", "complete_objective",
-                           ui.send(R.CompleteObjective), icon=ft.Icons.EMOJI_EVENTS, primary=objective.challenges == 0),
-                 ui.button("End the run without it", "end_run", ui.send(R.EndRun), icon=ft.Icons.LOGOUT))]
+                 ui.move_button(ui.first("pump"), icon=ft.Icons.CASINO)),
+            _small(f"{R.HOW['complete_objective']} Pumping: {odds(R.PUMP_OUTCOMES)}."),
+            _row(take, ui.button("End the run without it", "end_run", ui.send(R.EndRun), icon=ft.Icons.LOGOUT))]
+    if not ui.ok("complete_objective"):
+        out.append(_small(ui.why("complete_objective"), italic=True))
     return out
 
 
@@ -544,38 +554,36 @@ def damage_allocator(ui: Ui) -> list[ft.Control]:
     out: list[ft.Control] = [
         tagged("sr-damage", _box(
             _txt(f"{dmg.left} of {dmg.total}{ap} damage left", ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-            _small(f"Each hit is {dmg.dice}d6 (one die per full 6 of damage, at least one). A hit never deals more "
-                   f"than is left, but the runner takes all of it; damage ≥ body kills (reputation − its cost)."),
+            _small(f"Each hit is {dmg.dice}d6. {R.HOW['take_hit']}"),
             color=ft.Colors.ERROR_CONTAINER)),
         _sub("Who takes the next hit?"),
     ]
-    for c in R.hit_candidates(s):
-        armor = f", armor {c.armor}" if c.armor and not dmg.armor_piercing else ""
-        out.append(ui.button(f"Hit {c.name} ({c.damage}/{c.body}{armor})", "take_hit",
-                             ui.roll(lambda c=c: R.TakeHit(card_id=c.id), dmg.dice, f"hit on {c.name}"),
-                             icon=ft.Icons.CASINO, primary=True, expand=True))
+    for m in ui.of("take_hit"):
+        chance = R.GAME.chance_for(s, m.action)
+        out.append(ui.move_button(m, icon=ft.Icons.CASINO, primary=True, expand=True))
+        if chance is not None:
+            out.append(_small(odds(chance.outcomes)))
     return out
 
 
 def phase_victory(ui: Ui) -> list[ft.Control]:
     s = ui.s
-    target = s.settings.target_reputation
-    checks = [f"reputation {s.reputation} of {target} {'✓' if s.reputation >= target else '✗'}",
-              f"loan {s.loan} {'✓' if s.loan == 0 else '✗'}", f"interest {s.interest} {'✓' if s.interest == 0 else '✗'}"]
-    out: list[ft.Control] = [_small("Win: " + " · ".join(checks) + ".")]
-    if s.reputation < 0:
-        out.append(_small(f"Reputation {s.reputation}: roll a d6; {'1' if s.reputation == -1 else f'1–{min(6, -s.reputation)}'} "
-                          f"loses the game ({_pct(R.survival_loss_odds(s.reputation))}).", color=NEGATIVE))
+    checks = " · ".join(f"{words} {'✓' if holds else '✗'}" for words, holds in R.victory_checks(s))
+    out: list[ft.Control] = [_small(f"Win: {checks}.")]
+    survival = R.survival_outcomes(s.reputation)
+    if survival:
+        out.append(_small(f"Reputation {s.reputation}: {odds(survival)}.", color=NEGATIVE))
     if s.step_done:
         return out
-    dice = 1 if s.reputation < 0 else 0
-    out.append(ui.button("Check victory" + (" and roll to survive (d6)" if dice else ""), "check_victory",
-                         ui.roll(R.CheckVictory, dice, "survival"), icon=ft.Icons.FLAG, primary=True))
+    roll = R.GAME.chance_for(s, R.CheckVictory())
+    out.append(ui.button("Check victory" + (f" and roll to survive ({roll.die.label})" if roll else ""), "check_victory",
+                         ui.send(R.CheckVictory), icon=ft.Icons.FLAG, primary=True))
     return out
 
 
 def phase_end(ui: Ui) -> list[ft.Control]:
-    return [_small("Trash cards you don't want (runners below: trash), discard down to 7, reshuffle any empty deck.")]
+    return [_small(f"Trash cards you don't want (runners below: trash), discard down to {R.HAND_SIZE}, "
+                   f"reshuffle any empty deck.")]
 
 
 def phase_over(ui: Ui) -> list[ft.Control]:
@@ -621,17 +629,15 @@ def objectives_block(ui: Ui, *, with_form: bool) -> list[ft.Control]:
     out: list[ft.Control] = [_sub(f"Objectives in play ({len(s.objectives)} of {R.OBJECTIVES_IN_PLAY})"),
                              *_objective_rows(ui)]
     if with_form and ui.ok("add_objective"):
-        name = _field("Objective name", expand=True, max_length=40)
-        rep = _num("Reputation", width=130)
-        hint = "one per 10 reputation, rounded up (25 → 3)"
-        if s.phase == "setup":
-            have = {R.objective_range(o.rep) for o in s.objectives}
-            missing = [r for r in ("≤10", "11–20", "21+") if r not in have]
-            hint += f"; still needed: {', '.join(missing)}" if missing else ""
-        out += [_small(f"Add the objective you drew; it gets its challenges: {hint}."),
+        name = _field(ui.spec("add_objective", "name").label, expand=True, max_length=40)
+        rep = ui.num("add_objective", "rep", width=130)
+        missing = R.missing_ranges(s) if s.phase == "setup" else []
+        hint = f" Still needed: {', '.join(missing)}." if missing else ""
+        out += [_small(f"Add the objective you drew. {R.HOW['add_objective']}{hint}"),
                 _row(name, rep),
                 ui.button("Add objective", "add_objective",
-                          ui.send(lambda: R.AddObjective(name=name.value or "", rep=whole_number(rep, "Reputation"))),
+                          ui.send(lambda: R.AddObjective(name=name.value or "",
+                                                         rep=ui.number(rep, "add_objective", "rep"))),
                           icon=ft.Icons.ADD, primary=s.phase == "setup" or len(s.objectives) < R.OBJECTIVES_IN_PLAY)]
     return out
 
@@ -645,12 +651,13 @@ def runners_section(ui: Ui) -> ft.Control:
     if not s.cards:
         return section("Runners in play", _small("No card in play yet: deploy runners in Legwork.", italic=True))
     rows = []
+    can_trash = ui.ok("remove_card")
     for c in s.cards:
         status = "turned" if c.turned else "unturned"
         armor = f" · armor {c.armor}" if c.armor else ""
         kind = "" if c.card_type == "runner" else f" ({c.card_type})"
         hurt = c.damage > 0
-        menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=f"More for {c.name}", items=[
+        menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=f"More for {c.name}", disabled=not can_trash, items=[
             ft.PopupMenuItem(content="Trash it", icon=ft.Icons.DELETE,
                              on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id))),
             ft.PopupMenuItem(content=f"It died (reputation −{c.cost})", icon=ft.Icons.HEART_BROKEN,
@@ -675,10 +682,11 @@ def runners_section(ui: Ui) -> ft.Control:
 
 
 def effects_section(ui: Ui) -> ft.Control:
-    account = ft.Dropdown(label="Account", value="cash", width=150,
-                          options=[ft.DropdownOption(key=k, text=k) for k in ("cash", "loan", "interest", "reputation")])
-    amount = _num("Change (±)", width=120)
-    reason = _field("Card / reason", expand=True, max_length=40)
+    accounts = ui.spec("adjust", "account")
+    account = ft.Dropdown(label=accounts.label, value="cash", width=150,
+                          options=[ft.DropdownOption(key=k, text=k) for k in accounts.choices])
+    amount = ui.num("adjust", "amount", width=120)
+    reason = _field(ui.spec("adjust", "reason").label, expand=True, max_length=40)
     options = _field("Options, separated by commas", expand=True)
 
     def picks() -> list[str]:
@@ -690,13 +698,12 @@ def effects_section(ui: Ui) -> ft.Control:
             _small("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
             _row(account, amount), reason,
             ui.button("Apply the card effect", "adjust", ui.send(lambda: R.Adjust(
-                account=account.value or "cash", amount=whole_number(amount, "Change"), reason=reason.value or "")),
+                account=account.value or "cash", amount=ui.number(amount, "adjust", "amount"), reason=reason.value or "")),
                 icon=ft.Icons.EDIT_NOTE),
-            _small("A target chosen “at random”: list the options; the app rolls among them."),
+            _small(f"A target chosen “at random”. {R.HOW['pick_random']}"),
             options,
-            ui.button("Pick one at random", "pick_random",
-                      ui.roll(lambda: R.PickRandom(options=picks()), lambda: 1 if len(picks()) > 1 else 0,
-                              "random target", sides=max(2, len(picks()))), icon=ft.Icons.SHUFFLE),
+            ui.button("Pick one at random", "pick_random", ui.send(lambda: R.PickRandom(options=picks())),
+                      icon=ft.Icons.SHUFFLE),
         ],
     )
 
@@ -709,13 +716,16 @@ class SetupForm:
 
     def __init__(self, app):
         d = R.Settings()
-        self.loan = _num("Starting loan (1–20; cash starts equal)", d.loan, width=None, helper="Recommended: 20")
+        spec = {f.name: f for f in field_specs(R.Settings)}  # labels and ranges from the settings model
+        self.loan = _num(f"Starting loan ({spec['loan'].hint}; cash starts equal)", d.loan, width=None,
+                         helper=f"Recommended: {d.loan}")
         self.target = _num("Target reputation", d.target_reputation, width=None)
         self.difficulty = ft.Dropdown(label="Difficulty (extra challenges per turn)", value=d.difficulty, expand=True,
                                       options=[ft.DropdownOption(key=k, text=f"{k} (+{n})")
                                                for k, n in R.EXTRA_CHALLENGES.items()])
-        self.luck = ft.Switch(label="Luck of the Draw (2d6 picks the decks)", value=d.luck_of_the_draw)
-        self.chipjacks = ft.Switch(label="Chipjacks (bought with any Skillsoft)", value=d.chipjacks)
+        self.luck = ft.Switch(label=f"Luck of the Draw: {spec['luck_of_the_draw'].label.lower()}",
+                              value=d.luck_of_the_draw)
+        self.chipjacks = ft.Switch(label=spec["chipjacks"].label, value=d.chipjacks)
         self.decks = [ft.TextField(label=f"Die face {i}: deck", value=name, max_length=30)
                       for i, name in enumerate(d.deck_table, start=1)]
 
