@@ -100,6 +100,14 @@ def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> 
     return game.describe(action)
 
 
+def logged_words(game: Game, before: CampaignState, action: Any, after: CampaignState) -> tuple[str, str]:
+    """The label (for undo and the history) and the context (turn and phase) a log row keeps."""
+    label = describe(game, action, before)
+    if after.pending is not None and not isinstance(action, GiveDice):
+        label += " (waiting for dice)"
+    return label, game.headline(game.State.model_validate(before.game))
+
+
 @dataclass
 class Stepped:
     """What one action did: the campaign state after it, its events, and the dice it used."""
@@ -336,14 +344,11 @@ class Store:
             new_state, events = done.state, done.events
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
                 s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
-            label = describe(game, action, state)
-            if new_state.pending is not None and not isinstance(action, GiveDice):
-                label += " (waiting for dice)"
+            label, context = logged_words(game, state, action, new_state)
             s.add(ActionRow(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
                 dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
-                state=new_state.model_dump(mode="json"), label=label,
-                context=game.headline(game.State.model_validate(state.game)),
+                state=new_state.model_dump(mode="json"), label=label, context=context,
             ))
             game_state = game.State.model_validate(new_state.game)
             campaign.cursor = campaign.head = seq
@@ -431,6 +436,7 @@ class ReplayReport:
     checked: int
     mismatches: list[str]
     events: dict[int, list[Event]] = field(default_factory=dict)  # seq → what the rules said happened
+    labels: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq → (label, context), from the rules
 
     @property
     def ok(self) -> bool:
@@ -448,12 +454,16 @@ def _normal(game: Game, recorded: Any) -> Any:
         return recorded
 
 
-def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
+def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
 
-    Each action is re-applied through the pure rules with the dice recorded for it."""
+    Each action is re-applied through the pure rules with the dice recorded for it. Given the
+    campaign's `seed`, the app's dice are rolled again from it instead, and a recorded die the seed
+    doesn't give is a mismatch (a log can't be edited to better dice); dice the table entered are
+    taken as entered. Events, labels and contexts are rebuilt from the rules (see the report)."""
     mismatches: list[str] = []
     events: dict[int, list[Event]] = {}
+    labels: dict[int, tuple[str, str]] = {}
     ordered = sorted(entries, key=lambda e: e["seq"])
     if not ordered or ordered[0]["seq"] != 0:
         return ReplayReport(0, ["the log has no setup entry (seq 0)"])
@@ -468,16 +478,24 @@ def replay(game: Game, settings: dict, entries: list[dict]) -> ReplayReport:
             break
         recorded = [RolledDie.from_json(d) for d in entry.get("dice", [])]
         dice = RecordedDice(recorded)
+        if seed is not None and not state.physical_dice:
+            dice = SeededDice(seed, seq, entered=[d.value for d in recorded if d.physical])
         try:
-            done = step(game, state, parse_action(game, entry["action"]), dice)
+            action = parse_action(game, entry["action"])
+            done = step(game, state, action, dice)
         except (RuleError, InputError, ReplayMismatch, ValidationError) as exc:
             mismatches.append(f"seq {seq}: the action can't be replayed ({exc})")
             break
-        state = done.state
         events[seq] = done.events
+        labels[seq] = logged_words(game, state, action, done.state)
+        state = done.state
         if [d.to_json() for d in done.dice] != [d.to_json() for d in recorded]:
-            mismatches.append(f"seq {seq}: the action used other dice than the recorded ones")
+            if seed is not None and len(done.dice) == len(recorded):
+                mismatches.append(f"seq {seq}: the recorded dice ({', '.join(str(d.value) for d in recorded)}) are not "
+                                  f"the ones the campaign's seed rolls ({', '.join(str(d.value) for d in done.dice)})")
+            else:
+                mismatches.append(f"seq {seq}: the action used other dice than the recorded ones")
         if state.model_dump(mode="json") != _normal(game, entry["state"]):
             mismatches.append(f"seq {seq}: the replayed state differs from the recorded one")
             state = CampaignState.model_validate(entry["state"])
-    return ReplayReport(len(ordered) - 1, mismatches, events)
+    return ReplayReport(len(ordered) - 1, mismatches, events, labels)

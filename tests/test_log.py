@@ -217,3 +217,43 @@ def test_random_play_replays_to_the_stored_states(moves, seed):
     report = replay(get_game("counter"), store.get(cid).settings, [r.model_dump() for r in rows])
     assert report.ok, report.mismatches
     assert len(rows) == len(model)
+
+
+def test_replay_with_the_seed_refuses_dice_the_seed_does_not_roll():
+    """An app-rolled die edited to a better one, or a changed seed, no longer replays."""
+    from companion.games import get_game
+    from companion.games.counter.rules import Roll
+    from companion.log import replay
+
+    store = memory_store()
+    cid = store.create("counter", "c", {}, seed=1234)
+    for cursor in range(3):
+        store.apply(cid, Roll(), expected_cursor=cursor)
+    rows = [r.model_dump() for r in store.log_rows(cid)]
+    game = get_game("counter")
+    assert replay(game, {}, rows, seed=1234).ok
+    assert not replay(game, {}, rows, seed=4321).ok  # another seed rolls other dice
+    # Edit the second roll's die and recompute the states: the old replay was fooled, the seeded one isn't.
+    tampered = [dict(r) for r in rows]
+    face = tampered[2]["dice"][0][1]
+    better = 6 if face != 6 else 5
+    tampered[2]["dice"] = [[6, better, 0]]
+    delta = better - face
+    for r in tampered[2:]:
+        r["state"] = {**r["state"], "game": {**r["state"]["game"], "value": r["state"]["game"]["value"] + delta}}
+    assert replay(game, {}, tampered).ok
+    report = replay(game, {}, tampered, seed=1234)
+    assert not report.ok and "not the ones the campaign's seed rolls" in report.mismatches[0]
+
+
+def test_replay_rebuilds_labels_and_contexts_from_the_rules():
+    from companion.games import get_game
+    from companion.games.counter.rules import Add
+    from companion.log import replay
+
+    store = memory_store()
+    cid = store.create("counter", "c", {})
+    store.apply(cid, Add(amount=2), expected_cursor=0)
+    rows = [r.model_dump() for r in store.log_rows(cid)]
+    report = replay(get_game("counter"), {}, rows)
+    assert report.labels[1] == (rows[1]["label"], rows[1]["context"]) == ("counter +2", "Turn 1 · value 0")
