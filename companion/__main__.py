@@ -14,15 +14,24 @@ ROOT = Path(__file__).resolve().parent.parent
 ASSETS = ROOT / "assets"
 
 
+def _fail(message: str) -> "SystemExit":
+    """A refusal the user can act on: one line on stderr, exit code 2, never a traceback."""
+    print(f"companion: {message}", file=sys.stderr)
+    return SystemExit(2)
+
+
 def _context(args, **kw):
     from companion.context import AppContext
     from models.db import DatabaseError
 
     try:
-        return AppContext.open(args.db, **kw)
+        ctx = AppContext.open(args.db, **kw)
     except DatabaseError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+        raise _fail(str(exc)) from None
+    if ctx.read_only_reason:
+        print(f"companion: the save opens read-only: {ctx.read_only_reason} "
+              "Campaigns can be seen and exported, not played.", file=sys.stderr)
+    return ctx
 
 
 def build_web_app(ctx, token):
@@ -39,12 +48,17 @@ def build_web_app(ctx, token):
 def cmd_serve(args) -> None:
     import uvicorn
 
-    from companion.share import join_url, lan_address, new_token, print_qr
+    from companion.share import join_url, lan_address, print_qr, token_problem
 
-    token = None if args.open else (args.token or os.environ.get("COMPANION_JOIN_TOKEN") or new_token())
+    given = None if args.open else (args.token or os.environ.get("COMPANION_JOIN_TOKEN"))
+    if given and token_problem(given):
+        raise _fail(token_problem(given))
+    ctx = _context(args)
+    # The token kept in the save: phones that joined before stay joined across restarts.
+    token = None if args.open else ctx.join_token(given=given, rotate=args.new_token)
     shown_host = args.host if args.host not in ("0.0.0.0", "::") else lan_address()
     url = join_url(shown_host, args.port, token)
-    ctx = _context(args, join_url=url, token=token)
+    ctx.join_url, ctx.token = url, token
     app = build_web_app(ctx, token)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
     server = uvicorn.Server(config)
@@ -74,43 +88,62 @@ def cmd_desktop(args) -> None:
 
 def cmd_export(args) -> None:
     from companion.exchange import dumps, export_campaign
+    from companion.log import NotFound
 
-    ctx = _context(args)
-    payload = export_campaign(ctx.store, args.campaign)
-    Path(args.file).write_text(dumps(payload), encoding="utf-8")
+    ctx = _context(args, start_backup=False)  # reading needs no backup (and would rotate real ones out)
+    try:
+        payload = export_campaign(ctx.store, args.campaign)
+    except NotFound as exc:
+        raise _fail(str(exc)) from None
+    try:
+        Path(args.file).write_text(dumps(payload), encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"can't write {args.file}: {exc.strerror or exc}") from None
     print(f"Exported campaign {args.campaign} ({len(payload['log']) - 1} actions) to {args.file}")
+
+
+def _import_source(arg: str) -> bytes | str:
+    """The file's bytes, or the argument itself when it is QR text (TC1:…) pasted on the command line."""
+    from companion.exchange import QR_PREFIX
+
+    if arg.startswith(QR_PREFIX):
+        return arg
+    try:
+        return Path(arg).read_bytes()
+    except OSError as exc:
+        raise _fail(f"can't read {arg}: {exc.strerror or exc}") from None
 
 
 def cmd_import(args) -> None:
     from companion.exchange import ImportRefused, import_campaign
 
-    ctx = _context(args)
+    raw = _import_source(args.file)
+    ctx = _context(args, start_backup=False)  # the import is one transaction: all of it or nothing
     try:
-        new_id = import_campaign(ctx.store, Path(args.file).read_bytes())
+        new_id = import_campaign(ctx.store, raw)
     except ImportRefused as exc:
-        print(f"companion: not imported: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+        raise _fail(f"not imported: {exc}") from None
     print(f"Imported as campaign {new_id}")
 
 
 def cmd_replay(args) -> None:
-    from companion.exchange import ImportRefused, parse_payload
-    from companion.games import get_game, is_known
+    from companion.exchange import ImportRefused, check_structure, parse_payload
+    from companion.games import get_game
     from companion.log import replay
 
     try:
-        data = parse_payload(Path(args.file).read_bytes())
-    except (ImportRefused, OSError) as exc:
-        print(f"companion: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-    if not is_known(data.get("game", "")):
-        print(f"companion: unknown game {data.get('game')!r}", file=sys.stderr)
-        raise SystemExit(2)
+        exported = check_structure(parse_payload(_import_source(args.file)))
+    except ImportRefused as exc:
+        raise _fail(str(exc)) from None
     started = time.perf_counter()
-    report = replay(get_game(data["game"]), data.get("settings", {}), data.get("log", []))
+    try:
+        report = replay(get_game(exported.game), exported.settings, [e.model_dump() for e in exported.log],
+                        seed=exported.seed)
+    except Exception as exc:  # the rules met an action they can't take: a refusal, not a crash
+        raise _fail(f"the log can't be replayed: {exc}") from None
     took = (time.perf_counter() - started) * 1000
     if report.ok:
-        print(f"OK: {report.checked} actions replayed, every recorded state matches ({took:.0f} ms).")
+        print(f"OK: {report.checked} actions replayed, every recorded state and die matches ({took:.0f} ms).")
     else:
         print(f"MISMATCH after replaying {report.checked} actions:")
         for line in report.mismatches:
@@ -126,22 +159,35 @@ def main(argv=None) -> None:
     serve = sub.add_parser("serve", help="serve the app to browsers and phones on the LAN")
     serve.add_argument("--host", default=os.environ.get("COMPANION_HOST", "0.0.0.0"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("COMPANION_PORT", "8550")))
-    serve.add_argument("--token", default=None, help="join token (default: a new random one)")
-    serve.add_argument("--open", action="store_true", help="no join token: anyone on the network may open it")
+    who = serve.add_mutually_exclusive_group()
+    who.add_argument("--token", default=None, help="join token, 16+ characters (default: the table's own, "
+                                                   "kept in the save across restarts)")
+    who.add_argument("--new-token", action="store_true", help="make a new join token: every phone must scan again")
+    who.add_argument("--open", action="store_true", help="no join token: anyone on the network may open it")
     serve.add_argument("--quiet", action="store_true", help="don't print the QR code")
     sub.add_parser("desktop", help="open the app in a native window (downloads Flet's client on first use)")
     export = sub.add_parser("export", help="export a campaign to a JSON file")
     export.add_argument("campaign", type=int)
     export.add_argument("file")
-    imp = sub.add_parser("import", help="import a campaign from a JSON file")
-    imp.add_argument("file")
+    imp = sub.add_parser("import", help="import a campaign from a JSON file or QR text (TC1:…)")
+    imp.add_argument("file", help="the file, or the QR text itself")
     rep = sub.add_parser("replay", help="rebuild a campaign from an exported log and check every state")
-    rep.add_argument("file")
+    rep.add_argument("file", help="the file, or the QR text itself")
     args = parser.parse_args(argv)
+    if args.command is None:  # plain `companion` serves, with serve's defaults
+        args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "serve"])
     logging.basicConfig(level=os.environ.get("COMPANION_LOG", "WARNING"))
     commands = {"serve": cmd_serve, "desktop": cmd_desktop, "export": cmd_export, "import": cmd_import,
                 "replay": cmd_replay}
-    commands.get(args.command or "serve")(args)
+    from models.db import default_url, is_database_error, plain_db_error, sqlite_path
+
+    try:
+        commands[args.command](args)
+    except Exception as exc:
+        if not is_database_error(exc):
+            raise
+        where = sqlite_path(args.db or default_url())
+        raise _fail(plain_db_error(exc, where)) from None  # a locked or full save: a sentence, not SQL
 
 
 if __name__ == "__main__":

@@ -17,8 +17,11 @@ from companion.context import AppContext
 from companion.games.base import InputError, RuleError
 from companion.log import NotFound, StaleAction
 from companion.ui.style import FONTS, Sizes, theme
+from models.db import is_database_error, plain_db_error
 
 log = logging.getLogger(__name__)
+
+CRASHED = "Something went wrong on the table's computer. If this screen looks wrong, go back and open it again."
 
 
 class TableSession:
@@ -29,7 +32,7 @@ class TableSession:
         self.ctx = ctx
         self.store = ctx.store
         self.screen: Any = None
-        self.scale = float(ctx.setting("text_scale") or 1.0)
+        self.scale = float(self._setting("text_scale", 1.0))
         self.sizes = Sizes(self.scale)
         self.haptics = ft.HapticFeedback()
         self.wakelock = ft.Wakelock()
@@ -38,15 +41,27 @@ class TableSession:
 
     # --- start and routing ---
 
+    def _setting(self, key: str, fallback: Any) -> Any:
+        try:
+            return self.ctx.setting(key) or fallback
+        except Exception as exc:
+            if not is_database_error(exc):
+                raise
+            return fallback  # an unreadable save still gets a screen that says so
+
     def start(self) -> None:
         page = self.page
+        # Flet sends any unhandled error to the phone as "Error running app" with the server's
+        # traceback. Handlers in games and widgets aren't all guarded, so the last word is ours:
+        # the details go to the server's log, the phone gets a sentence. (flet is pinned: 1.0.5.)
+        page.session.error = self._crashed
         page.title = "Table Companion"
         page.fonts = FONTS
         page.theme = theme(self.scale)
         page.theme_mode = ft.ThemeMode.LIGHT
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
-        page.on_connect = lambda e: self.refresh()  # a phone woke up or Wi-Fi came back
+        page.on_connect = lambda e: self.refresh()  # a phone woke up or Wi-Fi came back (refresh is safe)
         page.on_close = lambda e: self._closed()
         self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
         self.show(page.route or "/")
@@ -67,7 +82,47 @@ class TableSession:
         else:
             self.go("/")
 
+    def _crashed(self, message: str) -> None:
+        log.error("unhandled error in a screen: %s", message)
+        try:
+            self.toast(CRASHED, error=True)
+        except Exception:
+            log.debug("could not report the error to the screen", exc_info=True)
+
     def show(self, route: str) -> None:
+        """Draw the screen for a route. A save that can't be read shows a screen that says so (with
+        "Try again"), not a traceback; a read-only save adds its banner to every screen."""
+        try:
+            self._show(route)
+        except Exception as exc:
+            if not is_database_error(exc):
+                raise
+            log.warning("a screen could not be drawn", exc_info=True)
+            self._show_unreadable(route, plain_db_error(exc, self.ctx.db.path))
+
+    def _show_unreadable(self, route: str, message: str) -> None:
+        from companion.ui.widgets import big_button
+
+        self.screen = None
+        view = ft.View(route=route, appbar=ft.AppBar(title=ft.Text("Table Companion")), padding=16, controls=[
+            ft.Semantics(identifier="db-error", content=ft.Text(message, theme_style=ft.TextThemeStyle.BODY_LARGE)),
+            big_button("Try again", lambda e: self.show(self.page.route), icon=ft.Icons.REFRESH),
+        ])
+        self.page.views.clear()
+        self.page.views.append(view)
+        self.page.update()
+
+    def read_only_banner(self) -> Optional[ft.Control]:
+        reason = self.ctx.read_only_reason
+        if not reason:
+            return None
+        return ft.Semantics(identifier="read-only-banner", content=ft.Container(
+            ft.Row([ft.Icon(ft.Icons.LOCK_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
+                    ft.Text(f"Read-only: {reason} Campaigns can be seen and exported, not played.",
+                            color=ft.Colors.ON_ERROR_CONTAINER, expand=True)]),
+            bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=8))
+
+    def _show(self, route: str) -> None:
         from companion.ui.campaign import CampaignScreen
         from companion.ui.dice_screen import DiceScreen
         from companion.ui.home import HomeScreen, NewCampaignScreen
@@ -93,6 +148,9 @@ class TableSession:
             screen = HomeScreen(self)
         self.screen = screen
         views = [screen.view()]
+        banner = self.read_only_banner()
+        if banner is not None:
+            views[0].controls.insert(0, banner)  # on every screen, above its content
         if not isinstance(screen, HomeScreen):
             views.insert(0, ft.View(route="/", controls=[]))  # gives the back arrow (see _on_view_pop)
         self.page.views.clear()
@@ -135,8 +193,16 @@ class TableSession:
                 log.debug("leaving screen failed", exc_info=True)
 
     def refresh(self) -> None:
-        if self.screen is not None:
+        if self.screen is None:
+            self.show(self.page.route)  # the last draw failed: try again
+            return
+        try:
             self.screen.refresh()
+        except Exception as exc:
+            if not is_database_error(exc):
+                raise
+            log.warning("a screen could not be refreshed", exc_info=True)
+            self.toast(plain_db_error(exc, self.ctx.db.path), error=True)
 
     def _on_any_change(self, campaign_id: int, cursor: int) -> None:
         # Settings changes (campaign_id 0) and the home list follow every change.
@@ -158,7 +224,7 @@ class TableSession:
             pass  # session closed
 
     def apply_settings(self) -> None:
-        self.scale = float(self.ctx.setting("text_scale") or 1.0)
+        self.scale = float(self._setting("text_scale", 1.0))
         self.sizes = Sizes(self.scale)
         self.page.theme = theme(self.scale)
         self.show(self.page.route)
@@ -172,7 +238,9 @@ class TableSession:
 
     def guard(self, fn: Callable, *, show_in: Optional[ft.Text] = None) -> Callable:
         """Wrap a tap handler: refused input shows its message and changes nothing. Inside a dialog,
-        pass `show_in` (a Text in the dialog): a snack bar would sit hidden behind the dialog."""
+        pass `show_in` (a Text in the dialog): a snack bar would sit hidden behind the dialog.
+        A database error (locked, full, read-only) shows as a sentence too: the transaction was
+        rolled back, so nothing changed."""
         def report(message: str) -> None:
             if show_in is not None:
                 show_in.value = message
@@ -189,6 +257,13 @@ class TableSession:
                 report(str(exc))
             except (RuleError, InputError, NotFound) as exc:
                 report(str(exc))
+            except Exception as exc:
+                if not is_database_error(exc):
+                    raise
+                log.warning("a tap met a database error", exc_info=True)
+                reason = self.ctx.read_only_reason  # say why it's read-only, not just that it is
+                report(f"Nothing can be changed: {reason}" if reason
+                       else f"{plain_db_error(exc, self.ctx.db.path)} Nothing was changed.")
         return handler
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None], *, danger: bool = True) -> None:

@@ -15,12 +15,12 @@ from models.tables import CatalogEntry
 
 
 def entries(store: Store, kind: str) -> list[CatalogEntry]:
-    with store.db.session() as s:
+    with store.db.read() as s:  # reads never wait for a writer
         return list(s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind).order_by(CatalogEntry.name)))
 
 
 def get(store: Store, kind: str, key: str) -> Optional[CatalogEntry]:
-    with store.db.session() as s:
+    with store.db.read() as s:
         return s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
 
 

@@ -2,71 +2,148 @@
 
 Import validates everything before writing anything: size, format, version, game, settings, every
 logged action (replayed through the rules with its recorded dice), then one transaction writes it.
+Whatever a file holds, the answer is an import or an `ImportRefused` with a plain sentence: JSON
+nested too deep, numbers too long for a save, wrong types ("3" for a number, `true` for a version:
+no coercion), text that isn't UTF-8 (a UTF-8 byte-order mark is fine), control characters in names.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import logging
+import math
+import re
+import unicodedata
 import zlib
 from datetime import datetime, timezone
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, PrivateAttr, field_validator
 
 from companion import __version__
 from companion.games import get_game, is_known
-from companion.games.base import Event, InputError
-from companion.log import NAME_MAX, Store, clean_name, format_errors, replay
+from companion.games.base import Event, InputError, event
+from companion.log import SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, format_errors, replay
 from models.tables import ActionRow, Campaign, CatalogEntry
 
 FORMAT = "table-companion/campaign"
 CATALOG_FORMAT = "table-companion/catalog"
-VERSION = 1
-MAX_BYTES = 4 * 1024 * 1024  # a campaign of many thousand actions fits; anything bigger is refused
+# Format 2 (compact) holds each action and its dice; the rules rebuild states, events and labels on
+# import, and the app's dice are rolled again from the seed. Format 1 files (with every state) still import.
+VERSION = 2
+MAX_BYTES = 32 * 1024 * 1024  # a 10,000-action campaign of any game fits many times over
 QR_PREFIX = "TC1:"
 QR_MAX_CHARS = 2000  # what a phone camera still reads reliably from a screen
+MAX_DEPTH = 64  # nesting of a file's JSON: a whole save needs ~10; deeper is refused, not recursed into
+MAX_DIGITS = 19  # an integer in a file: a seed (< 2**63) is the biggest a save holds
+
+log = logging.getLogger(__name__)
+
+# C0/C1 controls and the bidirectional overrides that make a name read as something else.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-class ExportedAction(BaseModel):
+def strip_controls(text: str) -> str:
+    """A name or label without control characters (a tab or newline becomes a space)."""
+    return _CONTROLS.sub(lambda m: " " if m.group() in "\t\n\r" else "", unicodedata.normalize("NFC", text))
+
+
+# One recorded die: [sides, value, physical (0 or 1)].
+Die = Annotated[list[StrictInt], Field(min_length=3, max_length=3)]
+# Datetimes come as ISO text in JSON: the only field where text stands for another type.
+When = Annotated[Optional[datetime], Field(strict=False)]
+
+
+class _Strict(BaseModel):
+    # No coercion: "3" is not a number, true is not a version, a missing field is missing.
+    model_config = ConfigDict(strict=True)
+
+
+class ExportedAction(_Strict):
     seq: int = Field(ge=0)
     action: dict[str, Any]
-    dice: list[list[int]] = []
-    events: list[Any] = []  # typed events (older files: sentences); re-derived from the rules on import
-    state: dict[str, Any]
+    dice: list[Die] = []
+    events: list[Any] = []  # format 1 only: ignored, the rules say what happened
+    state: Optional[dict[str, Any]] = None  # format 1 only: checked against the replay
     label: str = Field("", max_length=500)
     context: str = Field("", max_length=500)
-    created_at: Optional[datetime] = None
+    created_at: When = None
+
+    @field_validator("label", "context")
+    @classmethod
+    def _no_controls(cls, value: str) -> str:
+        return strip_controls(value)
+
+    @field_validator("dice")
+    @classmethod
+    def _dice(cls, dice: list[list[int]]) -> list[list[int]]:
+        for sides, value, physical in dice:
+            if sides < 1 or physical not in (0, 1):  # the faces themselves are checked by the replay
+                raise ValueError(f"the die {[sides, value, physical]} is not [sides, value, physical 0 or 1]")
+        return dice
 
 
-class ExportedCampaign(BaseModel):
+class ExportedCampaign(_Strict):
     format: Literal["table-companion/campaign"]
     version: int
     app_version: str = ""
-    exported_at: Optional[datetime] = None
+    exported_at: When = None
     game: str
-    name: str = Field(max_length=NAME_MAX)
+    name: str = Field(max_length=NAME_MAX * 4)  # checked again (clean_name) once controls are gone
     seed: int = Field(ge=0, lt=2**63)
     settings: dict[str, Any]
     cursor: int = Field(ge=0)
     log: list[ExportedAction]
+    _states: dict = PrivateAttr(default_factory=dict)  # seq → the replayed state (those a save keeps)
+
+    @field_validator("name")
+    @classmethod
+    def _no_controls(cls, value: str) -> str:
+        return strip_controls(value)
 
 
-class ExportedCatalogEntry(BaseModel):
-    kind: str = Field(min_length=1, max_length=40)
+class ExportedCatalogEntry(_Strict):
+    kind: str = Field(min_length=1, max_length=40, pattern=r"^[a-z0-9_]+$")
     key: str = Field(min_length=1, max_length=80)
     name: str = Field(min_length=1, max_length=120)
     data: dict[str, Any]
 
+    @field_validator("key")
+    @classmethod
+    def _plain_key(cls, value: str) -> str:
+        if _CONTROLS.search(value):
+            raise ValueError("a key can't hold control characters")
+        return value
 
-class ExportedCatalog(BaseModel):
+    @field_validator("name")
+    @classmethod
+    def _no_controls(cls, value: str) -> str:
+        value = " ".join(strip_controls(value).split())
+        if not value:
+            raise ValueError("a name can't be empty")
+        return value
+
+
+class ExportedCatalog(_Strict):
     format: Literal["table-companion/catalog"]
     version: int
     entries: list[ExportedCatalogEntry]
 
 
+_LIBRARY_NOTE = re.compile(r"\s*\(?For further information visit https?://\S+\)?|\s*https?://errors\.pydantic\.dev\S*")
+
+
 class ImportRefused(InputError):
     """The file can't be imported; the message says what is wrong. Nothing was written."""
+
+    def __init__(self, message: str):
+        # A player reads this: no library's help links (pydantic appends one to its errors).
+        super().__init__(_LIBRARY_NOTE.sub("", str(message)).strip())
+
+
+def _refuse_invalid(exc: ValidationError, what: str) -> ImportRefused:
+    return ImportRefused(f"{what} — {format_errors(exc)}.")
 
 
 # --- campaigns -----------------------------------------------------------------------------------
@@ -86,8 +163,7 @@ def export_campaign(store: Store, campaign_id: int) -> dict:
         "settings": campaign.settings,
         "cursor": campaign.cursor,
         "log": [
-            {"seq": r.seq, "action": r.action, "dice": r.dice, "events": r.events, "state": r.state,
-             "label": r.label, "context": r.context, "created_at": _iso(r.created_at)}
+            {"seq": r.seq, "action": r.action, "dice": r.dice, "created_at": _iso(r.created_at)}
             for r in rows
         ],
     }
@@ -108,27 +184,34 @@ def export_filename(name: str, game: str) -> str:
 
 def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
     """Bytes/text of a file or QR text → a dict, refusing oversized, malformed or foreign input."""
-    if isinstance(raw, str):
-        text = raw.strip()
-        if text.startswith(QR_PREFIX):
-            text = from_qr_text(text)
-        raw = text.encode("utf-8")
-    if len(raw) > MAX_BYTES:
-        raise ImportRefused(f"The file is {len(raw) / 1e6:.1f} MB; an import may be at most {MAX_BYTES / 1e6:.0f} MB.")
-    if not raw.strip():
-        raise ImportRefused("The file is empty.")
+    if len(raw) > MAX_BYTES * (1 if isinstance(raw, bytes) else 4) or (
+            isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > MAX_BYTES):
+        raise ImportRefused(f"The file is over {MAX_BYTES / 1e6:.0f} MB; an import may be at most {MAX_BYTES / 1e6:.0f} MB.")
+    if isinstance(raw, (bytes, bytearray)):
+        try:
+            text = bytes(raw).decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
+        except UnicodeDecodeError:
+            raise ImportRefused("The file is not valid JSON (it is not UTF-8 text).") from None
+    else:
+        text = raw
+    text = text.lstrip("\ufeff").strip()
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ImportRefused(f"The file is not valid JSON ({exc}).") from exc
+        text.encode("utf-8")  # pasted text can carry lone surrogates, which no save can store
+    except UnicodeEncodeError:
+        raise ImportRefused("The file is not valid JSON (it is not UTF-8 text).") from None
+    if text.startswith(QR_PREFIX):
+        text = from_qr_text(text)
+    if not text:
+        raise ImportRefused("The file is empty.")
+    data = _loads(text)
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, CATALOG_FORMAT):
         raise ImportRefused("This is not a Table Companion export (its “format” field is missing or different).")
     if data["format"] != expect:
         kind = "a catalog" if data["format"] == CATALOG_FORMAT else "a campaign"
         raise ImportRefused(f"This file is {kind}, not what was asked for.")
     version = data.get("version")
-    if not isinstance(version, int):
-        raise ImportRefused("The file has no format version.")
+    if type(version) is not int:  # not "1", not true (a bool is an int to Python)
+        raise ImportRefused("The file has no format version (a whole number).")
     if version > VERSION:
         raise ImportRefused(f"The file was made by a newer version of the app (format {version}; this app reads up to {VERSION}). Update the app.")
     if version < 1:
@@ -136,33 +219,108 @@ def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
     return data
 
 
-def validate_campaign(data: dict) -> ExportedCampaign:
-    """Everything checked; raises ImportRefused with what is wrong."""
+class _TooBig(ValueError):
+    pass
+
+
+def _int(digits: str) -> int:
+    # Checked before int(): Python refuses 4,300+ digits with a ValueError of its own, and a save
+    # never holds more than a 63-bit seed.
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _TooBig(f"it holds a number of {len(digits.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(digits)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _TooBig(f"it holds a number too big to use ({text[:20]})")
+    return value
+
+
+def _not_a_number(name: str) -> None:
+    raise _TooBig(f"it holds {name}, which JSON does not allow")
+
+
+def _check_tree(data: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and text no save can hold (a lone surrogate, written
+    as a \\udc80 escape), walking the tree without recursion."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ImportRefused("The file is not valid JSON (it holds text that is not UTF-8).") from None
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise ImportRefused(f"The file is not a Table Companion export (it nests more than {MAX_DEPTH} "
+                                    "levels deep).")
+            if isinstance(value, dict):
+                stack.extend((k, depth) for k in value)
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
+def _loads(text: str) -> Any:
+    try:
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_not_a_number)
+    except RecursionError:
+        raise ImportRefused(f"The file is not a Table Companion export (it nests more than {MAX_DEPTH} levels deep).") from None
+    except _TooBig as exc:
+        raise ImportRefused(f"The file is not a Table Companion export ({exc}).") from None
+    except ValueError as exc:  # JSONDecodeError, and anything else the parser refuses
+        raise ImportRefused(f"The file is not valid JSON ({exc}).") from None
+    _check_tree(data)
+    return data
+
+
+def check_structure(data: dict) -> ExportedCampaign:
+    """Everything but the replay: types (strict), game, name, settings, numbering, position."""
     try:
         exported = ExportedCampaign.model_validate(data)
     except ValidationError as exc:
-        raise ImportRefused(f"The file's contents are not valid — {format_errors(exc)}.") from exc
+        raise _refuse_invalid(exc, "The file's contents are not valid") from None
     if not is_known(exported.game):
         raise ImportRefused(f"The file is for an unknown game {exported.game!r}.")
     try:
-        clean_name(exported.name)
+        exported.name = clean_name(exported.name)
     except InputError as exc:
-        raise ImportRefused(str(exc)) from exc
+        raise ImportRefused(str(exc)) from None
+    game = get_game(exported.game)
+    try:  # the settings as JSON, strictly: "3" is not a number here either
+        game.Settings.model_validate_json(json.dumps(exported.settings), strict=True)
+    except ValidationError as exc:
+        raise _refuse_invalid(exc, "Settings refused") from None
     seqs = [e.seq for e in exported.log]
     if seqs != list(range(len(seqs))):
         raise ImportRefused("The log's actions are not numbered 0, 1, 2, … without gaps.")
     if exported.cursor > len(seqs) - 1:
         raise ImportRefused(f"The file's position ({exported.cursor}) is beyond its last action ({len(seqs) - 1}).")
+    return exported
+
+
+def validate_campaign(data: dict) -> ExportedCampaign:
+    """Everything checked; raises ImportRefused with what is wrong."""
+    exported = check_structure(data)
     game = get_game(exported.game)
     try:
-        report = replay(game, exported.settings, [e.model_dump() for e in exported.log])
+        last = len(exported.log) - 1
+        report = replay(game, exported.settings, [e.model_dump() for e in exported.log], seed=exported.seed,
+                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last))
     except InputError as exc:
         raise ImportRefused(str(exc)) from exc
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
+        # The rules met an action no screen could have sent: a refusal, not a crash.
+        log.info("import refused: the replay raised", exc_info=True)
+        raise ImportRefused(f"The log can't be replayed: an action doesn't fit the game ({exc}).") from None
     if not report.ok:
         raise ImportRefused("The log does not replay to its recorded states: " + "; ".join(report.mismatches[:3]))
     # What happened is what the rules say happened, not what the file says.
     for e in exported.log[1:]:
         e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
+        e.label, e.context = report.labels.get(e.seq, ("", ""))
+    exported._states = report.states
     return exported
 
 
@@ -170,8 +328,9 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
     """Import a campaign file/QR text as a new campaign. All or nothing."""
     exported = validate_campaign(parse_payload(raw))
     game = get_game(exported.game)
-    last = exported.log[exported.cursor]
-    game_state = game.State.model_validate(last.state["game"])
+    states = exported._states
+    head = len(exported.log) - 1
+    game_state = game.State.model_validate(states[exported.cursor].game)
     with store.db.session() as s:
         campaign = Campaign(
             game=exported.game, name=clean_name(name or exported.name), seed=exported.seed,
@@ -182,8 +341,14 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
         s.flush()
         for e in exported.log:
             events = [Event.coerce(x).model_dump(mode="json") for x in e.events]
+            if e.seq == 0:  # the campaign's first row says it was made (the replay starts after it)
+                events = [event("created", f"Campaign “{campaign.name}” created.", name=campaign.name)
+                          .model_dump(mode="json")]
+            kept = states.get(e.seq)  # the newest state whole, a compressed snapshot every few rows
             row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
-                            state=e.state, label=e.label, context=e.context)
+                            state=kept.model_dump(mode="json") if e.seq == head else None,
+                            snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 else None,
+                            label=e.label if e.seq else "campaign created", context=e.context)
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)
             s.add(row)
@@ -198,7 +363,7 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
 def export_catalog(store: Store, kind: str) -> dict:
     from sqlmodel import select
 
-    with store.db.session() as s:
+    with store.db.read() as s:
         rows = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind).order_by(CatalogEntry.key))
         entries = [{"kind": r.kind, "key": r.key, "name": r.name, "data": r.data} for r in rows]
     return {"format": CATALOG_FORMAT, "version": VERSION, "entries": entries}
@@ -212,7 +377,7 @@ def import_catalog(store: Store, raw: bytes | str, *, validate_entry=None) -> in
     try:
         catalog = ExportedCatalog.model_validate(data)
     except ValidationError as exc:
-        raise ImportRefused(f"The catalog is not valid — {format_errors(exc)}.") from exc
+        raise _refuse_invalid(exc, "The catalog is not valid") from None
     if validate_entry:
         for entry in catalog.entries:
             problem = validate_entry(entry)
@@ -245,7 +410,10 @@ def from_qr_text(text: str) -> str:
         if not inflater.eof:
             raise ValueError("it is cut short")
     except (ValueError, zlib.error) as exc:
-        raise ImportRefused(f"The QR text is damaged ({exc}).") from exc
+        raise ImportRefused(f"The QR text is damaged ({exc}).") from None
     if len(data) > MAX_BYTES:
         raise ImportRefused("The QR text unpacks to more than an import may hold.")
-    return data.decode("utf-8", errors="strict")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportRefused("The QR text is damaged (it does not unpack to text).") from None

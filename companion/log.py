@@ -10,13 +10,15 @@ screen acted first) is refused with StaleAction, so two phones never double or l
 
 from __future__ import annotations
 
+import json
 import threading
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, or_, update
 from sqlmodel import select
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
@@ -28,6 +30,9 @@ from models.db import Database
 from models.tables import ActionRow, Campaign
 
 NAME_MAX = 60
+# Every this many log rows a compressed snapshot of the state is kept; any other state is replayed
+# from the nearest snapshot before it (at most SNAPSHOT_EVERY - 1 actions through the pure rules).
+SNAPSHOT_EVERY = 32
 _TABLE_ADAPTER = TypeAdapter(TableAction)
 
 
@@ -178,6 +183,14 @@ def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[li
     return Stepped(after, as_events(events), used)
 
 
+def pack_state(state: CampaignState) -> bytes:
+    return zlib.compress(json.dumps(state.model_dump(mode="json"), separators=(",", ":")).encode(), 6)
+
+
+def unpack_state(blob: bytes) -> CampaignState:
+    return CampaignState.model_validate(json.loads(zlib.decompress(blob)))
+
+
 @dataclass
 class Loaded:
     """A campaign as a screen needs it: the row, its game, and the state at the cursor."""
@@ -247,6 +260,7 @@ class Store:
             s.add(campaign)
             s.flush()
             s.add(ActionRow(campaign_id=campaign.id, seq=0, action={}, state=state.model_dump(mode="json"),
+                            snapshot=pack_state(state),
                             label="campaign created",
                             events=[event("created", f"Campaign “{name}” created.", name=name).model_dump(mode="json")]))
             return campaign.id
@@ -291,7 +305,8 @@ class Store:
             rows = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq))
             for row in rows:
                 s.add(ActionRow(campaign_id=copy.id, seq=row.seq, action=row.action, dice=row.dice,
-                                events=row.events, state=row.state, label=row.label, context=row.context,
+                                events=row.events, state=row.state, snapshot=row.snapshot, label=row.label,
+                                context=row.context,
                                 created_at=row.created_at))
             return copy.id
 
@@ -311,10 +326,11 @@ class Store:
             }
             current = rows[campaign.cursor]
             nxt = rows.get(campaign.cursor + 1) if campaign.cursor < campaign.head else None
+            game = get_game(campaign.game)
             return Loaded(
                 campaign=campaign,
-                game=get_game(campaign.game),
-                state=CampaignState.model_validate(current.state),
+                game=game,
+                state=self._state_at(s, game, current),
                 undo_label=current.label if campaign.cursor > 0 else None,
                 redo_label=nxt.label if nxt else None,
             )
@@ -329,7 +345,7 @@ class Store:
                 action = parse_action(game, action)
             current = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
                                                      ActionRow.seq == campaign.cursor)).one()
-            state = CampaignState.model_validate(current.state)
+            state = self._state_at(s, game, current)
             seq = campaign.cursor + 1
             dice = (PhysicalDice(list(entered or [])) if state.physical_dice
                     else SeededDice(campaign.seed, seq, entered=list(entered or [])))
@@ -344,11 +360,18 @@ class Store:
             new_state, events = done.state, done.events
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
                 s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
+            # Only the newest row keeps its state as JSON (plus a compressed snapshot every few rows).
+            if current.state is not None:
+                keep = current.snapshot
+                if keep is None and current.seq % SNAPSHOT_EVERY == 0:
+                    keep = pack_state(state)
+                s.exec(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep))
             label, context = logged_words(game, state, action, new_state)
             s.add(ActionRow(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
                 dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
                 state=new_state.model_dump(mode="json"), label=label, context=context,
+                snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None,
             ))
             game_state = game.State.model_validate(new_state.game)
             campaign.cursor = campaign.head = seq
@@ -379,7 +402,7 @@ class Store:
             landed = moved if delta > 0 else s.exec(select(ActionRow).where(
                 ActionRow.campaign_id == campaign_id, ActionRow.seq == target)).one()
             game = get_game(campaign.game)
-            game_state = game.State.model_validate(landed.state["game"])
+            game_state = game.State.model_validate(self._state_at(s, game, landed).game)
             campaign.cursor = target
             campaign.headline = game.headline(game_state)[:200]
             campaign.status = (game.outcome(game_state) or "In progress")[:80]
@@ -410,7 +433,36 @@ class Store:
         with self.db.session() as s:
             return s.exec(select(func.count()).select_from(Campaign)).one()
 
+    def state_at(self, campaign_id: int, seq: int) -> CampaignState:
+        """The campaign's state after action `seq` (replayed from the nearest kept state)."""
+        with self.db.session() as s:
+            campaign = self._campaign(s, campaign_id)
+            row = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq)).one()
+            return self._state_at(s, get_game(campaign.game), row)
+
     # --- helpers ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _state_at(s, game: Game, row: ActionRow) -> CampaignState:
+        """The state after `row`: kept whole on the row, or replayed from the nearest kept one before
+        it through the pure rules with each action's recorded dice (at most SNAPSHOT_EVERY - 1)."""
+        if row.state is not None:
+            return CampaignState.model_validate(row.state)
+        if row.snapshot is not None:
+            return unpack_state(row.snapshot)
+        base = s.exec(select(ActionRow).where(
+            ActionRow.campaign_id == row.campaign_id, ActionRow.seq < row.seq,
+            or_(ActionRow.state.is_not(None), ActionRow.snapshot.is_not(None)),
+        ).order_by(ActionRow.seq.desc()).limit(1)).one()
+        state = CampaignState.model_validate(base.state) if base.state is not None else unpack_state(base.snapshot)
+        between = s.exec(select(ActionRow.action, ActionRow.dice).where(
+            ActionRow.campaign_id == row.campaign_id, ActionRow.seq > base.seq, ActionRow.seq <= row.seq,
+        ).order_by(ActionRow.seq))
+        for action, dice in between:
+            recorded = RecordedDice([RolledDie.from_json(d) for d in dice])
+            state = step(game, state, parse_action(game, action), recorded).state
+        return state
+
 
     @staticmethod
     def _campaign(s, campaign_id: int, *, for_update: bool = False) -> Campaign:
@@ -437,10 +489,20 @@ class ReplayReport:
     mismatches: list[str]
     events: dict[int, list[Event]] = field(default_factory=dict)  # seq → what the rules said happened
     labels: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq → (label, context), from the rules
+    states: dict[int, CampaignState] = field(default_factory=dict)  # the states asked for with `keep`
 
     @property
     def ok(self) -> bool:
         return not self.mismatches
+
+
+def _kept_state(entry: dict) -> Optional[dict]:
+    """The state a log entry kept, if any: as JSON, or in its compressed snapshot."""
+    if entry.get("state") is not None:
+        return entry["state"]
+    if entry.get("snapshot"):
+        return unpack_state(entry["snapshot"]).model_dump(mode="json")
+    return None
 
 
 def _normal(game: Game, recorded: Any) -> Any:
@@ -454,7 +516,8 @@ def _normal(game: Game, recorded: Any) -> Any:
         return recorded
 
 
-def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None) -> ReplayReport:
+def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None,
+           keep: Callable[[int], bool] = lambda seq: False) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
 
     Each action is re-applied through the pure rules with the dice recorded for it. Given the
@@ -468,9 +531,11 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
     if not ordered or ordered[0]["seq"] != 0:
         return ReplayReport(0, ["the log has no setup entry (seq 0)"])
     start = CampaignState(game=game.new_state(parse_settings(game, settings)).model_dump(mode="json"))
-    if start.model_dump(mode="json") != _normal(game, ordered[0]["state"]):
+    kept = _kept_state(ordered[0])
+    if kept is not None and start.model_dump(mode="json") != _normal(game, kept):
         mismatches.append("seq 0: the starting state differs from what these settings give")
-    state = CampaignState.model_validate(ordered[0]["state"])
+    state = CampaignState.model_validate(kept) if kept is not None else start
+    states: dict[int, CampaignState] = {0: state} if keep(0) else {}
     for expected_seq, entry in enumerate(ordered[1:], start=1):
         seq = entry["seq"]
         if seq != expected_seq:
@@ -495,7 +560,10 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
                                   f"the ones the campaign's seed rolls ({', '.join(str(d.value) for d in done.dice)})")
             else:
                 mismatches.append(f"seq {seq}: the action used other dice than the recorded ones")
-        if state.model_dump(mode="json") != _normal(game, entry["state"]):
+        kept = _kept_state(entry)  # a log keeps only some states (see SNAPSHOT_EVERY)
+        if kept is not None and state.model_dump(mode="json") != _normal(game, kept):
             mismatches.append(f"seq {seq}: the replayed state differs from the recorded one")
-            state = CampaignState.model_validate(entry["state"])
-    return ReplayReport(len(ordered) - 1, mismatches, events, labels)
+            state = CampaignState.model_validate(kept)
+        if keep(seq):
+            states[seq] = state
+    return ReplayReport(len(ordered) - 1, mismatches, events, labels, states)

@@ -4,28 +4,48 @@ keeps a browser without the token away from every campaign.
 The QR's URL carries `?join=TOKEN`; the gate swaps it for a cookie and redirects to the app, so a
 reload or reconnect keeps working. Without a valid token or cookie a browser gets only a "scan the
 code at the table" page: no web client, no websocket, nothing of any campaign.
+
+The token is kept in the save (companion.context), so a restart keeps every joined phone joined;
+`serve --new-token` makes a new one. The websocket must come from a page of this host (a cross-site
+page can't ride a phone's cookie), the redirect never leaves the host, and the API docs the web
+framework would serve are not served.
 """
 
 from __future__ import annotations
 
 import hmac
 import io
+import re
 import secrets
 import socket
 import sys
 from http.cookies import SimpleCookie
 from typing import Optional
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import qrcode
 import qrcode.image.pure
 
 COOKIE = "companion_join"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
+MIN_TOKEN = 16  # characters; a new token has 16 (96 random bits)
+_TOKEN_CHARS = re.compile(r"^[A-Za-z0-9._~-]+$")  # safe in a URL, a QR code and a cookie as they are
+# The web framework's API docs: nothing a table needs, and a map of the server for anyone else.
+NOT_SERVED = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"}
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(12)
+
+
+def token_problem(token: str) -> Optional[str]:
+    """Why a join token given by the host can't be used, or None."""
+    if len(token) < MIN_TOKEN:
+        return (f"a join token needs at least {MIN_TOKEN} characters (this one has {len(token)}); "
+                "leave --token out to use the table's own token")
+    if not _TOKEN_CHARS.match(token):
+        return "a join token may hold only letters, digits and - _ . ~"
+    return None
 
 
 def lan_address() -> str:
@@ -80,7 +100,13 @@ class JoinGate:
         return bool(value) and hmac.compare_digest(value.encode(), self.token.encode())
 
     async def __call__(self, scope, receive, send):
-        if self.token is None or scope["type"] not in ("http", "websocket"):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        if scope["type"] == "http" and scope.get("path", "").rstrip("/") in NOT_SERVED:
+            return await _respond(send, 404, b"Not found", [(b"content-type", b"text/plain")])
+        if scope["type"] == "websocket" and not _same_origin(scope):
+            return await _refuse_socket(receive, send)  # a page of another site, riding a joined phone's cookie
+        if self.token is None:
             return await self.app(scope, receive, send)
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         offered = (query.get("join") or [None])[0]
@@ -88,7 +114,7 @@ class JoinGate:
         if scope["type"] == "http" and offered is not None:
             if self._valid(offered):
                 rest = {k: v for k, v in query.items() if k != "join"}
-                location = scope.get("path", "/") + (f"?{urlencode(rest, doseq=True)}" if rest else "")
+                location = _local_path(scope.get("path", "/")) + (f"?{urlencode(rest, doseq=True)}" if rest else "")
                 return await _respond(send, 303, b"", [
                     (b"location", location.encode()),
                     (b"set-cookie", f"{COOKIE}={self.token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax".encode()),
@@ -96,9 +122,40 @@ class JoinGate:
         if self._valid(cookie):
             return await self.app(scope, receive, send)
         if scope["type"] == "websocket":
-            await receive()  # websocket.connect
-            return await send({"type": "websocket.close", "code": 4403})
+            return await _refuse_socket(receive, send)
         return await _respond(send, 403, JOIN_PAGE.encode(), [(b"content-type", b"text/html; charset=utf-8")])
+
+
+def _header(scope, name: bytes) -> Optional[str]:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _same_origin(scope) -> bool:
+    """A browser always sends Origin with a websocket; it must name this very host (and port).
+    No Origin at all is a program, not a page: it still needs the cookie."""
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return True
+    host = _header(scope, b"host")
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+def _local_path(path: str) -> str:
+    """The path to redirect to, on this host only: "//evil.example/" (or "/\\evil.example") would
+    send the browser to another site, so leading slashes collapse to one; the rest is re-quoted."""
+    return "/" + quote(path.lstrip("/\\"), safe="/:@!$&'()*+,;=-._~")
+
+
+async def _refuse_socket(receive, send) -> None:
+    await receive()  # websocket.connect
+    await send({"type": "websocket.close", "code": 4403})
 
 
 def _cookie(scope) -> Optional[str]:

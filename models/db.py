@@ -1,24 +1,33 @@
 """Opening the database safely: refuse what isn't ours, migrate what is, never clobber a file.
 
-SQLite (default) runs in WAL mode and every transaction is BEGIN IMMEDIATE, so one action = one
-transaction = one writer at a time. Any SQLAlchemy URL works; PostgreSQL is the supported server.
+SQLite (default) runs in WAL mode. A write session is BEGIN IMMEDIATE, so one action = one
+transaction = one writer at a time; a read session (`db.read()`) begins DEFERRED and never waits for
+a writer (WAL readers see the last commit). A save that can't be written at start (read-only file or
+folder, full disk) opens read-only when the caller allows it: everything can still be read and
+exported. Any SQLAlchemy URL works; PostgreSQL is the supported server.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Optional
 
 from sqlalchemy import create_engine, event, inspect
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 SQLITE_HEADER = b"SQLite format 3\x00"
+# Every revision so far has these; a file with a schema version but without them is not a whole save.
+REQUIRED_TABLES = {"campaign", "action_log", "catalog", "setting", "alembic_version"}
+_READ = "companion_read"  # execution option: this transaction only reads (BEGIN DEFERRED)
 
 
 class DatabaseError(Exception):
@@ -47,6 +56,110 @@ def sqlite_path(url: str) -> Optional[Path]:
     return Path(parsed.database)
 
 
+# --- what went wrong, in words ----------------------------------------------------------------------
+
+# SQLite's primary result codes (the low byte of an extended code).
+_SQLITE_PERM, _SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY = 3, 5, 6, 8
+_SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 10, 11, 13, 14, 26
+_CANT_WRITE_CODES = {_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN}
+_CANT_WRITE_ERRNOS = {errno.EROFS, errno.ENOSPC, errno.EACCES, errno.EPERM, errno.EDQUOT}
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        yield from ([exc.orig] if isinstance(exc, SQLAlchemyError) and getattr(exc, "orig", None) else [])
+        exc = exc.__cause__  # only what an error was raised from: an unrelated earlier error isn't its cause
+
+
+# The driver's words, for an error that came without its code.
+_WORDS = {"database is locked": _SQLITE_BUSY, "disk is full": _SQLITE_FULL, "readonly database": _SQLITE_READONLY,
+          "unable to open": _SQLITE_CANTOPEN, "disk i/o error": _SQLITE_IOERR, "malformed": _SQLITE_CORRUPT,
+          "not a database": _SQLITE_NOTADB}
+
+
+def _sqlite_code(exc: BaseException) -> Optional[int]:
+    for e in _causes(exc):
+        if isinstance(e, sqlite3.Error):
+            code = getattr(e, "sqlite_errorcode", None)
+            if code is not None:
+                return code & 0xFF
+            text = str(e).lower()
+            return next((c for words, c in _WORDS.items() if words in text), None)
+    return None
+
+
+def _errno(exc: BaseException) -> Optional[int]:
+    for e in _causes(exc):
+        if isinstance(e, OSError) and e.errno is not None:
+            return e.errno
+    return None
+
+
+def cannot_write(exc: BaseException) -> bool:
+    """Whether an error means the save can't be written here (read-only file or folder, full disk)."""
+    return _sqlite_code(exc) in _CANT_WRITE_CODES or _errno(exc) in _CANT_WRITE_ERRNOS
+
+
+def is_database_error(exc: BaseException) -> bool:
+    """An error of the save itself (not a bug): the app shows `plain_db_error` instead of a traceback."""
+    return isinstance(exc, (DatabaseError, SQLAlchemyError, sqlite3.Error))
+
+
+FULL_DISK = "The disk is full, so nothing can be saved. Free some space, then restart the app."
+READ_ONLY_DISK = "The save can't be written: the disk it is on is read-only."
+_NEARLY_FULL = 1024 * 1024  # bytes free: less than this, and a write just failed, means a full disk
+
+
+def _disk_state(where: Optional[Path]) -> Optional[str]:
+    """What the filesystem says about a failed write: SQLite reports a full disk or a read-only
+    mount as a mere I/O error or "unable to open" when it meets it in WAL's shared memory file."""
+    if where is None:
+        return None
+    folder = where if where.is_dir() else where.parent
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    if st.f_flag & os.ST_RDONLY:
+        return READ_ONLY_DISK
+    if st.f_bavail * st.f_frsize < _NEARLY_FULL:
+        return FULL_DISK
+    return None
+
+
+def plain_db_error(exc: BaseException, where: Optional[Path] = None) -> str:
+    """A database error as a sentence for a player: no SQL, no traceback, no driver names.
+    `where`: the save's path, to tell a full or read-only disk behind a vague I/O error."""
+    if isinstance(exc, DatabaseError):
+        return str(exc)
+    code, number = _sqlite_code(exc), _errno(exc)
+    if code in _CANT_WRITE_CODES or number in _CANT_WRITE_ERRNOS:
+        disk = _disk_state(where)
+        if disk:
+            return disk
+    if code == _SQLITE_FULL or number in (errno.ENOSPC, errno.EDQUOT):
+        return FULL_DISK
+    if number == errno.EROFS:
+        return READ_ONLY_DISK
+    if code in (_SQLITE_READONLY, _SQLITE_PERM) or number in (errno.EACCES, errno.EPERM):
+        return "The save can't be written (its file or folder is read-only)."
+    if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return "The save is busy: another program is writing to it. Try again in a moment."
+    if code == _SQLITE_CANTOPEN:
+        return "The save can't be opened (its folder is missing or not accessible)."
+    if code == _SQLITE_IOERR:
+        return "The disk reported an error while reading or writing the save."
+    if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return "The save is damaged. Restore a backup (Settings → Backups)."
+    return "The save could not be read or written right now."
+
+
+# --- looking at a file before opening it -------------------------------------------------------------
+
+
 def _alembic_config(connection=None):
     from alembic.config import Config
 
@@ -72,8 +185,8 @@ def head_revision() -> str:
 def check_sqlite_file(path: Path) -> Optional[str]:
     """Look at an existing file read-only. Returns its schema revision (None = empty file).
 
-    Raises DatabaseError for a file that isn't SQLite, is damaged, belongs to another program,
-    or was written by a newer version of this app."""
+    Raises DatabaseError for a file that isn't SQLite, is damaged or incomplete, belongs to another
+    program, or was written by a newer version of this app."""
     if not path.exists() or path.stat().st_size == 0:
         return None
     with open(path, "rb") as f:
@@ -82,7 +195,8 @@ def check_sqlite_file(path: Path) -> Optional[str]:
     try:
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            ok = con.execute("PRAGMA quick_check").fetchone()[0]
+            # integrity_check, not quick_check: it also finds indexes that disagree with their table.
+            ok = con.execute("PRAGMA integrity_check(1)").fetchone()[0]
             if ok != "ok":
                 raise DatabaseError(f"{path} is damaged ({ok}). It was left untouched; restore a backup.")
             tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -94,6 +208,8 @@ def check_sqlite_file(path: Path) -> Optional[str]:
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:
+        if cannot_write(exc):
+            raise  # not the file's fault (a read-only place, a full disk): the caller may open it read-only
         raise DatabaseError(f"{path} can't be read as a database ({exc}). It was left untouched.") from exc
     revision = row[0] if row else None
     if revision and revision not in known_revisions():
@@ -101,10 +217,37 @@ def check_sqlite_file(path: Path) -> Optional[str]:
             f"{path} was saved by a newer version of the companion (schema {revision}). "
             "Update the app to open it; the file was left untouched."
         )
+    if revision and not REQUIRED_TABLES <= tables:
+        missing = ", ".join(sorted(REQUIRED_TABLES - tables))
+        raise DatabaseError(f"{path} is incomplete (no {missing} table). It was left untouched; restore a backup.")
     return revision
 
 
-def _sqlite_engine(url: str) -> Engine:
+def check_save(path: Path) -> str:
+    """A complete save of a known schema that passes integrity_check, or DatabaseError saying why not.
+
+    Stricter than opening (where an empty file is simply a new database): a backup to restore must
+    hold a whole save. Returns its schema revision."""
+    if not path.exists():
+        raise DatabaseError("the file is gone")
+    if path.stat().st_size == 0:
+        raise DatabaseError("the file is empty (0 bytes)")
+    try:
+        revision = check_sqlite_file(path)
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"it can't be read ({exc})") from exc
+    except DatabaseError as exc:
+        # "<path> is damaged (…). It was left untouched…" → "it is damaged (…)"
+        raise DatabaseError("it" + str(exc)[len(str(path)):].split(". ")[0]) from exc
+    if revision is None:
+        raise DatabaseError("it holds no companion tables (an unfinished copy)")
+    return revision
+
+
+# --- engines and sessions ----------------------------------------------------------------------------
+
+
+def _sqlite_engine(url: str, *, read_only: bool = False) -> Engine:
     memory = sqlite_path(url) is None
     engine = create_engine(
         url,
@@ -114,10 +257,12 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record):
-        # Let SQLAlchemy's "begin" below issue BEGIN IMMEDIATE instead of pysqlite's deferred BEGIN.
+        # Let SQLAlchemy's "begin" below issue BEGIN itself instead of pysqlite's implicit one.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
-        if not memory:
+        if read_only:
+            cur.execute("PRAGMA query_only=ON")  # a write fails at once with "readonly", nothing half-done
+        elif not memory:
             cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives power loss too
         cur.execute("PRAGMA foreign_keys=ON")
@@ -126,25 +271,58 @@ def _sqlite_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers queue for the write lock at BEGIN (no deadlock between two upgrading readers);
+        # readers begin DEFERRED and read the last commit without waiting for a writer.
+        deferred = read_only or conn.get_execution_options().get(_READ, False)
+        conn.exec_driver_sql("BEGIN" if deferred else "BEGIN IMMEDIATE")
 
     return engine
+
+
+def _refuse_flush(session, _context, _instances) -> None:
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("A read session can't write; use db.session() for changes.")
 
 
 class Database:
     """The engine plus helpers. Create with `open_database(url)`."""
 
-    def __init__(self, url: str, engine: Engine):
+    def __init__(self, url: str, engine: Engine, *, read_only_reason: Optional[str] = None):
         self.url = url
         self.engine = engine
         self.path = sqlite_path(url)
+        self._reader = engine.execution_options(**{_READ: True})
+        # Why this save is open read-only (None: it can be written).
+        self.read_only_reason = read_only_reason
+
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """One transaction: commits on success, rolls back on any error."""
-        with Session(self.engine, expire_on_commit=False) as session:
+    def session(self, *, write: bool = True) -> Iterator[Session]:
+        """One transaction: commits on success, rolls back on any error.
+
+        `write=False` (or `read()`) for reads: it begins DEFERRED, so it doesn't queue behind a writer."""
+        with Session(self.engine if write else self._reader, expire_on_commit=False) as session:
+            if not write:
+                event.listen(session, "before_flush", _refuse_flush)
             with session.begin():
                 yield session
+
+    def read(self):
+        """A read-only transaction (BEGIN DEFERRED): a consistent snapshot, never the write lock."""
+        return self.session(write=False)
+
+    def check_writable(self) -> None:
+        """Commit one tiny write (when the save was last opened), so a read-only file or folder, or a
+        full disk, shows at start instead of at the first tap. Raises what the driver raised."""
+        from models.tables import Setting
+
+        with self.session() as s:
+            row = s.get(Setting, "last_opened") or Setting(key="last_opened")
+            row.value = datetime.now(timezone.utc).isoformat()
+            s.add(row)
 
     @property
     def is_sqlite(self) -> bool:
@@ -154,8 +332,12 @@ class Database:
         self.engine.dispose()
 
 
-def open_database(url: Optional[str] = None, *, migrate: bool = True, backup_dir: Optional[Path] = None) -> Database:
-    """Open (creating if needed) and migrate to the newest schema. Raises DatabaseError."""
+def open_database(url: Optional[str] = None, *, migrate: bool = True, backup_dir: Optional[Path] = None,
+                  read_only_fallback: bool = False) -> Database:
+    """Open (creating if needed) and migrate to the newest schema. Raises DatabaseError.
+
+    `read_only_fallback`: when an existing save at the newest schema can't be written here (read-only
+    file or folder, full disk), open it read-only instead of refusing; `db.read_only_reason` says why."""
     url = url or default_url()
     try:
         parsed = make_url(url)
@@ -163,40 +345,106 @@ def open_database(url: Optional[str] = None, *, migrate: bool = True, backup_dir
         raise DatabaseError(f"{url!r} is not a database URL ({exc}).") from exc
     path = sqlite_path(url)
     revision = None
-    if path is not None:
-        revision = check_sqlite_file(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if revision and revision != head_revision() and backup_dir is not None:
-            # Keep a copy of an older save before upgrading it.
-            from models.backup import make_backup
+    try:
+        if path is not None:
+            revision = check_sqlite_file(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if revision and revision != head_revision() and backup_dir is not None:
+                # Keep a copy of an older save before upgrading it.
+                from models.backup import make_backup
 
-            make_backup(path, backup_dir, reason="before-upgrade")
-    if parsed.drivername.startswith("sqlite"):
-        engine = _sqlite_engine(url)
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
-    db = Database(url, engine)
-    if migrate:
+                make_backup(path, backup_dir, reason="before-upgrade")
+        if parsed.drivername.startswith("sqlite"):
+            engine = _sqlite_engine(url)
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+        db = Database(url, engine)
         try:
-            upgrade(db)
-        except DatabaseError:
+            if migrate:
+                upgrade(db)
+            if read_only_fallback and path is not None:
+                db.check_writable()
+        except BaseException:
             engine.dispose()
             raise
-        except Exception as exc:
+        return db
+    except DatabaseError as exc:
+        if not (read_only_fallback and cannot_write(exc)):
+            raise
+        failure: BaseException = exc
+    except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
+        if not (read_only_fallback and cannot_write(exc)):
+            if path is not None and cannot_write(exc):
+                raise DatabaseError(f"The save at {path} can't be opened: {plain_db_error(exc, path)}") from exc
+            raise DatabaseError(f"Could not prepare the database at {url}: {plain_db_error(exc, path)}") from exc
+        failure = exc
+    except Exception as exc:  # a migration that failed for another reason: the transaction was undone
+        raise DatabaseError(f"Could not prepare the database at {url}: {exc}") from exc
+    # The save can't be written here. Reading it is still worth a lot: the table can see and export.
+    why = plain_db_error(failure.__cause__ if isinstance(failure, DatabaseError) and failure.__cause__ else failure, path)
+    if path is None or not path.exists() or path.stat().st_size == 0:
+        raise DatabaseError(f"There is no save at {path} and none can be made there: {why}")
+    return _open_read_only(url, path, why)
+
+
+def _open_read_only(url: str, path: Path, why: str) -> Database:
+    head = head_revision()
+    # mode=ro still needs WAL's shared-memory file; where even that can't be made (a read-only
+    # folder), immutable=1 reads the main file alone (what a clean shutdown left: the WAL is folded in).
+    for options in ("mode=ro", "mode=ro&immutable=1"):
+        engine = _sqlite_engine(f"sqlite:///file:{path}?{options}&uri=true", read_only=True)
+        try:
+            with engine.connect() as conn:
+                revision = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+                conn.exec_driver_sql("SELECT count(*) FROM campaign").scalar()
+        except SQLAlchemyError:
             engine.dispose()
-            raise DatabaseError(f"Could not prepare the database at {url}: {exc}") from exc
-    return db
+            continue
+        if revision != head:
+            engine.dispose()
+            raise DatabaseError(f"The save at {path} needs an upgrade to open, and it can't be written here: {why}")
+        return Database(url, engine, read_only_reason=why)
+    raise DatabaseError(f"The save at {path} can't be opened, not even to read it: {why}")
+
+
+@contextmanager
+def migrating(db: Database) -> Iterator:
+    """One transaction for schema changes, with SQLite's foreign keys OFF and checked at the end.
+
+    Alembic changes a column on SQLite by rebuilding the table (copy, drop, rename); with foreign
+    keys on, dropping `campaign` would cascade and delete every action log. PRAGMA foreign_keys is
+    ignored inside a transaction, so it is switched on the driver's connection before BEGIN, and
+    back on for the pool afterwards. `foreign_key_check` refuses (rolls back) a migration that
+    leaves a log row without its campaign."""
+    with db.engine.connect() as conn:
+        raw = conn.connection.driver_connection if db.is_sqlite else None
+        if raw is not None:
+            raw.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with conn.begin():
+                yield conn
+                if raw is not None:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        tables = ", ".join(sorted({str(r[0]) for r in broken}))
+                        raise DatabaseError(f"The upgrade would leave rows of {tables} without the row they "
+                                            "belong to; it was undone and the save left as it was.")
+        finally:
+            if raw is not None:
+                raw.execute("PRAGMA foreign_keys=ON")
 
 
 def upgrade(db: Database, revision: str = "head") -> None:
     from alembic import command
     from alembic.runtime.migration import MigrationContext
 
-    with db.engine.connect() as conn:
+    with db._reader.connect() as conn:  # looking needs no write lock (a read-only save gets this far)
         current = MigrationContext.configure(conn).get_current_revision()
         if current and current not in known_revisions():
             raise DatabaseError(f"The database was saved by a newer version of the companion (schema {current}).")
         if not current and inspect(conn).get_table_names() and "campaign" in inspect(conn).get_table_names():
             raise DatabaseError("The database has companion tables but no schema version; it was left untouched.")
-    with db.engine.begin() as conn:
+        if current == head_revision() and revision == "head":
+            return  # nothing to do: no write transaction (a read-only or full disk still opens)
+    with migrating(db) as conn:
         command.upgrade(_alembic_config(conn), revision)

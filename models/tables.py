@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, BigInteger, Column, Index, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -44,7 +44,11 @@ class ActionRow(SQLModel, table=True):
     dice: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # typed events: {"kind", "text", "data"} (migration 0002 turned older plain sentences into kind "text")
     events: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # The state after the action is kept whole only where it's needed (see companion.log): on the
+    # newest row as JSON, and every SNAPSHOT_EVERY rows compressed; other states are replayed from
+    # the nearest one before. (Saves made before 0003 have a state on every row; they still count.)
+    state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))
+    snapshot: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     label: str = Field(default="", sa_column=Column(Text, nullable=False))  # "interest +5"
     context: str = Field(default="", sa_column=Column(Text, nullable=False))  # "Turn 2 · Credstick"
     created_at: datetime = Field(default_factory=utcnow)

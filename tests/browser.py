@@ -52,7 +52,7 @@ def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Po
 
 
 @contextmanager
-def served(db_url: str, *, token: Optional[str] = "test-token", extra_env: Optional[dict] = None,
+def served(db_url: str, *, token: Optional[str] = "test-token-0123456789", extra_env: Optional[dict] = None,
            command: Optional[list[str]] = None, port: Optional[int] = None) -> Iterator[dict]:
     """Start `companion serve` on a (free) port; yields {'port', 'base', 'join', 'proc'}."""
     port = port or free_port()

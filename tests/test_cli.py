@@ -25,14 +25,15 @@ def test_export_replay_import(tmp_path):
     out = tmp_path / "c.json"
     assert run("--db", db, "export", str(cid), str(out)).returncode == 0
     result = run("replay", str(out))
-    assert result.returncode == 0 and "3 actions replayed, every recorded state matches" in result.stdout
+    assert result.returncode == 0 and "3 actions replayed, every recorded state and die matches" in result.stdout
 
     data = json.loads(out.read_text())
-    data["log"][2]["state"]["game"]["value"] += 1
+    assert "state" not in data["log"][2]  # a compact export: the rules rebuild the states
+    data["log"][2]["dice"][0][1] = data["log"][2]["dice"][0][1] % 6 + 1  # a die the seed didn't roll
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     result = run("replay", str(bad))
-    assert result.returncode == 1 and "seq 2: the replayed state differs" in result.stdout
+    assert result.returncode == 1 and "not the ones the campaign's seed rolls" in result.stdout
 
     other = f"sqlite:///{tmp_path / 'other.sqlite'}"
     assert "Imported as campaign 1" in run("--db", other, "import", str(out)).stdout
@@ -46,3 +47,63 @@ def test_a_foreign_database_file_is_refused_with_a_message(tmp_path):
     result = run("--db", f"sqlite:///{path}", "export", "1", str(tmp_path / "x.json"))
     assert result.returncode == 2 and "not an SQLite file" in result.stderr
     assert path.read_text() == "not a database"
+
+
+def test_malformed_imports_exit_2_with_a_message_and_no_traceback(tmp_path):
+    import base64
+    import zlib
+
+    db = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    files = {
+        "deep.json": ("[" * 5000 + "]" * 5000, "nests more than 64 levels deep"),
+        "digits.json": ('{"format": "table-companion/campaign", "version": 1, "seed": ' + "9" * 4301 + "}",
+                        "a number of 4301 digits"),
+        "missing.json": (None, "can't read"),
+    }
+    for name, (content, message) in files.items():
+        if content is not None:
+            (tmp_path / name).write_text(content)
+        result = run("--db", db, "import", str(tmp_path / name))
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr, result.stderr
+    bad_qr = "TC1:" + base64.urlsafe_b64encode(zlib.compress(b"\xff\xfe\xfd")).decode()
+    for command in ("import", "replay"):
+        result = run("--db", db, command, bad_qr)
+        assert result.returncode == 2 and "does not unpack to text" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_import_takes_qr_text_and_files_with_a_byte_order_mark(tmp_path):
+    from companion import exchange
+
+    store = file_store(tmp_path)
+    cid = store.create("counter", "QR", {}, seed=3)
+    store.apply(cid, Add(amount=2), expected_cursor=0)
+    payload = exchange.export_campaign(store, cid)
+    other = f"sqlite:///{tmp_path / 'other.sqlite'}"
+    qr = exchange.to_qr_text(payload)
+    assert "Imported as campaign 1" in run("--db", other, "import", qr).stdout  # pasted on the command line
+    (tmp_path / "qr.txt").write_text(qr + "\n")
+    assert "Imported as campaign 2" in run("--db", other, "import", str(tmp_path / "qr.txt")).stdout
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + exchange.dumps(payload).encode())
+    assert "Imported as campaign 3" in run("--db", other, "import", str(tmp_path / "bom.json")).stdout
+    assert run("replay", qr).returncode == 0
+
+
+def test_cli_export_and_import_leave_the_backups_alone(tmp_path):
+    from companion.context import AppContext
+
+    db = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    ctx = AppContext.open(db)  # the app started once: one real backup
+    cid = ctx.store.create("counter", "Backed up", {})
+    ctx.close()
+    backups = tmp_path / "c-backups"
+    before = sorted(p.name for p in backups.iterdir())
+    assert len(before) == 1
+    for i in range(3):
+        assert run("--db", db, "export", str(cid), str(tmp_path / f"e{i}.json")).returncode == 0
+    assert run("--db", db, "import", str(tmp_path / "e0.json")).returncode == 0
+    assert sorted(p.name for p in backups.iterdir()) == before
+
+
+def test_export_of_a_missing_campaign_is_a_message(tmp_path):
+    result = run("--db", f"sqlite:///{tmp_path / 'c.sqlite'}", "export", "7", str(tmp_path / "x.json"))
+    assert result.returncode == 2 and "Campaign 7 does not exist" in result.stderr and "Traceback" not in result.stderr

@@ -9,7 +9,7 @@ from sqlalchemy import text
 from companion.games.counter.rules import Add
 from companion.log import Store
 from models.backup import list_backups, make_backup, restore_backup
-from models.db import DatabaseError, Database, _sqlite_engine, head_revision, open_database, upgrade
+from models.db import DatabaseError, Database, _sqlite_engine, check_sqlite_file, head_revision, open_database, upgrade
 
 
 def url(path: Path) -> str:
@@ -133,3 +133,238 @@ def test_backups_rotate_and_restore(tmp_path):
     restore_backup(snapshot, path, backups)
     assert store.get(cid).name == "Latest"
     assert any(b.reason == "before-restore" for b in list_backups(backups))
+
+
+# --- a backup is a whole save, or it is neither listed as restorable nor restored (#12.1) ----------
+
+
+def live_save(tmp_path: Path) -> tuple[Path, Store, int]:
+    path = tmp_path / "live.sqlite"
+    store = Store(open_database(url(path)))
+    return path, store, store.create("counter", "Keep me", {})
+
+
+def test_an_empty_or_table_less_backup_is_marked_unusable_and_never_restored(tmp_path):
+    path, store, cid = live_save(tmp_path)
+    backups = tmp_path / "backups"
+    good = make_backup(path, backups, reason="good")
+    empty = backups / "companion-20991231T235959000000Z-000090-start.sqlite"
+    empty.write_bytes(b"")  # what a full disk left behind, before backups were written atomically
+    table_less = backups / "companion-20991231T235959000000Z-000091-start.sqlite"
+    sqlite3.connect(table_less).execute("PRAGMA user_version=1").connection.close()
+    half = backups / "companion-20991231T235959000000Z-000092-start.sqlite"
+    half.write_bytes(good.read_bytes()[:4096])  # cut short
+    listed = {b.path: b for b in list_backups(backups)}
+    assert "empty (0 bytes)" in listed[empty].problem
+    assert "no companion tables" in listed[table_less].problem
+    assert listed[half].problem and not listed[half].usable
+    assert listed[good].usable and listed[good].campaigns == 1
+    for bad in (empty, table_less, half):
+        with pytest.raises(DatabaseError, match="can't be restored"):
+            restore_backup(bad, path, backups)
+        assert store.get(cid).name == "Keep me"  # the live save is untouched: no "no such table"
+    assert not any(b.reason == "before-restore" for b in list_backups(backups))
+
+
+def test_a_failed_backup_leaves_no_file_behind(tmp_path, monkeypatch):
+    import models.backup as backup_module
+    from models.backup import BackupFailed
+
+    path, store, _ = live_save(tmp_path)
+    backups = tmp_path / "backups"
+    make_backup(path, backups)
+    before = sorted(p.name for p in backups.iterdir())
+
+    def full_disk(source, target):
+        target.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)  # a few bytes, then the disk filled
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(backup_module, "_copy", full_disk)
+    with pytest.raises(BackupFailed, match="disk is full"):
+        make_backup(path, backups)
+    assert sorted(p.name for p in backups.iterdir()) == before
+
+
+def test_a_backup_of_an_older_schema_is_upgraded_as_it_is_restored(tmp_path):
+    old_path = tmp_path / "old.sqlite"
+    old = Database(url(old_path), _sqlite_engine(url(old_path)))
+    upgrade(old, "0001")
+    with old.engine.begin() as conn:
+        conn.execute(text("INSERT INTO campaign (game, name, seed, settings, cursor, head, status, headline, created_at, updated_at)"
+                          " VALUES ('counter', 'From 0001', 5, '{}', 0, 0, 'In progress', '', '2026-01-01', '2026-01-01')"))
+        conn.execute(text("INSERT INTO action_log (campaign_id, seq, action, dice, events, state, label, context, created_at)"
+                          " VALUES (1, 0, '{}', '[]', '[\"Campaign created.\"]', '{\"game\": {\"value\": 0, \"cap\": 100, \"turn\": 1}, \"tray\": []}', 'created', '', '2026-01-01')"))
+    old.close()
+    path, store, _ = live_save(tmp_path)
+    restore_backup(old_path, path, tmp_path / "backups")
+    assert [c.name for c in store.list_campaigns()] == ["From 0001"]
+    assert store.history(1) == [] and store.log_rows(1)[0].events[0]["kind"] == "text"  # 0002 ran
+    with store.db.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == head_revision()
+
+
+# --- backups: UTC, a sequence number, and the CLI doesn't rotate them out (#12.11) ------------------
+
+
+def test_backups_are_named_in_utc_and_ordered_by_sequence_even_when_the_clock_goes_back(tmp_path, monkeypatch):
+    import models.backup as backup_module
+    from datetime import datetime as real_datetime, timedelta, timezone
+
+    path, store, _ = live_save(tmp_path)
+    backups = tmp_path / "backups"
+    made = [make_backup(path, backups, keep=3) for _ in range(3)]
+    assert all(p.name.split("-")[1].endswith("Z") for p in made)
+
+    class ClockWentBack(real_datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return real_datetime.now(tz) - timedelta(days=1)
+
+    monkeypatch.setattr(backup_module, "datetime", ClockWentBack)
+    after = make_backup(path, backups, keep=3)
+    listed = list_backups(backups)
+    assert [b.path for b in listed] == [after, made[2], made[1]]  # the newest is kept, the oldest went
+    assert listed[0].seq == 4 and listed[0].made_at.tzinfo is not None
+    assert listed[0].made_at < listed[1].made_at  # made "earlier" by the clock, yet the newest
+
+
+def test_backups_named_before_sequence_numbers_are_still_listed_as_older(tmp_path):
+    path, store, _ = live_save(tmp_path)
+    backups = tmp_path / "backups"
+    old_style = backups / "companion-20260101-120000-000000-start.sqlite"
+    backups.mkdir()
+    old_style.write_bytes(make_backup(path, tmp_path / "elsewhere").read_bytes())
+    new = make_backup(path, backups)
+    assert [b.path for b in list_backups(backups)] == [new, old_style]
+    assert list_backups(backups)[1].usable
+
+
+# --- migrations keep every row: foreign keys off, checked after (#12.2) ------------------------------
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def every_row(path: Path) -> dict[str, list]:
+    con = sqlite3.connect(path)
+    try:
+        return {
+            "campaign": con.execute("SELECT id, game, name, seed, cursor, head FROM campaign ORDER BY id").fetchall(),
+            "action_log": con.execute("SELECT campaign_id, seq, action, dice, state, label FROM action_log "
+                                      "ORDER BY campaign_id, seq").fetchall(),
+            "catalog": con.execute("SELECT kind, key, name, data FROM catalog ORDER BY id").fetchall(),
+            "setting": con.execute("SELECT key FROM setting WHERE key != 'last_opened' ORDER BY key").fetchall(),
+        }
+    finally:
+        con.close()
+
+
+def shipped_save(tmp_path: Path) -> Path:
+    """A copy of the newest save fixture (tests/fixtures/make_saves.py makes one per schema)."""
+    import shutil
+
+    newest = sorted(FIXTURES.glob("save-*.sqlite"))[-1]
+    return Path(shutil.copy(newest, tmp_path / newest.name))
+
+
+def test_the_shipped_save_upgrades_through_every_migration_keeping_every_row(tmp_path):
+    from alembic.script import ScriptDirectory
+
+    from models.db import _alembic_config
+
+    path = shipped_save(tmp_path)
+    before = every_row(path)
+    assert len(before["campaign"]) == 6 and len(before["action_log"]) > 20
+    start = check_sqlite_file(path)
+    steps = [r.revision for r in ScriptDirectory.from_config(_alembic_config()).walk_revisions(base=start, head="heads")
+             if r.revision != start][::-1]
+    db = Database(url(path), _sqlite_engine(url(path)))
+    for revision in steps:  # one migration at a time, so a loss names its migration
+        upgrade(db, revision)
+        assert every_row(path) == before, f"migration {revision} lost or changed rows"
+    db.close()
+    store = Store(open_database(url(path)))
+    assert every_row(path) == before
+    for c in store.list_campaigns():
+        assert store.load(c.id).campaign.name == c.name
+
+
+def future_migrations(tmp_path: Path, monkeypatch, body: str) -> None:
+    """Today's migrations plus a future one ("future") with `body`, as the app's migration folder."""
+    import shutil
+
+    import models.db as db_module
+
+    folder = tmp_path / "migrations"
+    shutil.copytree(db_module.MIGRATIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    head = head_revision()
+    (folder / "versions" / "9999_future.py").write_text(
+        f'"""a future change"""\nfrom alembic import op\nimport sqlalchemy as sa\n\n'
+        f'revision = "future"\ndown_revision = "{head}"\nbranch_labels = None\ndepends_on = None\n\n\n'
+        f"def upgrade():\n{body}\n\n\ndef downgrade():\n    pass\n")
+    monkeypatch.setattr(db_module, "MIGRATIONS", folder)
+
+
+def test_a_migration_that_rebuilds_campaign_keeps_every_action_log(tmp_path, monkeypatch):
+    # Alembic's usual way to change a column on SQLite: copy campaign, drop it, rename the copy.
+    # With foreign keys on, the drop cascades: every action log row goes with it.
+    future_migrations(tmp_path, monkeypatch, '    with op.batch_alter_table("campaign", recreate="always") as b:\n'
+                                             '        b.alter_column("name", type_=sa.String(120))')
+    path = shipped_save(tmp_path)
+    before = every_row(path)
+    store = Store(open_database(url(path), backup_dir=tmp_path / "backups"))
+    assert check_sqlite_file(path) == "future"
+    assert every_row(path) == before
+    with store.db.engine.connect() as conn:  # the pool's connections have their foreign keys back on
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    store.delete(1)  # ... and the cascade still works for a real delete
+    assert [r for r in every_row(path)["action_log"] if r[0] == 1] == []
+
+
+def test_a_migration_that_would_orphan_log_rows_is_undone(tmp_path, monkeypatch):
+    future_migrations(tmp_path, monkeypatch, '    op.execute("DELETE FROM campaign WHERE id = 2")')
+    path = shipped_save(tmp_path)
+    before = every_row(path)
+    with pytest.raises(DatabaseError, match="without the row they belong to"):
+        open_database(url(path))
+    assert every_row(path) == before and check_sqlite_file(path) == "0002"  # the shipped save, untouched
+
+
+# --- reads begin DEFERRED: a reader never waits for a writer (#12.6) ---------------------------------
+
+
+def test_reads_do_not_wait_for_a_writer_and_writes_do(tmp_path):
+    import threading
+    import time
+
+    from companion.context import AppContext
+    from companion.exchange import export_catalog
+
+    path = tmp_path / "c.sqlite"
+    ctx = AppContext.open(url(path), start_backup=False)
+    ctx.store.create("counter", "Busy", {})
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another process mid-transaction, holding the write lock
+    writer.execute("INSERT INTO setting (key, value) VALUES ('other', '1')")
+    started = time.monotonic()
+    assert ctx.setting("text_scale") == 1.0
+    assert export_catalog(ctx.store, "any")["entries"] == []
+    with ctx.db.read() as s:
+        assert s.exec(text("SELECT count(*) FROM campaign")).scalar() == 1
+    assert time.monotonic() - started < 2  # a write session would have waited 10 s, then failed
+
+    done = threading.Event()
+    threading.Thread(target=lambda: (ctx.set_setting("text_scale", 1.2), done.set()), daemon=True).start()
+    assert not done.wait(0.5)  # a write queues for the lock at BEGIN
+    writer.execute("COMMIT")
+    assert done.wait(10) and ctx.setting("text_scale") == 1.2
+
+
+def test_a_read_session_refuses_to_write(tmp_path):
+    from models.tables import Setting
+
+    db = open_database(url(tmp_path / "c.sqlite"))
+    with pytest.raises(RuntimeError, match="read session can't write"):
+        with db.read() as s:
+            s.add(Setting(key="x", value=1))
+    with db.read() as s:
+        assert s.get(Setting, "x") is None

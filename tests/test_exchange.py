@@ -74,7 +74,7 @@ def test_malformed_files_are_refused(store):
 
 
 def test_oversized_files_are_refused(store):
-    refused(store, b" " * (exchange.MAX_BYTES + 1), "at most 4 MB")
+    refused(store, b" " * (exchange.MAX_BYTES + 1), r"at most \d+ MB")
 
 
 def test_wrong_versions_are_refused(store):
@@ -86,9 +86,12 @@ def test_wrong_versions_are_refused(store):
 
 def test_tampered_contents_are_refused(store):
     payload = exchange.export_campaign(store, played(store))
-    bad_state = json.loads(json.dumps(payload))
-    bad_state["log"][2]["state"]["game"]["value"] = 99
+    bad_state = json.loads(json.dumps(payload))  # a format 1 file carries states: they must replay
+    bad_state["log"][2]["state"] = {"game": {"value": 99, "cap": 100, "turn": 3}, "tray": []}
     refused(store, json.dumps(bad_state), "does not replay")
+    better_die = json.loads(json.dumps(payload))  # an app-rolled die edited: the seed rolls another
+    better_die["log"][2]["dice"][0][1] = better_die["log"][2]["dice"][0][1] % 6 + 1
+    refused(store, json.dumps(better_die), "seed")
     bad_dice = json.loads(json.dumps(payload))
     bad_dice["log"][2]["dice"] = [[6, 1, 0], [6, 2, 0]]
     refused(store, json.dumps(bad_dice), "does not replay")
@@ -114,3 +117,189 @@ def test_catalog_round_trip_and_validation(store):
         exchange.import_campaign(store, raw)
     with pytest.raises(ImportRefused, match="bad card"):
         exchange.import_catalog(store, raw, validate_entry=lambda e: "bad card")
+
+
+# --- every malformed import is refused with a plain message, the database untouched (#12.9) ---------
+
+
+def rows(store):
+    from sqlmodel import func, select
+
+    from models.tables import ActionRow, Campaign, CatalogEntry
+
+    with store.db.read() as s:
+        return tuple(s.exec(select(func.count()).select_from(t)).one() for t in (Campaign, ActionRow, CatalogEntry))
+
+
+def assert_plain(message: str) -> None:
+    assert message and "Traceback" not in message and "http" not in message and "pydantic" not in message, message
+    assert "For further information" not in message and "sqlite" not in message.lower(), message
+
+
+def qr_of(data: bytes) -> str:
+    import base64
+    import zlib
+
+    return exchange.QR_PREFIX + base64.urlsafe_b64encode(zlib.compress(data)).decode()
+
+
+def corpus(payload: dict) -> dict[str, bytes | str]:
+    """Files that once crashed the import (or slipped through), each with what must be refused."""
+    def edited(**changes) -> str:
+        data = json.loads(json.dumps(payload))
+        for path, value in changes.items():
+            target = data
+            *steps, last = path.split("__")
+            for step in steps:
+                target = target[int(step) if step.isdigit() else step]
+            target[int(last) if last.isdigit() else last] = value
+        return json.dumps(data)
+
+    deep = "[" * 5000 + "]" * 5000
+    return {
+        "nested 5,000 deep": deep,
+        "nested 5,000 deep inside an export": edited(settings={"x": "@"}).replace('"@"', deep),
+        "nested 100 deep inside an export": edited(settings={"x": "@"}).replace('"@"', "[" * 100 + "]" * 100),
+        "an integer of 4,301 digits": edited(seed=0).replace('"seed": 0', '"seed": ' + "9" * 4301),
+        "an integer of 30 digits in an action": edited(log__1__action__amount=0).replace(
+            '"amount": 0', '"amount": ' + "1" * 30, 1),
+        "NaN": edited(seed=0).replace('"seed": 0', '"seed": NaN'),
+        "Infinity": edited(seed=0).replace('"seed": 0', '"seed": 1e999'),
+        "a die written [6]": edited(log__2__dice=[[6]]),
+        "a die written 6": edited(log__2__dice=[6]),
+        "a die with text": edited(log__2__dice=[["6", 4, 0]]),
+        "a die marked physical 7": edited(log__2__dice=[[6, 4, 7]]),
+        "QR text that inflates to non-UTF-8": qr_of(b'{"format": "\xff\xfe"}'),
+        "QR text that inflates to Latin-1": qr_of(json.dumps(payload, ensure_ascii=False).replace(
+            "Export me", "Éxport me").encode("latin-1", "replace")),
+        "bytes that are not UTF-8": b'{"format": "table-companion/campaign", "name": "\xe9"}',
+        "a lone surrogate in pasted text": '{"name": "\udc80"}',
+        "a lone surrogate written as an escape": edited(name="x\udc80y"),
+        "a lone surrogate in a key": edited(settings={"\udc80": 1}),
+        '"3" for a number': edited(seed="3"),
+        '"3" for the position': edited(cursor="3"),
+        '"1" for a seq': edited(log__1__seq="1"),
+        "true for a version": edited(version=True),
+        "true for a number": edited(cursor=True),
+        "1.0 for a number": edited(seed=77.0),
+        '"100" for a setting': edited(settings={"start": 2, "cap": "100"}),
+        "a name of control characters only": edited(name="\x00\x07\u202e"),
+        "a list for a name": edited(name=["x"]),
+        "null for the log": edited(log=None),
+        "a log entry that is a number": edited(log__1=5),
+        "an action that is a list": edited(log__1__action=[1, 2]),
+        "an unknown action": edited(log__1__action={"kind": "explode"}),
+        "an action with a wrong field": edited(log__1__action={"kind": "add", "amount": "lots"}),
+    }
+
+
+def test_the_fuzz_corpus_is_refused_plainly_and_writes_nothing(store):
+    payload = exchange.export_campaign(store, played(store))
+    before = rows(store)
+    for name, raw in corpus(payload).items():
+        with pytest.raises(ImportRefused) as refused:
+            exchange.import_campaign(store, raw)
+        assert_plain(str(refused.value))
+        assert rows(store) == before, name
+
+
+def test_types_are_strict_and_messages_carry_no_library_url(store):
+    payload = exchange.export_campaign(store, played(store))
+    with pytest.raises(ImportRefused, match="seed: must be a valid integer") as refused:
+        exchange.import_campaign(store, json.dumps({**payload, "seed": "3"}))
+    assert str(refused.value) == "The file's contents are not valid — seed: must be a valid integer."
+    with pytest.raises(ImportRefused, match="no format version"):
+        exchange.import_campaign(store, json.dumps({**payload, "version": True}))
+    with pytest.raises(ImportRefused, match="Settings refused — cap"):
+        exchange.import_campaign(store, json.dumps({**payload, "settings": {"start": 2, "cap": "100"}}))
+
+
+def test_control_characters_are_removed_from_names(store):
+    payload = exchange.export_campaign(store, played(store))
+    payload["name"] = "Ann\u202e\x00 won\tthe\x07 campaign"
+    payload["log"][1]["label"] = "counter +3\x1b[31m"
+    new_id = exchange.import_campaign(store, json.dumps(payload))
+    assert store.get(new_id).name == "Ann won the campaign"
+    assert all("\x1b" not in r.label for r in store.log_rows(new_id))
+    catalog = {"format": exchange.CATALOG_FORMAT, "version": 1, "entries": [
+        {"kind": "some_kind", "key": "k", "name": "Deep\x00 Well\u202e", "data": {}}]}
+    exchange.import_catalog(store, json.dumps(catalog))
+    assert exchange.export_catalog(store, "some_kind")["entries"][0]["name"] == "Deep Well"
+    catalog["entries"][0]["key"] = "k\x00"
+    with pytest.raises(ImportRefused, match="control characters"):
+        exchange.import_catalog(store, json.dumps(catalog))
+
+
+def test_a_file_with_a_byte_order_mark_imports(store):
+    cid = played(store)
+    text = exchange.dumps(exchange.export_campaign(store, cid))
+    for raw in (b"\xef\xbb\xbf" + text.encode("utf-8"), "\ufeff" + text):
+        new_id = exchange.import_campaign(store, raw)
+        assert comparable(store, new_id)[1:] == comparable(store, cid)[1:]
+
+
+def test_qr_text_in_a_file_imports(store):
+    cid = played(store)
+    qr = exchange.to_qr_text(exchange.export_campaign(store, cid))
+    new_id = exchange.import_campaign(store, ("\n" + qr + "\n").encode())  # a file holding the QR text
+    assert comparable(store, new_id) == comparable(store, cid)
+
+
+@pytest.mark.xfail(strict=True, reason="companion/games/biosphere5/cards.py: card_problems() calls the shipped "
+                   "Deep Well's unknown category a problem (it is a missing field, as Card.missing() says)")
+def test_the_shipped_biosphere5_catalog_round_trips(store):
+    from companion.games.biosphere5 import screens
+    from companion.games.biosphere5.cards import CATALOG_KIND, validate_entry
+
+    shipped = screens.load_cards(store)
+    text = exchange.dumps(screens.export_payload(store))
+    other = memory_store()
+    assert exchange.import_catalog(other, text, validate_entry=validate_entry) == len(shipped)
+    assert exchange.export_catalog(other, CATALOG_KIND) == exchange.export_catalog(store, CATALOG_KIND)
+
+
+# Random damage to a valid export: whatever comes out is imported whole or refused with a message.
+from hypothesis import given, strategies as st  # noqa: E402
+
+_SEED_STORE = memory_store()
+_VALID = exchange.export_campaign(_SEED_STORE, played(_SEED_STORE))
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                  st.text(max_size=8), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3),
+                                                                                          st.integers(), max_size=2))
+
+
+def _places(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _places(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _places(v, path + (i,))
+
+
+_PLACES = [p for p in _places(_VALID) if p]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_PLACES), _JUNK, st.booleans()), min_size=1, max_size=3))
+def test_random_damage_is_imported_whole_or_refused(damage):
+    store = memory_store()
+    data = json.loads(json.dumps(_VALID))
+    for path, junk, remove in damage:
+        target = data
+        try:
+            for step in path[:-1]:
+                target = target[step]
+            if remove and isinstance(target, dict):
+                target.pop(path[-1], None)
+            else:
+                target[path[-1]] = junk
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        new_id = exchange.import_campaign(store, json.dumps(data))
+    except ImportRefused as exc:
+        assert_plain(str(exc))
+        assert rows(store) == (0, 0, 0)
+    else:
+        assert store.load(new_id).campaign.id == new_id

@@ -8,7 +8,7 @@ from companion.context import TEXT_SCALES
 from companion.ui.style import TAP
 from companion.ui.screen import DrawnScreen
 from companion.ui.widgets import big_button, section, switch_row, when
-from models.backup import KEEP, list_backups, restore_backup
+from models.backup import KEEP, list_backups
 
 SCALE_NAMES = {0.9: "Small", 1.0: "Normal", 1.2: "Large", 1.4: "Larger", 1.7: "Huge"}
 
@@ -23,12 +23,13 @@ class SettingsScreen:
         sizes = ft.Row([
             (ft.FilledButton if s == current else ft.OutlinedButton)(
                 content=SCALE_NAMES[s], height=TAP, icon=ft.Icons.CHECK if s == current else None,
-                on_click=lambda e, s=s: app.ctx.set_setting("text_scale", s))
+                on_click=app.guard(lambda e, s=s: app.ctx.set_setting("text_scale", s)))
             for s in TEXT_SCALES
         ], wrap=True, spacing=8, run_spacing=8)
         awake, _ = switch_row("Keep the screen awake while a campaign is open", bool(app.ctx.setting("keep_awake")),
-                              lambda e: app.ctx.set_setting("keep_awake", bool(e.control.value)))
+                              app.guard(lambda e: app.ctx.set_setting("keep_awake", bool(e.control.value))))
         where = app.ctx.db.path or app.ctx.db.url.split("@")[-1]
+        kept = f" Backups: {app.ctx.backup_dir}" if app.ctx.backup_dir else ""
         return ft.View(
             route="/settings",
             appbar=ft.AppBar(title=ft.Text("Settings")),
@@ -36,7 +37,8 @@ class SettingsScreen:
                 section("Text size", ft.Text("Applies to every screen of this table.", theme_style=ft.TextThemeStyle.BODY_SMALL),
                         sizes),
                 section("At the table", awake),
-                section("Saves", ft.Text(f"Database: {where}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
+                section("Saves", ft.Text(f"Database: {where}.{kept}", selectable=True,
+                                         theme_style=ft.TextThemeStyle.BODY_SMALL),
                         big_button("Backups and restore", lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
                                    filled=False)),
             ],
@@ -64,17 +66,34 @@ class BackupsScreen(DrawnScreen):
             ft.Text("The app copies the database when it starts and every 10 minutes of play, keeping the newest "
                     f"{KEEP}. Restoring replaces every campaign with the backup's (the current state is backed up first).",
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Text(f"Folder: {ctx.backup_dir}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
             big_button("Back up now", self.app.guard(self._backup_now), icon=ft.Icons.SAVE),
         ]
+        if ctx.backup_problem:
+            rows.append(ft.Semantics(identifier="backup-problem", content=ft.Text(
+                f"The last backup failed. {ctx.backup_problem}", color=ft.Colors.ERROR)))
         for b in backups:
-            count = "?" if b.campaigns is None else b.campaigns
-            rows.append(ft.Card(content=ft.Container(ft.Row([
-                ft.Column([ft.Text(b.made_at.strftime("%d %b %Y, %H:%M:%S"), weight=ft.FontWeight.BOLD),
-                           ft.Text(f"{when(b.made_at.astimezone())} · {b.reason} · {count} campaigns · {b.size // 1024} KB",
-                                   theme_style=ft.TextThemeStyle.BODY_SMALL)], expand=True, spacing=2),
-                ft.OutlinedButton(content="Restore", on_click=lambda e, b=b: self._ask_restore(b)),
-            ]), padding=12)))
+            rows.append(self._card(b))
         self.body.controls = rows
+
+    def _card(self, b) -> ft.Control:
+        # The local time it was made; the name holds UTC and a sequence number (see models/backup.py).
+        made = b.made_at.astimezone()
+        if b.problem:  # a 0-byte, half-written, damaged or foreign file: shown, never restorable
+            detail = ft.Text(f"{b.reason} · {b.size // 1024} KB · {b.problem}", color=ft.Colors.ERROR,
+                             theme_style=ft.TextThemeStyle.BODY_SMALL)
+            action: list[ft.Control] = [ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, tooltip="Unusable")]
+        else:
+            detail = ft.Text(f"{when(made)} · {b.reason} · {b.campaigns} campaigns · {b.size // 1024} KB",
+                             theme_style=ft.TextThemeStyle.BODY_SMALL)
+            read_only = self.app.ctx.read_only_reason is not None  # the live save can't take it now
+            action = [ft.OutlinedButton(content="Restore", disabled=read_only,
+                                        on_click=lambda e, b=b: self._ask_restore(b))]
+        return ft.Semantics(identifier=f"backup-{b.path.name}", content=ft.Card(content=ft.Container(ft.Row([
+            ft.Column([ft.Text(made.strftime("%d %b %Y, %H:%M:%S"), weight=ft.FontWeight.BOLD), detail],
+                      expand=True, spacing=2),
+            *action,
+        ]), padding=12)))
 
     def _backup_now(self, e) -> None:
         self.app.ctx.backup_now("manual")
@@ -83,8 +102,7 @@ class BackupsScreen(DrawnScreen):
 
     def _ask_restore(self, backup) -> None:
         def restore():
-            restore_backup(backup.path, self.app.ctx.db.path, self.app.ctx.backup_dir)
-            self.app.ctx.hub.publish(0, 0)
+            self.app.ctx.restore(backup.path)  # refuses an unusable file with a message, changing nothing
             self.app.toast("Backup restored.")
         self.app.confirm("Restore this backup?", f"Every campaign goes back to how it was on "
                          f"{backup.made_at.strftime('%d %b %Y %H:%M')}. The current state is backed up first.",

@@ -122,7 +122,7 @@ def main() -> None:
         port = free_port()
         ready_app = statistics.median(time_ready(
             [sys.executable, "-m", "companion", "--db", f"sqlite:///{tmp / 'ready.sqlite'}", "serve", "--host",
-             "127.0.0.1", "--port", str(port), "--quiet", "--token", "t"], port) for _ in range(3))
+             "127.0.0.1", "--port", str(port), "--quiet", "--token", "bench-token-0123456789"], port) for _ in range(3))
         port = free_port()
         ready_bare = statistics.median(time_ready([sys.executable, "-m", "tests.perf.bare_app", str(port)], port)
                                        for _ in range(3))
@@ -132,13 +132,13 @@ def main() -> None:
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for_port(bare_port, proc=bare)
-            with served(f"sqlite:///{tmp / 'ui.sqlite'}", token="bench") as app, sync_playwright() as p:
+            with served(f"sqlite:///{tmp / 'ui.sqlite'}", token="bench-token-0123456789") as app, sync_playwright() as p:
                 browser = launch(p)
                 bare_url = f"http://127.0.0.1:{bare_port}/"
                 first_frame(browser, bare_url, "Hello, table", runs=1)  # warm the server side once
-                first_frame(browser, app["base"], "Table Companion", token="bench", runs=1)
+                first_frame(browser, app["base"], "Table Companion", token="bench-token-0123456789", runs=1)
                 bare_ff = first_frame(browser, bare_url, "Hello, table")
-                app_ff = first_frame(browser, app["base"], "Table Companion", token="bench")
+                app_ff = first_frame(browser, app["base"], "Table Companion", token="bench-token-0123456789")
                 join_ff = first_frame(browser, app["join"], "Table Companion")
                 browser.close()
         finally:

@@ -1,0 +1,187 @@
+"""A save that can't be written — a full disk, a read-only filesystem — still opens: read-only, saying
+so, and exporting. A database error reaches the phone as a sentence, never a traceback (#12.5).
+
+These tests use a real small filesystem (tmpfs), filled up or remounted read-only: chmod proves
+nothing to root, and an emulated error (query_only, a mode=ro URL) would skip the very code paths
+that fail (WAL's shared memory, the start-up backup, the migration check). Mounting needs root (or
+CAP_SYS_ADMIN); elsewhere these tests are skipped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.context import AppContext
+from companion.exchange import dumps, export_campaign, import_campaign
+from companion.games.counter.rules import Add, Roll
+from companion.log import Store
+from tests.helpers import memory_store
+from models.db import open_database
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Disk:
+    def __init__(self, path: Path):
+        self.path = path
+
+    def fill(self) -> None:
+        """Write until the filesystem says ENOSPC: the disk is full, to the last byte."""
+        for name, chunk in (("filler", 4096), ("filler-small", 1)):  # to the last few bytes too
+            with open(self.path / name, "wb", buffering=0) as f:
+                try:
+                    while f.write(b"\0" * chunk):
+                        pass
+                except OSError as exc:
+                    assert exc.errno == 28
+
+    def read_only(self) -> None:
+        subprocess.run(["mount", "-o", "remount,ro", str(self.path)], check=True)
+
+
+@pytest.fixture
+def disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip("needs permission to mount a small filesystem (run as root)")
+    try:
+        yield Disk(mount)
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def save_on(disk: Disk) -> tuple[str, int]:
+    """A save with a played campaign on the small disk, closed as the app leaves it."""
+    db_url = f"sqlite:///{disk.path / 'companion.sqlite'}"
+    store = Store(open_database(db_url))
+    cid = store.create("counter", "Friday", {}, seed=3)
+    cursor = 0
+    for action in (Add(amount=2), Roll(), Add(amount=1)):
+        cursor = store.apply(cid, action, expected_cursor=cursor).cursor
+    store.db.close()
+    return db_url, cid
+
+
+def reads_and_exports(ctx: AppContext, cid: int) -> None:
+    assert [c.name for c in ctx.store.list_campaigns()] == ["Friday"]
+    assert ctx.store.load(cid).game_state.value > 2
+    payload = export_campaign(ctx.store, cid)
+    assert len(payload["log"]) == 4
+    elsewhere = memory_store()
+    assert elsewhere.load(import_campaign(elsewhere, dumps(payload))).game_state == ctx.store.load(cid).game_state
+
+
+def test_a_full_disk_opens_read_only_says_why_and_still_exports(disk):
+    db_url, cid = save_on(disk)
+    disk.fill()
+    ctx = AppContext.open(db_url)  # before: the start-up backup raised and the app never started
+    assert ctx.db.read_only and "disk is full" in ctx.read_only_reason
+    reads_and_exports(ctx, cid)
+    with pytest.raises(Exception) as refused:
+        ctx.store.apply(cid, Add(amount=1), expected_cursor=3)
+    from models.db import is_database_error
+
+    assert is_database_error(refused.value)
+    assert not (disk.path / "companion-backups").exists()  # read-only: no start-up backup tried
+    ctx.close()
+
+
+def test_a_read_only_filesystem_opens_read_only_and_still_exports(disk):
+    db_url, cid = save_on(disk)
+    disk.read_only()
+    ctx = AppContext.open(db_url)
+    assert ctx.db.read_only and "read-only" in ctx.read_only_reason
+    reads_and_exports(ctx, cid)
+    token = ctx.join_token()  # can't be kept in a read-only save: one for this run
+    assert len(token) >= 16
+    ctx.close()
+
+
+def test_a_failing_start_up_backup_does_not_stop_the_app(disk, tmp_path):
+    disk.fill()
+    ctx = AppContext.open(f"sqlite:///{tmp_path / 'c.sqlite'}", backup_dir=disk.path / "backups")
+    assert not ctx.db.read_only and "disk is full" in ctx.backup_problem
+    assert [p.name for p in (disk.path / "backups").iterdir()] == []  # no 0-byte or half-written file
+    ctx.store.create("counter", "Still plays", {})
+    ctx.close()
+
+
+class Taps:
+    """The app's tap guard without a browser: what would reach the phone is what `toast` got."""
+
+    def __init__(self, ctx):
+        from companion.app import TableSession
+
+        self.session = TableSession.__new__(TableSession)
+        self.session.ctx, self.session.store = ctx, ctx.store
+        self.shown: list[str] = []
+        self.session.toast = lambda message, error=False: self.shown.append(message)
+        self.session.refresh = lambda: None
+
+    def tap(self, fn) -> None:
+        self.session.guard(lambda e: fn())(None)
+
+
+def test_a_database_error_in_a_tap_is_a_sentence_on_the_phone(disk):
+    db_url, cid = save_on(disk)
+    disk.fill()
+    ctx = AppContext.open(db_url)
+    taps = Taps(ctx)
+    taps.tap(lambda: ctx.store.apply(cid, Add(amount=1), expected_cursor=3))
+    taps.tap(lambda: ctx.store.rename(cid, "Saturday"))
+    assert len(taps.shown) == 2
+    for message in taps.shown:
+        assert message.startswith("Nothing can be changed: The disk is full")
+        assert "sqlite" not in message.lower() and "Traceback" not in message and "UPDATE" not in message
+    ctx.close()
+
+
+def test_a_locked_save_in_a_tap_is_a_sentence_too(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "c.sqlite"
+    ctx = AppContext.open(f"sqlite:///{path}", start_backup=False)
+    cid = ctx.store.create("counter", "Busy", {})
+    taps = Taps(ctx)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program mid-write
+
+    def locked():
+        sqlite3.connect(path, timeout=0, isolation_level=None).execute("BEGIN IMMEDIATE")  # no wait: "locked"
+
+    taps.tap(locked)
+    holder.execute("ROLLBACK")
+    assert taps.shown == ["The save is busy: another program is writing to it. Try again in a moment. Nothing was changed."]
+    assert ctx.store.get(cid).name == "Busy"
+
+
+def test_the_cli_exports_from_a_full_disk(disk, tmp_path):
+    db_url, cid = save_on(disk)
+    disk.fill()
+    out = tmp_path / "friday.json"
+    result = subprocess.run([sys.executable, "-m", "companion", "--db", db_url, "export", str(cid), str(out)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "read-only" in result.stderr and "disk is full" in result.stderr
+    assert json.loads(out.read_text())["name"] == "Friday"
+    refused = subprocess.run([sys.executable, "-m", "companion", "--db", db_url, "import", str(out)],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip().endswith("The disk is full, so nothing can be saved. Free some space, then restart the app.")
+
+
+def test_an_unguarded_error_reaches_the_phone_as_a_sentence(tmp_path, caplog):
+    """Flet would send "Error running app" and the server's traceback; the session's last word is ours."""
+    from companion.app import CRASHED
+
+    ctx = AppContext.open(f"sqlite:///{tmp_path / 'c.sqlite'}", start_backup=False)
+    taps = Taps(ctx)
+    taps.session._crashed("Traceback (most recent call last):\n  ... sqlite3.OperationalError: disk I/O error")
+    assert taps.shown == [CRASHED]
+    assert "disk I/O error" in caplog.text  # the details stay in the server's log
