@@ -266,11 +266,11 @@ class Store:
             return campaign.id
 
     def list_campaigns(self) -> list[Campaign]:
-        with self.db.session() as s:
+        with self.db.read() as s:
             return list(s.exec(select(Campaign).order_by(Campaign.updated_at.desc(), Campaign.id.desc())))
 
     def get(self, campaign_id: int) -> Campaign:
-        with self.db.session() as s:
+        with self.db.read() as s:
             campaign = s.get(Campaign, campaign_id)
             if campaign is None:
                 raise NotFound(f"Campaign {campaign_id} does not exist (it may have been deleted).")
@@ -313,7 +313,7 @@ class Store:
     # --- playing ---------------------------------------------------------------------------------
 
     def load(self, campaign_id: int) -> Loaded:
-        with self.db.session() as s:
+        with self.db.read() as s:
             campaign = self._campaign(s, campaign_id)
             rows = {
                 r.seq: r
@@ -416,7 +416,7 @@ class Store:
 
     def history(self, campaign_id: int, *, limit: int = 200) -> list[ActionRow]:
         """The actions in effect, newest first (the undone tail is not history)."""
-        with self.db.session() as s:
+        with self.db.read() as s:
             campaign = self._campaign(s, campaign_id)
             return list(s.exec(
                 select(ActionRow)
@@ -426,16 +426,16 @@ class Store:
             ))
 
     def log_rows(self, campaign_id: int) -> list[ActionRow]:
-        with self.db.session() as s:
+        with self.db.read() as s:
             return list(s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq)))
 
     def count(self) -> int:
-        with self.db.session() as s:
+        with self.db.read() as s:
             return s.exec(select(func.count()).select_from(Campaign)).one()
 
     def state_at(self, campaign_id: int, seq: int) -> CampaignState:
         """The campaign's state after action `seq` (replayed from the nearest kept state)."""
-        with self.db.session() as s:
+        with self.db.read() as s:
             campaign = self._campaign(s, campaign_id)
             row = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq)).one()
             return self._state_at(s, get_game(campaign.game), row)

@@ -363,7 +363,11 @@ def open_database(url: Optional[str] = None, *, migrate: bool = True, backup_dir
             if migrate:
                 upgrade(db)
             if read_only_fallback and path is not None:
-                db.check_writable()
+                try:
+                    db.check_writable()
+                except (SQLAlchemyError, sqlite3.Error) as exc:
+                    if _sqlite_code(exc) not in (_SQLITE_BUSY, _SQLITE_LOCKED):
+                        raise  # busy = another program is writing: the save is writable, just not this instant
         except BaseException:
             engine.dispose()
             raise

@@ -258,20 +258,23 @@ def every_row(path: Path) -> dict[str, list]:
         con.close()
 
 
-def shipped_save(tmp_path: Path) -> Path:
-    """A copy of the newest save fixture (tests/fixtures/make_saves.py makes one per schema)."""
+SAVES = sorted(FIXTURES.glob("save-*.sqlite"))  # one per schema (tests/fixtures/make_saves.py)
+
+
+def shipped_save(tmp_path: Path, fixture: Path = SAVES[-1]) -> Path:
+    """A copy of a save fixture (the newest unless told)."""
     import shutil
 
-    newest = sorted(FIXTURES.glob("save-*.sqlite"))[-1]
-    return Path(shutil.copy(newest, tmp_path / newest.name))
+    return Path(shutil.copy(fixture, tmp_path / fixture.name))
 
 
-def test_the_shipped_save_upgrades_through_every_migration_keeping_every_row(tmp_path):
+@pytest.mark.parametrize("fixture", SAVES, ids=[p.stem for p in SAVES])
+def test_the_shipped_save_upgrades_through_every_migration_keeping_every_row(tmp_path, fixture):
     from alembic.script import ScriptDirectory
 
     from models.db import _alembic_config
 
-    path = shipped_save(tmp_path)
+    path = shipped_save(tmp_path, fixture)
     before = every_row(path)
     assert len(before["campaign"]) == 6 and len(before["action_log"]) > 20
     start = check_sqlite_file(path)
@@ -340,7 +343,7 @@ def test_reads_do_not_wait_for_a_writer_and_writes_do(tmp_path):
     from companion.exchange import export_catalog
 
     path = tmp_path / "c.sqlite"
-    ctx = AppContext.open(url(path), start_backup=False)
+    ctx = AppContext.open(url(path))
     ctx.store.create("counter", "Busy", {})
     writer = sqlite3.connect(path, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")  # another process mid-transaction, holding the write lock

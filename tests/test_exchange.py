@@ -245,8 +245,6 @@ def test_qr_text_in_a_file_imports(store):
     assert comparable(store, new_id) == comparable(store, cid)
 
 
-@pytest.mark.xfail(strict=True, reason="companion/games/biosphere5/cards.py: card_problems() calls the shipped "
-                   "Deep Well's unknown category a problem (it is a missing field, as Card.missing() says)")
 def test_the_shipped_biosphere5_catalog_round_trips(store):
     from companion.games.biosphere5 import screens
     from companion.games.biosphere5.cards import CATALOG_KIND, validate_entry

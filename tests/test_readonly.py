@@ -146,7 +146,7 @@ def test_a_locked_save_in_a_tap_is_a_sentence_too(tmp_path):
     import sqlite3
 
     path = tmp_path / "c.sqlite"
-    ctx = AppContext.open(f"sqlite:///{path}", start_backup=False)
+    ctx = AppContext.open(f"sqlite:///{path}")
     cid = ctx.store.create("counter", "Busy", {})
     taps = Taps(ctx)
     holder = sqlite3.connect(path, isolation_level=None)

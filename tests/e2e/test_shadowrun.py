@@ -3,7 +3,7 @@ through every phase at a table rolling physical dice, entered on the frame's dic
 is known): interest with its arithmetic, a payment-due roll whose die is undone and entered again, bad
 payments refused, deploys, errands (the 6 branch), a pumped cost that shows a 6 and is asked for the
 next die, a Shadowrun whose damage kills a runner, the survival roll; then the ledger lists every line
-of the state's ledger, and a reload keeps it all."""
+of the campaign's ledger (read from its logged events), and a reload keeps it all."""
 
 import re
 
@@ -252,14 +252,14 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     advance(page, "End")
     advance(page, "Objective", "Advance to turn 3: Objective")
     dashboard(page, turn="Turn 3", loan=13, cash=16, interest=0, debt=13, rep=-3)
-    # The ledger lists every line of the state's ledger; the filter; the chart.
+    # The ledger lists every line of the campaign's ledger (from its logged events); the filter; the chart.
     from companion.games.shadowrun.ledger import ACCOUNTS
+    from companion.games.shadowrun.screens import campaign_ledger
     from tests.helpers import file_store
     store = file_store(tmp_path, "e2e.sqlite")  # the server's database (the fixture's tmp_path)
     cid = int(re.search(r"/c/(\d+)", page.url).group(1))
-    state = store.load(cid).game_state
+    lines = campaign_ledger(store, store.load(cid))
     store.db.close()
-    lines = state.ledger
     assert {a: sum(l.amount for l in lines if l.account == a) for a in ACCOUNTS} == \
         {"loan": 13, "cash": 16, "interest": 0, "reputation": -3}
     tap(page, button(page, "Ledger"))

@@ -13,7 +13,7 @@ from companion.games.save_the_singularity.rules import (
     GAME, ComputerScientist, Die, MediaLiaison, Mathematician, Player, PressOn, Programmer,
     Rationalist, Roll, RollD12, Settings, State, Stop, TakeBust, VentureCapitalist,
 )
-from companion.log import step
+from companion.log import replay, step
 from companion.table import CampaignState, GiveDice, SetPhysicalDice
 
 NAMES = ["Ada", "Bea", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -201,12 +201,13 @@ def test_d12_rolled_until_stop_and_dice_owed_to_the_next_player():
     s, events = go(s, RollD12(), 12)
     assert (s.world, s.phase, s.current, s.pool) == (2, "start", 1, 6)
     assert (events[-1].kind, events[-1].text) == ("turn", "Turn 2: Bea starts with 3 + 3 owed = 6 dice.")
-    assert events[-1].data == {"turn": 2, "by": 1, "player": "Bea", "owed": 3, "pool": 6, "capped": False}
+    assert events[-1].data == {"turn": 2, "by": 1, "player": "Bea", "owed": 3, "pool": 6, "capped": False,
+                               "team": 0, "world": 2}
     roll = events[0]
     assert roll.kind == "world_roll" and roll.data == {
         "face": 12, "symbols": ["Bad", "+Dice", "Stop"], "bad": True, "plus_dice": True, "stop": True,
         "liaison": False, "world": 2, "owed": 3, "target": 8}
-    assert s.history[-1] == rules.ScorePoint(turn=1, team=0, world=2)
+    assert rules.score_history(events)[-1] == rules.ScorePoint(turn=1, team=0, world=2)
 
 
 def test_dice_owed_are_capped_by_the_pool():
@@ -249,7 +250,7 @@ def test_world_wins_on_a_bad_without_stop():
     assert (events[-1].kind, events[-1].text) == ("game_end", "The world reaches 4 points: the world wins.")
     assert events[-1].data["winner"] == "world"
     assert events[0].data["plus_dice"] is False  # face 4 has no +Dice
-    assert s.history[-1] == rules.ScorePoint(turn=1, team=0, world=4)
+    assert rules.score_history(events)[-1] == rules.ScorePoint(turn=1, team=0, world=4)
 
 
 def test_world_one_short_keeps_playing():
@@ -652,6 +653,50 @@ def test_describe_headline_outcome():
     assert GAME.key == "save_the_singularity" and GAME.title == "Save the Singularity"
 
 
+def test_the_score_history_comes_from_the_events_not_the_state():
+    """Team and world at the end of each turn (the end chart) are read from the logged events: the
+    state keeps no history, so it doesn't grow turn after turn."""
+    s, logged = game("mathematician", "programmer"), []
+    for action, faces in ((Roll(), (4, 4, 2)), (Stop(), ()), (RollD12(), (4,)), (RollD12(), (1,)),  # turn 1: 2, world 1
+                          (Roll(), (1, 1, 4)), (TakeBust(), ()), (RollD12(), (9,))):  # turn 2: bust, world 2
+        s, events = go(s, action, *faces)
+        logged += events
+    assert "history" not in State.model_fields and "history" not in s.model_dump()
+    assert rules.score_history(logged) == [rules.ScorePoint(turn=0, team=0, world=0),
+                                           rules.ScorePoint(turn=1, team=2, world=1),
+                                           rules.ScorePoint(turn=2, team=2, world=2)]
+    assert [e.data["team"] for e in logged if e.kind == "turn"] == [2, 2]
+    # An older save's turn events carry no scores: the bank and world-roll events give them.
+    older = [e.model_copy(update={"data": {k: v for k, v in e.data.items() if k not in ("team", "world")}})
+             if e.kind == "turn" else e for e in logged]
+    assert rules.score_history(e.model_dump(mode="json") for e in older) == rules.score_history(logged)
+
+
+def test_an_old_save_with_its_history_in_the_state_still_loads():
+    """States saved before the history left the state hold it: it is dropped on load (the log's replay
+    compares states as today's code writes them), never refused as an unknown field."""
+    s = game("mathematician")
+    old = s.model_dump(mode="json") | {"history": [{"turn": 0, "team": 0, "world": 0}]}
+    assert State.model_validate(old) == s
+    with pytest.raises(ValidationError):
+        State.model_validate(s.model_dump(mode="json") | {"histories": []})  # other unknown fields still refused
+    # An old log, every state with its history, replays: its states are compared as today's code writes them.
+    settings = s.settings.model_dump(mode="json")
+    state = CampaignState(game=s.model_dump(mode="json"))
+    entries = [{"seq": 0, "action": {}, "dice": [], "state": old_state(state)}]
+    for action, faces in ((Roll(), [4, 4, 2]), (Stop(), []), (RollD12(), [1])):
+        done = step(GAME, state, action, SeededDice(1, len(entries), entered=faces))
+        state = done.state
+        entries.append({"seq": len(entries), "action": GAME.dump_action(action), "dice": [d.to_json() for d in done.dice],
+                        "state": old_state(state)})
+    assert "history" in entries[-1]["state"]["game"] and replay(GAME, settings, entries).ok
+
+
+def old_state(state: CampaignState) -> dict:
+    data = state.model_dump(mode="json")
+    return data | {"game": data["game"] | {"history": [{"turn": 0, "team": 0, "world": 0}]}}
+
+
 def test_apply_never_mutates_its_input():
     s = game("rationalist", "programmer")
     before = s.model_dump_json()
@@ -679,8 +724,9 @@ def tables(draw):
 @given(table=tables(), seed=st.integers(0, 2**32), picks=st.lists(st.integers(0, 1000), min_size=300, max_size=300))
 def test_random_legal_play_keeps_the_invariants_and_replays(table, seed, picks):
     state = rules.new_state(table)
-    log = []
+    log, logged = [], []
     uses = [0] * len(table.players)
+    size = len(state.model_dump_json())
     for n, pick in enumerate(picks):
         legal = rules.legal_actions(state)
         if not legal:
@@ -693,7 +739,15 @@ def test_random_legal_play_keeps_the_invariants_and_replays(table, seed, picks):
         if hasattr(action, "by"):
             uses[action.by] += 1
         log.append((action, new))
+        logged += events
         state = new
+        # The chart's points come from the events: one at each turn's end and at the game's end.
+        kinds = {e.kind for e in events}
+        if kinds & {"turn", "game_end"}:
+            ended = state.turn if "game_end" in kinds else state.turn - 1
+            assert rules.score_history(logged)[-1] == rules.ScorePoint(turn=ended, team=state.team, world=state.world)
+        # Nothing in the state grows with the log (the throw and the world phase's rolls are bounded).
+        assert len(state.model_dump_json()) <= size + 1200
         # Invariants
         assert state.team >= 0 and state.world >= 0 and rules.at_risk(state) >= 0
         assert 1 <= state.pool <= table.max_pool <= 12

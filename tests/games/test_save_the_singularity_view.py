@@ -13,12 +13,17 @@ from companion.games.save_the_singularity.rules import GAME, Player, PressOn, Ro
 
 
 class FakeFrame:
-    def __init__(self, state: rules.State, *, waiting: bool = False):
+    """The frame a panel is built in; `logged` holds the events of each action in effect, oldest
+    first, which the store's history gives newest first."""
+
+    def __init__(self, state: rules.State, *, waiting: bool = False, logged: list | None = None):
         self.campaign_id = 1
         self.dispatched: list = []
-        self.loaded = SimpleNamespace(game_state=state, cursor=3,
+        rows = [SimpleNamespace(events=[e.model_dump(mode="json") for e in events]) for events in logged or []]
+        self.loaded = SimpleNamespace(game_state=state, cursor=len(rows) or 3,
                                       state=SimpleNamespace(pending=object() if waiting else None))
-        self.app = SimpleNamespace(guard=lambda fn: fn, sizes=lambda x: x, go=lambda route: None)
+        self.app = SimpleNamespace(guard=lambda fn: fn, sizes=lambda x: x, go=lambda route: None,
+                                   store=SimpleNamespace(history=lambda cid, limit=200: rows[::-1][:limit]))
 
     def dispatch(self, action, *, pulse: bool = False) -> None:
         self.dispatched.append((action, pulse))
@@ -81,15 +86,31 @@ def test_every_button_is_a_legal_move_in_its_words_and_dispatches_it():
 
 def test_the_panel_builds_through_a_world_phase_and_the_end():
     s = table("media_liaison")
-    s, _ = rules.apply(s, Roll(), ScriptedDice([4, 4, 2]))
-    s, _ = rules.apply(s, Stop(), ScriptedDice([]))
+    logged: list = []
+
+    def play(action, *faces):
+        nonlocal s
+        s, events = rules.apply(s, action, ScriptedDice(list(faces)))
+        logged.append(events)
+
+    play(Roll(), 4, 4, 2)
+    play(Stop())
     panel = view.panel(FakeFrame(s))
     assert "Ada stopped and banked 2 points." in texts(panel)
-    s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([11]))
+    play(rules.RollD12(), 11)
     assert "World 1 · +1 die for the next player" in texts(view.panel(FakeFrame(s)))
-    s = s.model_copy(update={"world": 3})
-    s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([4]))
-    assert s.phase == "over" and "The world wins" in texts(view.panel(FakeFrame(s)))
+    play(rules.RollD12(), 1)  # Stop: turn 2
+    play(Roll(), 1, 1, 4, 4)  # 3 + the 1 owed; a bust (no reroll power at the table)
+    play(rules.RollD12(), 4)
+    play(rules.RollD12(), 5)
+    play(rules.RollD12(), 4)  # the world's fourth Bad
+    assert s.phase == "over" and "The world wins" in texts(view.panel(FakeFrame(s, logged=logged)))
+    # The end chart's points are read from the logged events (the state keeps no history).
+    assert view.logged_scores(FakeFrame(s, logged=logged)) == [
+        rules.ScorePoint(turn=0, team=0, world=0), rules.ScorePoint(turn=1, team=2, world=1),
+        rules.ScorePoint(turn=2, team=2, world=4)]
+    labels = [c.label for c in controls(view.panel(FakeFrame(s, logged=logged))) if isinstance(c, ft.Semantics)]
+    assert "Chart of team and world scores over 2 turns, as a share of each target" in labels
 
 
 def test_buttons_wait_while_the_table_enters_dice():

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 from companion.dice import ScriptedDice, SeededDice
 from companion.games.base import Chance, Event, InputError, RuleError, field_specs
 from companion.games.shadowrun import rules as R
-from companion.games.shadowrun.ledger import balances_by_turn, lines_for, post, totals
+from companion.games.shadowrun.ledger import Journal, Line, balances_by_turn, lines_for, lines_in, post, reconciles, totals
 from companion.games.shadowrun.rules import (
     GAME, AddObjective, Adjust, Advance, Card, ChargeInterest, CheckVictory, CompleteObjective, Deploy,
     DiscardObjective, DrawEvent, EndRun, GetPaid, Heal, Objective, PayInterest, PayOff, Payroll, PickRandom,
@@ -21,13 +21,29 @@ from companion.games.shadowrun.rules import (
 # --- helpers --------------------------------------------------------------------------------------------
 
 
+# The ledger is not in the state: it is the campaign's opening lines and then the lines its events
+# carry, in order (as the log keeps them). The helpers keep each state's lines beside it.
+_LINES: dict[int, tuple[State, list[Line]]] = {}
+
+
+def lines_of(s: State) -> list[Line]:
+    """The ledger up to `s` (the opening lines for a state no helper made)."""
+    kept = _LINES.get(id(s))
+    return kept[1] if kept is not None and kept[0] is s else R.opening_lines(s.settings)
+
+
+def _keep(s: State, lines: list[Line]) -> State:
+    _LINES[id(s)] = (s, lines)
+    return s
+
+
 def act(state: State, action, *faces: int) -> tuple[State, list[Event]]:
     """Apply with exactly these die faces (all must be used)."""
     dice = ScriptedDice(faces)
     new, events = apply(state, action, dice)
     assert dice.faces == [], f"unused faces {dice.faces}"
     assert all(isinstance(e, Event) and e.kind != "text" for e in events), "every event has a kind"
-    return new, events
+    return _keep(new, lines_of(state) + lines_in(events)), events
 
 
 def chances(state: State, action, *faces: int) -> list[Chance]:
@@ -72,15 +88,16 @@ def at(state: State, phase: str, **changes) -> State:
     """The same state moved to a phase (for testing one phase's rule on its own). Balances given
     here are set through the ledger, so the books still balance."""
     s = state.model_copy(update={"phase": phase, "step_done": False, "payment_due": None}, deep=True)
+    journal = Journal()
     for account in ("loan", "cash", "interest", "reputation"):
         if account in changes:
-            post(s, account, changes.pop(account) - getattr(s, account), "test setup")
-    return s.model_copy(update=changes, deep=True)
+            post(s, journal, account, changes.pop(account) - getattr(s, account), "test setup")
+    return _keep(s.model_copy(update=changes, deep=True), lines_of(state) + journal.unlogged)
 
 
 def with_cards(state: State, *cards: Card) -> State:
     next_id = max([c.id for c in cards] + [state.next_id - 1]) + 1
-    return state.model_copy(update={"cards": list(cards), "next_id": next_id}, deep=True)
+    return _keep(state.model_copy(update={"cards": list(cards), "next_id": next_id}, deep=True), lines_of(state))
 
 
 def runner(cid: int, name: str = "", cost: int = 3, body: int = 4, **kw) -> Card:
@@ -88,10 +105,12 @@ def runner(cid: int, name: str = "", cost: int = 3, body: int = 4, **kw) -> Card
 
 
 def books_balance(s: State) -> None:
-    sums = totals(s.ledger)
+    lines = lines_of(s)
+    sums = totals(lines)
     assert (s.loan, s.cash, s.interest, s.reputation) == (
         sums["loan"], sums["cash"], sums["interest"], sums["reputation"]
     )
+    assert reconciles(lines, {"loan": s.loan, "cash": s.cash, "interest": s.interest, "reputation": s.reputation})
 
 
 # --- settings and setup ---------------------------------------------------------------------------------
@@ -319,7 +338,7 @@ def test_getting_paid_is_half_of_last_turns_objective_rep_rounded_down():
 
 def test_secondary_income():
     s = ok(at(started(), "income"), SecondaryIncome(amount=2, source="Fame"))
-    assert s.cash == 22 and s.ledger[-1].reason == "Secondary income: Fame"
+    assert s.cash == 22 and lines_of(s)[-1].reason == "Secondary income: Fame"
     out_of_range(SecondaryIncome, amount=0)
     out_of_range(SecondaryIncome, amount=-3)
     assert field_specs(SecondaryIncome)[0].hint == "1–100"
@@ -483,7 +502,7 @@ def test_book_credstick_example():
     s, events = act(s, ChargeInterest())
     assert "Interest +5: 20% of 22 = 4.4 → 5" in events[0].text
     assert (s.interest, s.debt) == (7, 27)
-    assert s.ledger[-1].reason == "Interest: 20% of 22 = 4.4 → 5" and s.ledger[-1].balance == 7
+    assert lines_of(s)[-1].reason == "Interest: 20% of 22 = 4.4 → 5" and lines_of(s)[-1].balance == 7
     books_balance(s)
 
 
@@ -807,7 +826,7 @@ def test_a_typed_die_outside_one_to_six_is_refused():
 def test_adjust_goes_through_the_ledger_and_keeps_money_non_negative():
     s = legwork()
     s = ok(s, Adjust(account="reputation", amount=-4, reason="Food poisoning"))
-    assert s.reputation == -4 and s.ledger[-1].reason == "Card effect: Food poisoning"
+    assert s.reputation == -4 and lines_of(s)[-1].reason == "Card effect: Food poisoning"
     refused(s, Adjust(account="cash", amount=-21, reason="Mugged"), match="Not enough cash")
     refused(s, Adjust(account="cash", amount=0, reason="x"), InputError)
 
@@ -830,12 +849,48 @@ def test_apply_never_mutates_its_input():
 def test_ledger_lines_and_chart():
     s = started()
     s = ok(at(s, "legwork", interest=2), PayOff(loan=2))
-    cash_lines = lines_for(s.ledger, "cash")
+    cash_lines = lines_for(lines_of(s), "cash")
     assert [l.amount for l in cash_lines] == [20, -2]
     assert cash_lines[-1].balance == 18 and cash_lines[-1].turn == 1 and cash_lines[-1].phase == "legwork"
-    rows = balances_by_turn(s.ledger)
+    rows = balances_by_turn(lines_of(s))
     assert rows[0]["turn"] == 0 and rows[0]["debt"] == 20
     assert rows[-1]["loan"] == 18
+
+
+def test_every_ledger_change_is_logged_with_the_event_that_says_so():
+    """The state keeps only the balances; each line (turn, phase, account, amount, reason, balance
+    after) rides on the event of the action that posted it, and `ledger` rebuilds the lines from them."""
+    s = legwork(interest=4)
+    s, events = act(s, PayOff(loan=5, interest=3))
+    [paid_off] = events
+    assert paid_off.kind == "paid_off" and paid_off.data["lines"] == [
+        {"turn": 1, "phase": "legwork", "account": "cash", "amount": -8, "reason": "Paid off debt", "balance": 12},
+        {"turn": 1, "phase": "legwork", "account": "loan", "amount": -5, "reason": "Paid off loan", "balance": 15},
+        {"turn": 1, "phase": "legwork", "account": "interest", "amount": -3, "reason": "Paid off interest", "balance": 1},
+    ]
+    assert "ledger" not in State.model_fields and "ledger" not in s.model_dump()
+    # The pure rebuild: the opening lines, then every line the events carry, in order.
+    lines = R.ledger(s.settings, [e.model_dump(mode="json") for e in events])
+    assert [(l.account, l.amount, l.reason) for l in lines[:2]] == [
+        ("loan", 20, "Starting loan from the loan shark"), ("cash", 20, "Starting cash: the loan paid out")]
+    assert lines[2:] == lines_in(events)
+    # A death posts its reputation line on the "died" event, not on the hit before it.
+    s = shadowrun(runner(1, "Shaman", cost=4, body=3), reputation=5)
+    s, events = act(ok(s, StartDamage(amount=3)), TakeHit(card_id=1), 3)
+    assert "lines" not in events[0].data and events[1].kind == "died"
+    assert [(l["account"], l["amount"], l["balance"]) for l in events[1].data["lines"]] == [("reputation", -4, 1)]
+    books_balance(s)
+
+
+def test_an_old_save_with_its_ledger_in_the_state_still_loads():
+    """States saved before the ledger left the state hold it: it is dropped on load (the log's
+    replay compares states as today's code writes them), never refused as an unknown field."""
+    s = legwork()
+    old = s.model_dump(mode="json") | {"ledger": [l.model_dump(mode="json") for l in lines_of(s)]}
+    assert State.model_validate(old) == s
+    assert State.model_validate_json(R.State.model_validate(old).model_dump_json()) == s
+    with pytest.raises(ValidationError):
+        State.model_validate(s.model_dump(mode="json") | {"ledgers": []})  # other unknown fields still refused
 
 
 def test_tie_break_dice_are_declared_one_tie_at_a_time():

@@ -2,7 +2,8 @@
 
 - 200 games at a physical-dice table (`tests.contract.physical_playout`), every action drawn from the
   game's own moves and every pause answered with dice: no die is invented, a listed move is never
-  refused, the log replays; and on every state the books balance and money never goes negative.
+  refused, the log replays; and on every state the books balance (each balance is the sum of the
+  ledger lines rebuilt from the events logged so far) and money never goes negative.
 - A few through a real Store with undo and redo (`store_playout`).
 - Hypothesis: random (also out-of-range) actions with seeded dice: refused actions change nothing,
   every event is typed, and replaying the log gives the same states.
@@ -21,20 +22,28 @@ from pydantic import ValidationError
 from companion.dice import SeededDice
 from companion.games.base import Event, FieldSpec, InputError, Move, RuleError
 from companion.games.shadowrun import rules as R
-from companion.games.shadowrun.ledger import totals
+from companion.games.shadowrun.ledger import Line, lines_in, reconciles, totals
 from companion.games.shadowrun.rules import GAME, Settings, State, apply, legal_actions, new_state
+from companion.log import replay
 from tests.contract import physical_playout, store_playout
 from tests.helpers import memory_store
 
+# The state keeps no ledger and nothing else that grows with the log: after any number of actions it
+# stays this small (the settings, the balances, three objectives, the cards in play).
+STATE_BYTES_MAX = 4000
 
-def check_invariants(s: State) -> None:
-    sums = totals(s.ledger)
+
+def check_invariants(s: State, lines: list[Line]) -> None:
+    """`lines`: the ledger rebuilt from the events logged up to `s` (`R.ledger`)."""
+    sums = totals(lines)
     assert {a: getattr(s, a) for a in sums} == sums, "a balance differs from the sum of its ledger lines"
+    assert reconciles(lines, sums), "a line's balance is not the one before it plus its amount"
     assert s.loan >= 0 and s.cash >= 0 and s.interest >= 0
     assert len([c for c in s.cards if c.card_type == "runner"]) <= R.MAX_RUNNERS
     assert all(o.challenges >= 0 for o in s.objectives) and len(s.objectives) <= 3
     assert all(0 <= c.damage < c.body for c in s.cards if c.card_type != "other")
     assert State.model_validate_json(s.model_dump_json()) == s
+    assert len(s.model_dump_json()) < STATE_BYTES_MAX
     if s.phase == "over":
         assert R.outcome(s) in ("Won", "Lost") and legal_actions(s) == []
 
@@ -109,9 +118,16 @@ def test_two_hundred_games_at_a_physical_dice_table():
     pauses = 0
     for seed in range(200):
         rng = random.Random(seed)
-        out = physical_playout(GAME, random_settings(rng), seed=seed, choose=choose, steps=60)
+        settings = random_settings(rng)
+        out = physical_playout(GAME, settings, seed=seed, choose=choose, steps=60)
+        # The events the playout's actions produced (its log keeps actions, dice and states): the
+        # rules give them again on a replay of that log.
+        events = replay(GAME, Settings.model_validate(settings).model_dump(mode="json"), out.entries).events
+        logged: list = []
         for entry in out.entries:
-            check_invariants(State.model_validate(entry["state"]["game"]))
+            logged += events.get(entry["seq"], [])
+            state = State.model_validate(entry["state"]["game"])
+            check_invariants(state, R.ledger(state.settings, logged))
         outcomes[out.outcome] += 1
         pauses += out.pauses
     assert pauses > 1000  # the table was asked for its dice again and again
@@ -193,7 +209,8 @@ def make_action(data, s: State, kind: str):
        loan=st.integers(1, 20))
 def test_random_play_keeps_the_books(data, seed, difficulty, loan):
     state = new_state(Settings(loan=loan, difficulty=difficulty, target_reputation=data.draw(st.integers(1, 30))))
-    check_invariants(state)
+    lines = R.opening_lines(state.settings)
+    check_invariants(state, lines)
     log = []  # (action, n) of every applied action
     for _ in range(150):
         kinds = legal_actions(state)
@@ -223,7 +240,8 @@ def test_random_play_keeps_the_books(data, seed, difficulty, loan):
         assert events and all(isinstance(e, Event) and e.kind != "text" and e.text for e in events)
         state = new
         log.append((action, state))
-        check_invariants(state)
+        lines = lines + lines_in(events)
+        check_invariants(state, lines)
     # Replay the log with the same dice: the same states, step by step.
     replay = new_state(Settings(loan=loan, difficulty=difficulty, target_reputation=state.settings.target_reputation))
     for n, (action, stored) in enumerate(log):
@@ -238,9 +256,12 @@ def test_a_plain_campaign_reaches_later_turns(seed):
     required = {"objective": "refresh_challenges", "paid": "get_paid", "payroll": "payroll",
                 "interest": "charge_interest", "payment": "roll_payment_due", "victory": "check_victory"}
     state = new_state(Settings())
+    logged = []
     for name, rep in (("A", 5), ("B", 15), ("C", 25)):
-        state, _ = apply(state, GAME.parse_action({"kind": "add_objective", "name": name, "rep": rep}), SeededDice(seed, 0))
+        state, events = apply(state, GAME.parse_action({"kind": "add_objective", "name": name, "rep": rep}), SeededDice(seed, 0))
+        logged += events
     n = 0
+    size = len(state.model_dump_json())
     while state.turn < 6 and state.phase != "over":
         kinds = legal_actions(state)
         if "refuse_payment" in kinds:
@@ -249,8 +270,11 @@ def test_a_plain_campaign_reaches_later_turns(seed):
             kind = required[state.phase]
         else:
             kind = "advance"
-        state, _ = apply(state, GAME.parse_action({"kind": kind}), SeededDice(seed, n))
+        state, events = apply(state, GAME.parse_action({"kind": kind}), SeededDice(seed, n))
+        logged += events
         n += 1
-        check_invariants(state)
+        check_invariants(state, R.ledger(state.settings, logged))
+        # Nothing in the state grows with the log: only the numbers in it change.
+        assert len(state.model_dump_json()) <= size + 40, "the state grows with the log"
     # Interest compounds on an untouched loan: by turn 6 the debt has grown every turn.
     assert state.debt > 20 or state.phase == "over"

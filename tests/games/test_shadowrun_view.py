@@ -1,5 +1,6 @@
 """The Shadowrun panel builds in every phase and pending choice (no browser): a walk through two
-turns with a run, damage and an errand, building the panel and the ledger screen after each action."""
+turns with a run, damage and an errand, building the panel after each action; the ledger screen
+reads its lines from a real store's log (also an old save's, whose events carry no lines)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ from pydantic import ValidationError
 from companion.dice import SeededDice
 from companion.games.base import InputError
 from companion.games.shadowrun import rules as R
-from companion.games.shadowrun.ledger import balances_by_turn
+from companion.games.shadowrun.ledger import ACCOUNTS, balances_by_turn, reconciles
 from companion.games.shadowrun import view
-from companion.games.shadowrun.screens import chart_shapes
+from companion.games.shadowrun.screens import LedgerScreen, campaign_ledger, chart_shapes
+from companion.log import replay
+from models.tables import ActionRow
+from tests.helpers import memory_store
 
 
 class FakeFrame:
@@ -133,8 +137,86 @@ def test_panel_builds_through_two_turns_with_a_run():
     go(R.Advance())
     go(R.Advance())
     assert s.turn == 2 and s.phase == "objective"
-    rows = balances_by_turn(s.ledger)
+    lines = R.ledger(s.settings, [e for _, events in reversed(history) for e in events])
+    assert reconciles(lines, {a: getattr(s, a) for a in ACCOUNTS})
+    rows = balances_by_turn(lines)
     assert chart_shapes(rows, 340)
+
+
+# --- the ledger screen, on a real store ---------------------------------------------------------------
+
+FIRST_TURN = [R.AddObjective(name="Low", rep=5), R.AddObjective(name="Mid", rep=15), R.AddObjective(name="High", rep=25),
+              R.Advance(), R.RefreshChallenges(), R.Advance(), R.TakeNuyen(count=2), R.Advance(), R.GetPaid(),
+              R.Advance(), R.SecondaryIncome(amount=3, source="Fame"), R.Advance(), R.Payroll(), R.Advance(),
+              R.ChargeInterest()]
+
+
+def played(store, actions=FIRST_TURN) -> int:
+    cid = store.create("shadowrun", "ledger", {})
+    for action in actions:
+        store.apply(cid, action, expected_cursor=store.load(cid).cursor)
+    return cid
+
+
+def ledger_screen(store, cid: int) -> LedgerScreen:
+    app = SimpleNamespace(store=store, go=lambda route: None, page=SimpleNamespace(update=lambda: None))
+    screen = LedgerScreen(app, cid)
+    screen.view()
+    return screen
+
+
+def test_the_ledger_screen_lists_the_lines_logged_with_the_events():
+    store = memory_store()
+    cid = played(store)
+    loaded = store.load(cid)
+    state = loaded.game_state
+    lines = campaign_ledger(store, loaded)
+    assert [l.reason for l in lines] == [
+        "Starting loan from the loan shark", "Starting cash: the loan paid out",
+        "Refresh: 2 Nuyen taken instead of drawing", "Secondary income: Fame", "Interest: 10% of 20 = 2"]
+    assert reconciles(lines, {a: getattr(state, a) for a in ACCOUNTS})
+    screen = ledger_screen(store, cid)
+    shown = texts(screen.body)
+    assert "Lines (5 of 5)" in shown and "WARNING" not in shown and "Secondary income: Fame" in shown
+    assert [r["turn"] for r in screen.rows] == [0, 1] and screen.rows[-1]["debt"] == 22
+    screen._pick("cash")  # the filter
+    assert "Lines (3 of 5)" in texts(screen.body) and "Interest: 10% of 20 = 2" not in texts(screen.body)
+    # Undo takes its lines with it: only the actions in effect count.
+    store.undo(cid, expected_cursor=loaded.cursor)
+    screen._pick(None)
+    assert "Lines (4 of 4)" in texts(screen.body) and "Interest: 10% of 20" not in texts(screen.body)
+
+
+def test_an_old_save_without_lines_in_its_events_gets_its_ledger_by_replay():
+    """A campaign saved before the ledger left the state: its events carry no lines and its stored
+    states still hold the ledger. It loads, and the ledger screen replays its actions for the lines."""
+    store = memory_store()
+    cid = played(store)
+    expected = campaign_ledger(store, store.load(cid))
+    with store.db.session() as session:  # make it an old save
+        for row in session.exec(ActionRow.__table__.select().where(ActionRow.campaign_id == cid)).all():
+            events = [{**e, "data": {k: v for k, v in e["data"].items() if k != "lines"}} for e in row.events]
+            state = row.state
+            if state is not None:
+                state = {**state, "game": {**state["game"], "ledger": [l.model_dump(mode="json") for l in expected]}}
+            session.execute(ActionRow.__table__.update().where(ActionRow.id == row.id).values(events=events, state=state))
+    assert not any("lines" in e["data"] for r in store.log_rows(cid) for e in r.events)
+    loaded = store.load(cid)  # the old state's ledger is dropped on load
+    assert campaign_ledger(store, loaded) == expected
+    entries = [{"seq": r.seq, "action": r.action, "dice": r.dice, "state": r.state} for r in store.log_rows(cid)]
+    assert replay(R.GAME, loaded.campaign.settings, entries).ok  # it replays, its old states compared as today's
+    screen = ledger_screen(store, cid)
+    assert f"Lines ({len(expected)} of {len(expected)})" in texts(screen.body) and "WARNING" not in texts(screen.body)
+    # Playing on: the new actions' events carry their lines; the old ones stay replayed.
+    store.apply(cid, R.Advance(), expected_cursor=loaded.cursor)
+    store.apply(cid, R.Adjust(account="cash", amount=2, reason="Found a credstick"), expected_cursor=loaded.cursor + 1)
+    screen.refresh()
+    assert f"Lines ({len(expected) + 1} of {len(expected) + 1})" in texts(screen.body)
+    assert "Card effect: Found a credstick" in texts(screen.body) and "WARNING" not in texts(screen.body)
+    # The old row's stored state kept its ledger; it is dropped when the state is read, and the newest
+    # row (written by today's rules) has none.
+    assert "ledger" in loaded.state.game and "ledger" not in loaded.game_state.model_dump()
+    assert "ledger" not in store.load(cid).state.game
 
 
 def test_negative_reputation_is_red_and_named():

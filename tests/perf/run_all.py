@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -30,7 +31,7 @@ def build_long_campaign(store, size: int) -> int:
     from companion.dice import SeededDice
     from companion.games import get_game
     from companion.games.counter.rules import Add, Roll
-    from companion.log import dump_action, step
+    from companion.log import SNAPSHOT_EVERY, dump_action, pack_state, step
     from companion.table import CampaignState
     from models.tables import ActionRow, Campaign
 
@@ -43,10 +44,13 @@ def build_long_campaign(store, size: int) -> int:
             dice = SeededDice(99, seq)
             done = step(game, state, action, dice)
             state = done.state
+            # Stored as the Store keeps a log: the newest state whole, a snapshot every SNAPSHOT_EVERY rows.
             s.add(ActionRow(campaign_id=cid, seq=seq, action=dump_action(game, action),
                             dice=[d.to_json() for d in done.dice],
                             events=[e.model_dump(mode="json") for e in done.events],
-                            state=state.model_dump(mode="json"), label=game.describe(action)))
+                            state=state.model_dump(mode="json") if seq == size else None,
+                            snapshot=pack_state(state) if seq % SNAPSHOT_EVERY == 0 else None,
+                            label=game.describe(action)))
         campaign = s.get(Campaign, cid)
         campaign.cursor = campaign.head = size
         s.add(campaign)
@@ -158,6 +162,11 @@ def main() -> None:
           f"   ratio {app_ff[0] / bare_ff[0]:.2f}×   (target ≤ 1.3×)")
     print(f"  companion via the QR join link (one redirect more): {join_ff[0] * 1000:.0f} ms"
           f"   ratio {join_ff[0] / bare_ff[0]:.2f}×")
+    print(f"saves of each game, random legal play ({os.environ.get('BENCH_ACTIONS', '10000')} actions each):")
+    from tests.perf import storage_bench
+
+    for line in storage_bench.main():
+        print(f"  {line}")
     print("automated decisions (median):")
     from tests.perf import rules_bench
 

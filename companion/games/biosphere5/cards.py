@@ -270,16 +270,14 @@ class CatalogReport(Model):
 
 
 def card_problems(card: Card) -> list[str]:
-    """What can't be true of a real card as entered (unknown fields are not problems, except an
-    achievement or catastrophe without a category: it can't be played or ranked)."""
+    """What can't be true of a real card as entered. Unknown fields are not problems: they are what
+    `Card.missing()` lists (the shipped catalog has such cards until the table completes them)."""
     out: list[str] = []
     u, lo, n = card.upper, card.lower, card.name
     if u.kind in ("perfect", "makeshift"):
-        if u.category is None:
-            out.append(f"{n}: an achievement with no category (each achievement solves one category's problem).")
-        elif u.category == "salvation":
+        if u.category == "salvation":
             out.append(f"{n}: salvation is Biosphere 5's category, not an achievement's.")
-        elif u.level is not None and u.level != CATEGORY_LEVEL[u.category]:
+        elif u.category is not None and u.level is not None and u.level != CATEGORY_LEVEL[u.category]:
             right = ROMAN[CATEGORY_LEVEL[u.category]]
             out.append(f"{n}: a {u.category} achievement is level {right}, not {ROMAN[u.level]}.")
     if u.kind == "rescue":
@@ -299,11 +297,9 @@ def card_problems(card: Card) -> list[str]:
     if lo.kind == "attack" and u.kind not in (None, "biosphere"):
         out.append(f"{n}: Attack is the other option of Biosphere 5 only.")
     if lo.kind == "catastrophe":
-        if lo.category is None:
-            out.append(f"{n}: a catastrophe with no category.")
-        elif lo.category == "salvation":
+        if lo.category == "salvation":
             out.append(f"{n}: there is no catastrophe against salvation.")
-        elif lo.level is not None and lo.level != CATEGORY_LEVEL[lo.category]:
+        elif lo.category is not None and lo.level is not None and lo.level != CATEGORY_LEVEL[lo.category]:
             right = ROMAN[CATEGORY_LEVEL[lo.category]]
             out.append(f"{n}: a {lo.category} catastrophe is level {right}, not {ROMAN[lo.level]}.")
     elif lo.kind is not None:

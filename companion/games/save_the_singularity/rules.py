@@ -34,9 +34,9 @@ chance from `odds.bust_chance`. Events are typed (see `apply`); `moves` lists wh
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Any, Iterable, Literal, Optional, Union
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from companion.games.base import Dice, DieSpec, Event, Game, InputError, Model, Move, Outcome, RuleError, event, throw
 
@@ -181,6 +181,8 @@ class WorldRoll(Model):
 
 
 class ScorePoint(Model):
+    """Team and world at the end of a turn (turn 0: the start), for the end-of-game chart."""
+
     turn: int
     team: int
     world: int
@@ -201,7 +203,16 @@ class State(Model):
     owed: int = 0  # +Dice the world phase has given the next player so far
     world_rolls: list[WorldRoll] = Field(default_factory=list)  # this (or the last) world phase
     powers_used: list[bool] = Field(default_factory=list)  # per player, in the order of settings.players
-    history: list[ScorePoint] = Field(default_factory=list)  # team vs world at the end of each turn
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_the_old_history(cls, data: Any) -> Any:
+        # Saves made before the score history left the state (it grew by a point every turn, and the
+        # state is saved after each action) still hold it: drop it on load, so they load and replay
+        # as they did. The chart's points come from the logged events instead (`score_history`).
+        if isinstance(data, dict) and "history" in data:
+            data = {k: v for k, v in data.items() if k != "history"}
+        return data
 
 
 # --- Actions -----------------------------------------------------------------------------------------
@@ -289,8 +300,41 @@ def new_state(settings: Settings) -> State:
         settings=settings,
         pool=min(settings.max_pool, START_POOL),
         powers_used=[False] * len(settings.players),
-        history=[ScorePoint(turn=0, team=0, world=0)],
     )
+
+
+def score_history(events: Iterable[Any]) -> list[ScorePoint]:
+    """Team and world at the end of each turn, from the logged events in order (oldest first): the
+    start, then a point at each `turn` event (the turn before it ended) and at `game_end`. Events are
+    typed `Event`s or stored dicts ({kind, text, data}). A `turn` event from an older save has no scores: the running
+    scores from `bank` (team) and `world_roll` (world) stand in.
+
+    >>> score_history([
+    ...     {"kind": "bank", "text": "", "data": {"team": 5}},
+    ...     {"kind": "turn", "text": "", "data": {"turn": 2, "team": 5, "world": 0}},
+    ...     {"kind": "world_roll", "text": "", "data": {"world": 4}},
+    ...     {"kind": "game_end", "text": "", "data": {"turn": 2, "team": 5, "world": 4}},
+    ... ])  # doctest: +NORMALIZE_WHITESPACE
+    [ScorePoint(turn=0, team=0, world=0), ScorePoint(turn=1, team=5, world=0),
+     ScorePoint(turn=2, team=5, world=4)]
+    """
+    points = [ScorePoint(turn=0, team=0, world=0)]
+    team = world = 0
+    for e in events:
+        if not isinstance(e, (Event, dict)):
+            continue  # a plain sentence (a save from before events had kinds) carries no scores
+        kind, data = (e.kind, e.data) if isinstance(e, Event) else (e.get("kind"), e.get("data") or {})
+        if kind == "bank":
+            team = data.get("team", team)
+        elif kind == "world_roll":
+            world = data.get("world", world)
+        elif kind == "turn":
+            team, world = data.get("team", team), data.get("world", world)
+            points.append(ScorePoint(turn=data["turn"] - 1, team=team, world=world))
+        elif kind == "game_end":
+            team, world = data["team"], data["world"]
+            points.append(ScorePoint(turn=data["turn"], team=team, world=world))
+    return points
 
 
 def team_target(state: State) -> int:
@@ -559,7 +603,8 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
     - bank: player, points, team, target
     - world_phase: player (whose turn it is)
     - world_roll: face, symbols, bad, plus_dice, stop, liaison, world, owed, target
-    - turn: turn, by, player, owed, pool, capped
+    - turn: turn (the one beginning), by, player, owed, pool, capped, team, world (the scores as the
+      turn before it ended: `score_history` charts them)
     - game_end: winner ("team" or "world"), team, world, team_target, world_target, turn
     """
     if isinstance(action, POWER_ACTIONS):
@@ -584,7 +629,6 @@ def _copy(state: State) -> State:
         "throw": list(state.throw),
         "world_rolls": list(state.world_rolls),
         "powers_used": list(state.powers_used),
-        "history": list(state.history),
     })
 
 
@@ -874,7 +918,6 @@ def _world_roll(s: State, dice: Dice, liaison: bool, events: list[Event]) -> Non
 
 
 def _end_turn(s: State, events: list[Event]) -> None:
-    s.history.append(ScorePoint(turn=s.turn, team=s.team, world=s.world))
     s.current = (s.current + 1) % len(s.settings.players)
     s.turn += 1
     owed = s.owed
@@ -890,12 +933,11 @@ def _end_turn(s: State, events: list[Event]) -> None:
     events.append(event(
         "turn", f"Turn {s.turn}: {name} starts with {START_POOL} + {owed} owed = {s.pool} dice"
                 + (f", capped at {s.settings.max_pool}." if capped else "."),
-        turn=s.turn, by=s.current, player=name, owed=owed, pool=s.pool, capped=capped))
+        turn=s.turn, by=s.current, player=name, owed=owed, pool=s.pool, capped=capped, team=s.team, world=s.world))
 
 
 def _game_over(s: State, events: list[Event], winner: str, why: str) -> None:
     s.phase = "over"
-    s.history.append(ScorePoint(turn=s.turn, team=s.team, world=s.world))
     events.append(event("game_end", why, winner=winner, team=s.team, world=s.world,
                         team_target=team_target(s), world_target=world_target(s), turn=s.turn))
 

@@ -8,7 +8,8 @@ frame asks for every throw the rules declare (Bug / Idea / Progress buttons, the
 
 Widgets made here (game-specific, not shared): `die_tile` (a d6 marked Bug / Idea / Progress),
 `d12_row` (a world result with its symbols), `score_chart` (team vs world over turns, drawn with
-flet.canvas because flet-charts isn't installed).
+flet.canvas because flet-charts isn't installed; its points come from the campaign's logged events,
+`logged_scores`, not from the state).
 """
 
 from __future__ import annotations
@@ -200,9 +201,16 @@ def d12_row(roll: rules.WorldRoll, symbols, world: int, extra: int, sizes) -> ft
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
-def score_chart(state: State, width: int = 340, height: int = 170) -> ft.Control:
-    """Team and world after each turn, each as a share of its target (the first to 100% wins)."""
-    points = state.history
+def logged_scores(frame) -> list[rules.ScorePoint]:
+    """Team and world at the end of each turn, from the events of the actions in effect (the log up
+    to the cursor, oldest first)."""
+    cursor = frame.loaded.cursor
+    rows = frame.app.store.history(frame.campaign_id, limit=cursor) if cursor else []
+    return rules.score_history(e for row in reversed(rows) for e in row.events)
+
+
+def score_chart(state: State, points: list[rules.ScorePoint], width: int = 340, height: int = 170) -> ft.Control:
+    """Team and world after each turn (`points`), each as a share of its target (the first to 100% wins)."""
     left, right, top, bottom = 34, 8, 8, 22
     w, h = width - left - right, height - top - bottom
     last_turn = max(1, points[-1].turn if points else 1)
@@ -479,7 +487,7 @@ class _TurnPanel:
         body = [
             self.banner(text, "win" if won else "lose", identifier="sts-outcome"),
             _text(f"Game over after {s.turn} {'turn' if s.turn == 1 else 'turns'}.", ft.TextThemeStyle.TITLE_MEDIUM),
-            score_chart(s),
+            score_chart(s, logged_scores(self.frame)),
             ft.Row([self.button("Play again with the same players", self.play_again, icon=ft.Icons.REPLAY)]),
         ]
         out = [section("Game over", *body)]

@@ -1,9 +1,11 @@
 """Shadowrun: Singularis (solitaire rules for Shadowrun: The Trading Card Game), RULES.md §2.
 
 The cards stay on the table. The app keeps the loan, cash, interest and reputation right (every
-change is a ledger line: see `ledger.post`), walks the turn phase by phase, and declares every roll
-the book asks for as a chance node (how many dice, which die, why, the odds of each outcome): Luck
-of the Draw, tie-breaks, payment due, errands, events, pumped costs, random picks, damage, survival.
+change is a ledger line, logged with the action's events: see `ledger.post`; the state keeps only
+the balances, and `ledger(settings, events)` rebuilds the lines), walks the turn phase by phase,
+and declares every roll the book asks for as a chance node (how many dice, which die, why, the odds
+of each outcome): Luck of the Draw, tie-breaks, payment due, errands, events, pumped costs, random
+picks, damage, survival.
 
 Read top to bottom: the numbers of the game (pure formulas and the odds of each roll), settings,
 state, actions, which actions each phase allows (`why_not`) and what may be done now (`moves`),
@@ -14,15 +16,15 @@ from __future__ import annotations
 
 import typing
 from fractions import Fraction
-from typing import Annotated, Any, Callable, Literal, Optional, Union
+from typing import Annotated, Any, Callable, Iterable, Literal, Optional, Union
 
-from pydantic import Field, StringConstraints
+from pydantic import Field, StringConstraints, model_validator
 
 from companion.games.base import (
     DieSpec, Dice, Event, FieldSpec, Game, InputError, Model, Move, Outcome, RuleError, ceil_div, event, field_specs,
     fmt_dice, require_range, throw, throw_one,
 )
-from companion.games.shadowrun.ledger import ACCOUNTS, Account, Line, post
+from companion.games.shadowrun.ledger import ACCOUNTS, Account, Journal, Line, lines_in, post
 
 # --- The numbers of the game ------------------------------------------------------------------------
 
@@ -303,7 +305,6 @@ class State(Model):
     cash: int = 0
     interest: int = 0
     reputation: int = 0
-    ledger: list[Line] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
     cards: list[Card] = Field(default_factory=list)
     next_id: int = 1
@@ -320,16 +321,43 @@ class State(Model):
     rep_from_objectives_last_turn: int = 0
     result: Optional[Literal["Won", "Lost"]] = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_the_old_ledger(cls, data: Any) -> Any:
+        # Saves made before the ledger left the state (it grew with every action, and the state is
+        # saved after each one) still hold it: drop it on load, so they load and replay as they
+        # did. The lines are rebuilt from the logged events instead (`ledger`).
+        if isinstance(data, dict) and "ledger" in data:
+            data = {k: v for k, v in data.items() if k != "ledger"}
+        return data
+
     @property
     def debt(self) -> int:
         return self.loan + self.interest
 
 
+def _opened(settings: Settings) -> tuple[State, list[Line]]:
+    """A new campaign's state and its opening ledger lines (the loan, and the cash it pays out)."""
+    state, journal = State(settings=settings), Journal()
+    post(state, journal, "loan", settings.loan, "Starting loan from the loan shark")
+    post(state, journal, "cash", settings.loan, "Starting cash: the loan paid out")
+    return state, journal.unlogged
+
+
 def new_state(settings: Settings) -> State:
-    state = State(settings=settings)
-    post(state, "loan", settings.loan, "Starting loan from the loan shark")
-    post(state, "cash", settings.loan, "Starting cash: the loan paid out")
-    return state
+    return _opened(settings)[0]
+
+
+def opening_lines(settings: Settings) -> list[Line]:
+    """The ledger's first lines, written when the campaign starts (before any action or event)."""
+    return _opened(settings)[1]
+
+
+def ledger(settings: Settings, events: Iterable[Any]) -> list[Line]:
+    """The campaign's whole ledger: its opening lines, then the lines the logged events carry, in
+    the order of the log (the events of the actions in effect, oldest first). Pure: a test can give
+    it the events of a playout; the ledger screen gives it the store's log."""
+    return opening_lines(settings) + lines_in(events)
 
 
 def hit_outcomes(damage: Damage, card: Card) -> list[Outcome]:
@@ -952,7 +980,7 @@ def _ids(values: list[int], what: str) -> list[int]:
 # --- Handlers: one per action, each changing the copied state and saying what happened ----------------
 # Every event has a kind and the data a view or a recap needs; the sentence is for people.
 
-Events = list[Event]
+Events = Journal  # a list of Event; `post` hands it each ledger line, which rides on the next event
 
 
 def _advance(s: State, a: Advance, dice: Dice, ev: Events) -> None:
@@ -1063,7 +1091,7 @@ def _refresh_challenges(s: State, a: RefreshChallenges, dice: Dice, ev: Events) 
 
 def _take_nuyen(s: State, a: TakeNuyen, dice: Dice, ev: Events) -> None:
     s.nuyen_taken += a.count
-    post(s, "cash", a.count, f"Refresh: {a.count} Nuyen taken instead of drawing")
+    post(s, ev, "cash", a.count, f"Refresh: {a.count} Nuyen taken instead of drawing")
     ev.append(event("nuyen_taken", f"Took {a.count} Nuyen instead of drawing (counts toward your {HAND_SIZE} this "
                     f"phase): cash {s.cash}.", count=a.count, cash=s.cash))
 
@@ -1087,14 +1115,14 @@ def _get_paid(s: State, a: GetPaid, dice: Dice, ev: Events) -> None:
         ev.append(event("paid", f"Getting paid: nothing ({gained} reputation from objectives last turn ÷ 2).",
                         gained=gained, pay=0, cash=s.cash))
         return
-    post(s, "cash", pay, f"Paid by Mr Johnson: {gained} rep from objectives ÷ 2")
+    post(s, ev, "cash", pay, f"Paid by Mr Johnson: {gained} rep from objectives ÷ 2")
     ev.append(event("paid", f"Getting paid: +{pay} cash ({gained} reputation from objectives last turn ÷ 2, "
                     f"rounded down): cash {s.cash}.", gained=gained, pay=pay, cash=s.cash))
 
 
 def _secondary_income(s: State, a: SecondaryIncome, dice: Dice, ev: Events) -> None:
     source = a.source.strip()[:40] or "cards in play"
-    post(s, "cash", a.amount, f"Secondary income: {source}")
+    post(s, ev, "cash", a.amount, f"Secondary income: {source}")
     ev.append(event("income", f"Secondary income from {source}: +{a.amount} cash: cash {s.cash}.",
                     amount=a.amount, source=source, cash=s.cash))
 
@@ -1122,7 +1150,7 @@ def _payroll(s: State, a: Payroll, dice: Dice, ev: Events) -> None:
         ev.append(event("payroll", "Payroll: no card in play charges upkeep.", total=0, paid=[], cash=s.cash))
         return
     for c in paid:
-        post(s, "cash", -c.upkeep, f"Upkeep: {c.name}")
+        post(s, ev, "cash", -c.upkeep, f"Upkeep: {c.name}")
     if paid:
         ev.append(event("payroll", f"Payroll: paid {total} upkeep ({', '.join(f'{c.name} {c.upkeep}' for c in paid)}): "
                         f"cash {s.cash}.", total=total, paid=[c.id for c in paid], cash=s.cash))
@@ -1144,7 +1172,7 @@ def _charge_interest(s: State, a: ChargeInterest, dice: Dice, ev: Events) -> Non
                         sums="", interest=s.interest))
         return
     sums = interest_sums(rate, debt)
-    post(s, "interest", charge, f"Interest: {sums}")
+    post(s, ev, "interest", charge, f"Interest: {sums}")
     ev.append(event("interest", f"Interest +{charge}: {sums} ({why_rate}). Interest owed {s.interest}; "
                     f"total debt {s.debt}.", rate=rate, debt=debt, charge=charge, sums=sums, interest=s.interest))
 
@@ -1182,19 +1210,19 @@ def _pay_interest(s: State, a: PayInterest, dice: Dice, ev: Events) -> None:
     cashed = a.cash_in + len(cards)
     if cashed:
         names = [c.name for c in cards] + ([f"{a.cash_in} card(s)"] if a.cash_in else [])
-        post(s, "cash", cashed, f"Cashed in {', '.join(names)} at 1 Nuyen each")
+        post(s, ev, "cash", cashed, f"Cashed in {', '.join(names)} at 1 Nuyen each")
         for c in cards:
             s.cards.remove(c)
         ev.append(event("cashed_in", f"Cashed in {', '.join(names)}: +{cashed} cash.", amount=cashed,
                         card_ids=ids, cards_from_hand=a.cash_in))
     owed = s.interest
     paid = min(owed, s.cash)
-    post(s, "cash", -paid, "Interest paid to the loan shark")
-    post(s, "interest", -paid, "Interest paid")
+    post(s, ev, "cash", -paid, "Interest paid to the loan shark")
+    post(s, ev, "interest", -paid, "Interest paid")
     short = owed - paid
     s.step_done = True
     if short:
-        post(s, "reputation", -short, f"Interest payment {short} short (still owed)")
+        post(s, ev, "reputation", -short, f"Interest payment {short} short (still owed)")
         text = (f"Paid {paid} of {owed} interest; {short} short: reputation −{short} (now {s.reputation}), "
                 f"and the {short} stays owed.")
     else:
@@ -1205,7 +1233,7 @@ def _pay_interest(s: State, a: PayInterest, dice: Dice, ev: Events) -> None:
 def _refuse_payment(s: State, a: RefusePayment, dice: Dice, ev: Events) -> None:
     owed = s.interest
     s.step_done = True
-    post(s, "reputation", -owed, f"Refused to pay {owed} interest (still owed)")
+    post(s, ev, "reputation", -owed, f"Refused to pay {owed} interest (still owed)")
     ev.append(event("payment_refused", f"Refused to pay {owed} interest: reputation −{owed} (now {s.reputation}); "
                     f"the {owed} stays owed and keeps compounding.", owed=owed, reputation=s.reputation))
 
@@ -1218,7 +1246,7 @@ def _deploy(s: State, a: Deploy, dice: Dice, ev: Events) -> None:
         raise RuleError(f"At most {MAX_RUNNERS} runners may be in play.")
     if a.cost > s.cash:
         raise RuleError(f"{name} costs {a.cost} but you have {s.cash} cash.")
-    post(s, "cash", -a.cost, f"Deployed {name}")
+    post(s, ev, "cash", -a.cost, f"Deployed {name}")
     s.cards.append(Card(id=s.next_id, name=name, card_type=a.card_type, cost=a.cost, upkeep=a.upkeep,
                         body=a.body, armor=a.armor))
     s.next_id += 1
@@ -1235,7 +1263,7 @@ def _spend(s: State, a: Spend, dice: Dice, ev: Events) -> None:
     if a.amount > s.cash:
         raise RuleError(f"That costs {a.amount} but you have {s.cash} cash.")
     what = a.what.strip()[:40] or a.item
-    post(s, "cash", -a.amount, f"Bought {what}")
+    post(s, ev, "cash", -a.amount, f"Bought {what}")
     if a.item == "skillsoft":
         s.skillsofts_bought += 1
     if a.item == "chipjack":
@@ -1256,7 +1284,7 @@ def _run_errand(s: State, a: RunErrand, dice: Dice, ev: Events) -> None:
     if face == 1:
         text = f"{card.name} runs an errand: rolled 1, nothing earned."
     elif face < 6:
-        post(s, "cash", face, f"Errand by {card.name}: rolled {face}")
+        post(s, ev, "cash", face, f"Errand by {card.name}: rolled {face}")
         text = f"{card.name} runs an errand: rolled {face}, +{face} cash: cash {s.cash}."
     else:
         s.pending_errand = card.id
@@ -1267,7 +1295,7 @@ def _run_errand(s: State, a: RunErrand, dice: Dice, ev: Events) -> None:
 def _take_six(s: State, a: TakeSix, dice: Dice, ev: Events) -> None:
     card = _card(s, s.pending_errand)  # type: ignore[arg-type]
     s.pending_errand = None
-    post(s, "cash", 6, f"Errand by {card.name}: took the 6")
+    post(s, ev, "cash", 6, f"Errand by {card.name}: took the 6")
     ev.append(event("errand_six", f"{card.name} takes the 6: +6 cash: cash {s.cash}.", card_id=card.id,
                     name=card.name, choice="take_six", faces=[], earned=6, cash=s.cash))
 
@@ -1277,14 +1305,14 @@ def _roll_two(s: State, a: RollTwo, dice: Dice, ev: Events) -> None:
     faces = throw(dice, 2, f"{card.name}'s errand: two more dice after the 6", outcomes=TWO_MORE_OUTCOMES)
     s.pending_errand = None
     total = sum(faces)
-    post(s, "cash", total, f"Errand by {card.name}: rolled 6, then {faces[0]} + {faces[1]}")
+    post(s, ev, "cash", total, f"Errand by {card.name}: rolled 6, then {faces[0]} + {faces[1]}")
     ev.append(event("errand_six", f"{card.name} rolls two more: {faces[0]} + {faces[1]} = {total}: +{total} cash: "
                     f"cash {s.cash}.", card_id=card.id, name=card.name, choice="roll_two", faces=faces,
                     earned=total, cash=s.cash))
 
 
 def _sell_cards(s: State, a: SellCards, dice: Dice, ev: Events) -> None:
-    post(s, "cash", a.count, f"Sold {a.count} card(s) at 1 Nuyen each")
+    post(s, ev, "cash", a.count, f"Sold {a.count} card(s) at 1 Nuyen each")
     ev.append(event("cards_sold", f"Sold {a.count} card(s) at 1 Nuyen each: +{a.count} cash: cash {s.cash}.",
                     count=a.count, cash=s.cash))
 
@@ -1295,9 +1323,9 @@ def _pay_off(s: State, a: PayOff, dice: Dice, ev: Events) -> None:
         raise InputError("Pay at least 1 Nuyen off the loan or the interest.")
     if total > s.cash:
         raise RuleError(f"Paying {total} needs {total} cash; you have {s.cash}.")
-    post(s, "cash", -total, "Paid off debt")
-    post(s, "loan", -a.loan, "Paid off loan")
-    post(s, "interest", -a.interest, "Paid off interest")
+    post(s, ev, "cash", -total, "Paid off debt")
+    post(s, ev, "loan", -a.loan, "Paid off loan")
+    post(s, ev, "interest", -a.interest, "Paid off interest")
     parts = [f"{a.loan} off the loan" if a.loan else "", f"{a.interest} off the interest" if a.interest else ""]
     ev.append(event("paid_off", f"Paid {' and '.join(p for p in parts if p)}: cash {s.cash}, loan {s.loan}, "
                     f"interest {s.interest}, total debt {s.debt}.", loan=a.loan, interest=a.interest, cash=s.cash,
@@ -1444,7 +1472,7 @@ def _dies(s: State, card: Card, ev: Events, why: str) -> None:
     s.cards.remove(card)
     if s.run is not None and card.id in s.run.team:
         s.run.team.remove(card.id)
-    post(s, "reputation", -card.cost, f"{card.name} died (cost {card.cost})")
+    post(s, ev, "reputation", -card.cost, f"{card.name} died (cost {card.cost})")
     ev.append(event("died", f"{card.name} dies ({why}) and is trashed with its gear: reputation −{card.cost} "
                     f"(its Nuyen cost), now {s.reputation}.", card_id=card.id, name=card.name, cost=card.cost,
                     reputation=s.reputation))
@@ -1456,7 +1484,7 @@ def _complete_objective(s: State, a: CompleteObjective, dice: Dice, ev: Events) 
     s.objectives.remove(objective)
     s.run = None
     s.rep_from_objectives_this_turn += objective.rep
-    post(s, "reputation", objective.rep, f"Completed {objective.name}")
+    post(s, ev, "reputation", objective.rep, f"Completed {objective.name}")
     pay = johnson_pay(objective.rep)
     ev.append(event("objective_taken", f"Objective {objective.name} taken: reputation +{objective.rep} (now "
                     f"{s.reputation}). The team returns to the safehouse; Mr Johnson pays {pay} next Credstick "
@@ -1507,7 +1535,7 @@ def _adjust(s: State, a: Adjust, dice: Dice, ev: Events) -> None:
     reason = _name(a.reason, "The reason")
     if a.amount == 0:
         raise InputError("An adjustment must be between -100 and 100 and not 0.")
-    post(s, a.account, a.amount, f"Card effect: {reason}")
+    post(s, ev, a.account, a.amount, f"Card effect: {reason}")
     ev.append(event("adjusted", f"{a.account.capitalize()} {a.amount:+d} ({reason}): now {getattr(s, a.account)}.",
                     account=a.account, amount=a.amount, reason=reason, balance=getattr(s, a.account)))
 
@@ -1570,11 +1598,9 @@ assert set(HANDLERS) == set(ALL_KINDS)
 
 
 def _copy(state: State) -> State:
-    """A copy apply may change. Ledger lines and settings are never changed once made: they are
-    shared, not copied (a deep copy of a long ledger for every action and every "why not?" is slow)."""
+    """A copy apply may change. Settings are never changed once made: they are shared, not copied."""
     run, damage = state.run, state.damage
     return state.model_copy(update={
-        "ledger": list(state.ledger),
         "objectives": [o.model_copy() for o in state.objectives],
         "cards": [c.model_copy() for c in state.cards],
         "run": None if run is None else run.model_copy(update={"team": list(run.team)}),
@@ -1589,9 +1615,9 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
         raise RuleError(reason)
     _check_ranges(state, action)
     new = _copy(state)
-    events: Events = []
-    HANDLERS[action.kind](new, action, dice, events)
-    return new, events
+    journal = Journal()
+    HANDLERS[action.kind](new, action, dice, journal)
+    return new, journal.events()
 
 
 # --- What the app shows ----------------------------------------------------------------------------------

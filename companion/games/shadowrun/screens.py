@@ -1,17 +1,20 @@
 """The ledger screen of Shadowrun: Singularis (route /c/<id>/ledger): every change of loan, cash,
 interest and reputation as a line (turn, phase, amount, reason, balance after), a filter by account,
-and a chart of total debt and reputation at the end of each turn, drawn with flet.canvas."""
+and a chart of total debt and reputation at the end of each turn, drawn with flet.canvas.
+
+The lines are not in the state (it keeps only the balances): they are read from the campaign's log,
+the events of the actions in effect (`campaign_ledger`)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import flet as ft
 import flet.canvas as cv
 
 from companion.games.shadowrun import rules as R
-from companion.games.shadowrun.ledger import ACCOUNTS, balances_by_turn, lines_for, totals
-from companion.log import NotFound
+from companion.games.shadowrun.ledger import ACCOUNTS, Line, balances_by_turn, lines_for, reconciles, totals
+from companion.log import Loaded, NotFound, replay
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, section, tagged
 
@@ -61,6 +64,33 @@ def chart_shapes(rows: list[dict], width: float, height: float = CHART_HEIGHT) -
     return shapes
 
 
+def campaign_ledger(store: Any, loaded: Loaded, replayed: Optional[dict[int, list]] = None) -> list[Line]:
+    """The ledger of a campaign at its cursor: the opening lines, then the lines carried by the
+    logged events of the actions in effect (seq 1..cursor), oldest first.
+
+    A campaign saved before the lines were logged with the events (its old states kept the ledger)
+    has actions whose events carry none, so the lines don't account for the balances. Its actions are
+    then replayed through today's rules with their recorded dice, which give each action's events
+    with their lines. `replayed` (log row id → events) keeps those between calls: a row's events
+    never change, and the actions taken since carry their lines."""
+    state: R.State = loaded.game_state
+    balances = {a: getattr(state, a) for a in ACCOUNTS}
+    rows = list(reversed(store.history(loaded.campaign.id, limit=max(1, loaded.cursor)))) if loaded.cursor else []
+    replayed = {} if replayed is None else replayed
+
+    def lines() -> list[Line]:
+        return R.ledger(state.settings, (e for r in rows for e in replayed.get(r.id, r.events)))
+
+    logged = lines()
+    if reconciles(logged, balances) or all(r.id in replayed for r in rows):
+        return logged
+    log = [{"seq": 0, "action": {}, "dice": []}] + [{"seq": r.seq, "action": r.action, "dice": r.dice} for r in rows]
+    report = replay(loaded.game, loaded.campaign.settings, log)
+    for r in rows:  # (a row the replay didn't reach keeps its logged events)
+        replayed[r.id] = [e.model_dump(mode="json") for e in report.events.get(r.seq, [])] or r.events
+    return lines()
+
+
 class LedgerScreen:
     def __init__(self, app, campaign_id: int):
         self.app = app
@@ -68,6 +98,7 @@ class LedgerScreen:
         self.account: Optional[str] = None  # the filter (None = every account)
         self.width = 340.0
         self.rows: list[dict] = []
+        self.replayed: dict[int, list] = {}  # an old save's actions, replayed for their lines (campaign_ledger)
         self.body = ft.Column(spacing=GAP)
         self.title = ft.Text("Ledger", theme_style=ft.TextThemeStyle.TITLE_LARGE)
         self.canvas = cv.Canvas(shapes=[], expand=True, on_resize=self._resized)
@@ -115,7 +146,7 @@ class LedgerScreen:
             return
         state: R.State = loaded.game_state
         self.title.value = f"Ledger · {loaded.campaign.name}"
-        lines = state.ledger
+        lines = campaign_ledger(self.app.store, loaded, self.replayed)
         self.rows = balances_by_turn(lines)
         self.canvas.shapes = chart_shapes(self.rows, self.width)
         sums = totals(lines)
