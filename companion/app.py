@@ -8,6 +8,7 @@ Routes: /  (campaigns) · /new · /c/<id> (a campaign) · /dice · /settings · 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any, Callable, Optional
 
@@ -21,6 +22,14 @@ from models.db import is_database_error, plain_db_error
 
 log = logging.getLogger(__name__)
 
+# What belongs to each phone, not to the table: kept in the phone's browser (Flet's SharedPreferences,
+# i.e. its localStorage "flutter.companion.<name>"), so two phones can differ. assets/companion.js
+# reads keep_awake there too, and takes the app's requests to copy ("copy") and to vibrate ("buzz").
+PHONE_PREFIX = "companion."
+PHONE_DEFAULTS: dict[str, Any] = {"text_scale": 1.0, "theme": "system", "keep_awake": True}
+THEMES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
+PHONE_SETTINGS_WAIT = 3.0  # seconds a new screen waits for its phone's settings before drawing with defaults
+
 CRASHED = "Something went wrong on the table's computer. If this screen looks wrong, go back and open it again."
 
 
@@ -32,12 +41,15 @@ class TableSession:
         self.ctx = ctx
         self.store = ctx.store
         self.screen: Any = None
-        self.scale = float(self._setting("text_scale", 1.0))
+        self.phone: dict[str, Any] = dict(PHONE_DEFAULTS)  # this phone's own settings (see PHONE_PREFIX)
+        self.scale = float(self.phone["text_scale"])
         self.sizes = Sizes(self.scale)
         self.haptics = ft.HapticFeedback()
         self.wakelock = ft.Wakelock()
         self.file_picker = ft.FilePicker()
+        self.prefs = ft.SharedPreferences()
         self._awake = False
+        self._requests = 0  # numbers each copy/buzz request, so every one is a new write the page sees
 
     # --- start and routing ---
 
@@ -56,15 +68,51 @@ class TableSession:
         # the details go to the server's log, the phone gets a sentence. (flet is pinned: 1.0.5.)
         page.session.error = self._crashed
         page.title = "Table Companion"
+        page.data = self  # copy_text() finds the session from a control's page
         page.fonts = FONTS
-        page.theme = theme(self.scale)
-        page.theme_mode = ft.ThemeMode.LIGHT
+        self._apply_theme()
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
         page.on_connect = lambda e: self.refresh()  # a phone woke up or Wi-Fi came back (refresh is safe)
         page.on_close = lambda e: self._closed()
         self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
-        self.show(page.route or "/")
+
+        async def first_draw():
+            await self._load_phone_settings()
+            self.show(page.route or "/")
+        page.run_task(first_draw)
+
+    # --- this phone's own settings ---
+
+    async def _load_phone_settings(self) -> None:
+        """Read this phone's settings from its browser; a missing or odd value keeps the default."""
+        for key, default in PHONE_DEFAULTS.items():
+            try:
+                value = await asyncio.wait_for(self.prefs.get(PHONE_PREFIX + key), PHONE_SETTINGS_WAIT)
+            except Exception:
+                log.debug("phone setting %s unreadable", key, exc_info=True)
+                continue
+            self.phone[key] = _valid_phone_setting(key, value, default)
+        self.scale = float(self.phone["text_scale"])
+        self.sizes = Sizes(self.scale)
+        self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        self.page.theme = theme(self.scale)
+        self.page.dark_theme = theme(self.scale, dark=True)
+        self.page.theme_mode = THEMES.get(self.phone["theme"], ft.ThemeMode.SYSTEM)
+
+    def set_phone_setting(self, key: str, value: Any) -> None:
+        """Change one of this phone's settings: kept in its browser, applied to this screen only."""
+        self.phone[key] = _valid_phone_setting(key, value, PHONE_DEFAULTS[key])
+
+        async def keep():
+            try:
+                await self.prefs.set(PHONE_PREFIX + key, self.phone[key])
+            except Exception:
+                log.warning("a phone setting could not be kept in the browser", exc_info=True)
+        self.page.run_task(keep)
+        self.apply_settings()
 
     def go(self, route: str) -> None:
         asyncio.run_coroutine_threadsafe(self.page.push_route(route), self.page.loop)
@@ -224,9 +272,9 @@ class TableSession:
             pass  # session closed
 
     def apply_settings(self) -> None:
-        self.scale = float(self._setting("text_scale", 1.0))
+        self.scale = float(self.phone["text_scale"])
         self.sizes = Sizes(self.scale)
-        self.page.theme = theme(self.scale)
+        self._apply_theme()
         self.show(self.page.route)
 
     # --- feedback ---
@@ -284,12 +332,16 @@ class TableSession:
 
     def pulse(self) -> None:
         """A light haptic tap on phones and a flash of the title bar, so nobody wonders whether the
-        roll happened (the bar is always in view, wherever the dice are on the page)."""
+        roll happened (the bar is always in view, wherever the dice are on the page). In a browser the
+        page's script vibrates (navigator.vibrate, Android Chrome; harmless elsewhere)."""
         bar = self.page.views[-1].appbar if self.page.views else None
 
         async def buzz():
             try:
-                await self.haptics.medium_impact()
+                if self.page.web:
+                    await self._request("buzz", self._requests)
+                else:
+                    await self.haptics.medium_impact()
             except Exception:
                 pass
             if bar is not None:
@@ -303,8 +355,32 @@ class TableSession:
         except RuntimeError:
             pass
 
+    async def _request(self, name: str, payload: Any) -> None:
+        """Ask the page's script (assets/companion.js) for something, through the phone's storage."""
+        self._requests += 1
+        await self.prefs.set(PHONE_PREFIX + name, json.dumps({"n": self._requests, "text": payload}))
+
+    async def copy(self, text: str) -> bool:
+        """Copy text on this screen. True: copied (the desktop app's clipboard). False: handed to the
+        page's script, which copies it (the Clipboard API where the origin allows it, else select and
+        copy) and says on the page whether it could; show the text selectable as well."""
+        if not self.page.web:
+            try:
+                await asyncio.wait_for(ft.Clipboard().set(text), 3)
+                return True
+            except Exception:
+                log.debug("clipboard unavailable", exc_info=True)
+                return False
+        await self._request("copy", text)
+        return False
+
     def keep_awake(self, on: bool) -> None:
-        want = on and bool(self.ctx.setting("keep_awake"))
+        """A campaign opened (on) or left. In a browser the page's script keeps the screen on by
+        itself (it follows the route and this phone's setting, and needs a tap on an insecure
+        origin); the desktop app uses Flet's wake lock."""
+        if self.page.web:
+            return
+        want = on and bool(self.phone["keep_awake"])
         if want == self._awake:
             return
         self._awake = want
@@ -315,6 +391,30 @@ class TableSession:
             except Exception:
                 log.debug("wakelock unavailable", exc_info=True)
         self.page.run_task(toggle)
+
+
+def _valid_phone_setting(key: str, value: Any, default: Any) -> Any:
+    from companion.context import TEXT_SCALES
+
+    if key == "text_scale":
+        return float(value) if isinstance(value, (int, float)) and float(value) in TEXT_SCALES else default
+    if key == "theme":
+        return value if value in THEMES else default
+    if key == "keep_awake":
+        return value if isinstance(value, bool) else default
+    return default
+
+
+async def copy_text(page: ft.Page, text: str) -> bool:
+    """Copy from any control's handler (see TableSession.copy); True when surely copied."""
+    session = getattr(page, "data", None)
+    if isinstance(session, TableSession):
+        return await session.copy(text)
+    try:
+        await ft.Clipboard().set(text)
+        return True
+    except Exception:
+        return False
 
 
 def make_main(ctx: AppContext) -> Callable[[ft.Page], None]:

@@ -32,6 +32,9 @@ MIN_TOKEN = 16  # characters; a new token has 16 (96 random bits)
 _TOKEN_CHARS = re.compile(r"^[A-Za-z0-9._~-]+$")  # safe in a URL, a QR code and a cookie as they are
 # The web framework's API docs: nothing a table needs, and a map of the server for anyone else.
 NOT_SERVED = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"}
+# What "Add to home screen" fetches without the join cookie (a browser fetches the manifest without
+# credentials): the app's name, icons and colours, nothing of any table. See assets/manifest.json.
+PUBLIC = re.compile(r"^/(manifest\.json|favicon\.png|icons/[a-z0-9-]+\.png)$")
 
 
 def new_token() -> str:
@@ -106,7 +109,7 @@ class JoinGate:
             return await _respond(send, 404, b"Not found", [(b"content-type", b"text/plain")])
         if scope["type"] == "websocket" and not _same_origin(scope):
             return await _refuse_socket(receive, send)  # a page of another site, riding a joined phone's cookie
-        if self.token is None:
+        if self.token is None or (scope["type"] == "http" and PUBLIC.match(scope.get("path", ""))):
             return await self.app(scope, receive, send)
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         offered = (query.get("join") or [None])[0]

@@ -1,4 +1,5 @@
-"""App settings (text size, keep the screen awake, where the data lives) and the backups screen."""
+"""Settings: this phone's own (text size, theme, keeping the screen awake: kept in its browser) and
+the table's (where the data lives, backups: the same for every phone); and the backups screen."""
 
 from __future__ import annotations
 
@@ -7,10 +8,24 @@ import flet as ft
 from companion.context import TEXT_SCALES
 from companion.ui.style import TAP
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import big_button, section, switch_row, when
+from companion.ui.widgets import big_button, section, switch_row, tagged, when
 from models.backup import KEEP, list_backups
 
 SCALE_NAMES = {0.9: "Small", 1.0: "Normal", 1.2: "Large", 1.4: "Larger", 1.7: "Huge"}
+THEME_NAMES = {"system": "As the phone", "light": "Light", "dark": "Dark"}
+
+
+def choices(names: dict, current, on_pick) -> ft.Control:
+    return ft.Row([
+        (ft.FilledButton if value == current else ft.OutlinedButton)(
+            content=name, height=TAP, icon=ft.Icons.CHECK if value == current else None,
+            on_click=lambda e, value=value: on_pick(value))
+        for value, name in names.items()
+    ], wrap=True, spacing=8, run_spacing=8)
+
+
+def note(text: str) -> ft.Control:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.BODY_SMALL)
 
 
 class SettingsScreen:
@@ -19,28 +34,33 @@ class SettingsScreen:
 
     def view(self) -> ft.View:
         app = self.app
-        current = float(app.ctx.setting("text_scale") or 1.0)
-        sizes = ft.Row([
-            (ft.FilledButton if s == current else ft.OutlinedButton)(
-                content=SCALE_NAMES[s], height=TAP, icon=ft.Icons.CHECK if s == current else None,
-                on_click=app.guard(lambda e, s=s: app.ctx.set_setting("text_scale", s)))
-            for s in TEXT_SCALES
-        ], wrap=True, spacing=8, run_spacing=8)
-        awake, _ = switch_row("Keep the screen awake while a campaign is open", bool(app.ctx.setting("keep_awake")),
-                              app.guard(lambda e: app.ctx.set_setting("keep_awake", bool(e.control.value))))
+        phone = app.phone
+        awake, _ = switch_row("Keep the screen awake while a campaign is open", bool(phone["keep_awake"]),
+                              lambda e: app.set_phone_setting("keep_awake", bool(e.control.value)))
         where = app.ctx.db.path or app.ctx.db.url.split("@")[-1]
         kept = f" Backups: {app.ctx.backup_dir}" if app.ctx.backup_dir else ""
         return ft.View(
             route="/settings",
             appbar=ft.AppBar(title=ft.Text("Settings")),
             controls=[
-                section("Text size", ft.Text("Applies to every screen of this table.", theme_style=ft.TextThemeStyle.BODY_SMALL),
-                        sizes),
-                section("At the table", awake),
-                section("Saves", ft.Text(f"Database: {where}.{kept}", selectable=True,
-                                         theme_style=ft.TextThemeStyle.BODY_SMALL),
-                        big_button("Backups and restore", lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
-                                   filled=False)),
+                tagged("phone-settings", section(
+                    "This phone",
+                    note("Kept in this phone's browser: every phone at the table chooses its own."),
+                    ft.Text("Text size", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                    choices(SCALE_NAMES, phone["text_scale"], lambda s: app.set_phone_setting("text_scale", s)),
+                    ft.Text("Theme", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                    choices(THEME_NAMES, phone["theme"], lambda t: app.set_phone_setting("theme", t)),
+                    awake,
+                    note("On a phone that joined over the Wi-Fi, keeping awake starts with your first tap in "
+                         "the campaign."),
+                )),
+                tagged("table-settings", section(
+                    "This table",
+                    note("Shared by every phone at the table."),
+                    ft.Text(f"Database: {where}.{kept}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    big_button("Backups and restore", lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
+                               filled=False),
+                )),
             ],
             scroll=ft.ScrollMode.AUTO,
             padding=12,

@@ -1,4 +1,4 @@
-"""Sizes and colours in one place. Text sizes scale with the table's text-size setting."""
+"""Sizes and colours in one place. Text sizes scale with each phone's text-size setting."""
 
 from __future__ import annotations
 
@@ -24,8 +24,15 @@ SYMBOLS_FONT = "DejaVu Sans Symbols"
 FONTS = {SYMBOLS_FONT: "/fonts/DejaVuSans-symbols.ttf"}
 
 
+# Text on the dark theme's surfaces. A text theme that sets sizes also fixes the colour: without one,
+# Flutter's dark theme would draw dark text on its dark surfaces.
+DARK_TEXT = "#E2E3E0"
+
+
 def theme(scale: float, dark: bool = False) -> ft.Theme:
-    text = ft.TextTheme(**{name: ft.TextStyle(size=round(size * scale), font_family_fallback=[SYMBOLS_FONT])
+    """The app's theme at a text scale; `dark` for the dark one (page.dark_theme: a phone picks)."""
+    text = ft.TextTheme(**{name: ft.TextStyle(size=round(size * scale), font_family_fallback=[SYMBOLS_FONT],
+                                              color=DARK_TEXT if dark else None)
                            for name, size in _BASE.items()})
     return ft.Theme(color_scheme_seed=SEED_COLOR, text_theme=text, primary_text_theme=text,
                     visual_density=ft.VisualDensity.COMFORTABLE)

@@ -289,13 +289,22 @@ def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False) ->
 
 
 def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
-    """A QR code big enough to scan across a table, with its text underneath and a copy button."""
-    clipboard = ft.Clipboard()
+    """A QR code big enough to scan across a table, with its text underneath and a copy button.
+    A phone's browser may refuse to copy (a page on the LAN is not a secure context): the page then
+    says so, and the whole text shows here, selectable, to copy by hand."""
+    full = tagged("qr-full-text", ft.TextField(value=text, read_only=True, multiline=True, max_lines=4,
+                                                label="Select and copy", text_style=ft.TextStyle(size=13)))
+    full.visible = False
 
     async def copy(e):
-        await clipboard.set(text)
-        e.control.content = "Copied"
+        from companion.app import copy_text
+
+        copied = await copy_text(e.control.page, text)
+        e.control.content = "Copied" if copied else "Copy again"
         e.control.update()
+        if not copied:
+            full.visible = True
+            full.update()
 
     return ft.AlertDialog(
         title=ft.Text(title),
@@ -304,6 +313,7 @@ def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
             ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_MEDIUM) if caption else ft.Container(),
             tagged("qr-text", ft.Text(text if len(text) < 120 else text[:117] + "…",
                                       theme_style=ft.TextThemeStyle.BODY_SMALL)),
+            full,
         ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320),
         actions=[ft.TextButton(content="Copy text", icon=ft.Icons.COPY, on_click=copy)],
     )

@@ -1515,7 +1515,7 @@ def label(state: State, action: Action) -> str:
     if k == "attack":
         return f"{find_host(state, action.attacker).name} attacks {find_host(state, action.defender).name}"
     if k == "roll" and state.combat is not None:
-        return f"combat roll: {find_host(state, state.combat.striker).name} strikes"
+        return f"combat roll, {find_host(state, state.combat.striker).name} strikes"
     if host_id is not None and k != "deploy":
         return f"{describe(action)} on {find_host(state, host_id).name}"
     return describe(action)
