@@ -14,7 +14,8 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
+    """One Playwright for the whole run: the sync API can't be started twice in one process."""
     import os
 
     from playwright.sync_api import sync_playwright
@@ -22,9 +23,14 @@ def browser():
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (see .ci/run).")
     with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    b = launch(playwright)
+    yield b
+    b.close()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import re
 
 import png
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, ENABLE_SEMANTICS, OPEN_PAGES, PHONE, by_id, served, \
     settled_screenshot, tap, type_into
@@ -22,13 +22,12 @@ HOST = "table.test"
 
 
 @pytest.fixture(scope="module")
-def lan_browser():
+def lan_browser(playwright):
     """Chromium with table.test resolving to this machine: an insecure origin on loopback."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

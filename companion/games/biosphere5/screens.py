@@ -357,7 +357,6 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
 def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
     """A catalog too big for one QR code: its parts one at a time ("Part 1 of 3", previous / next).
     Each part is a complete catalog export of some cards; importing them all rebuilds the catalog."""
-    clipboard = ft.Clipboard()
     at = [0]
     image = ft.Image(src=qr_png(parts[0], box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN)
     counter = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)
@@ -378,8 +377,9 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
             dialog.update()
 
     async def copied(e):
-        await clipboard.set(parts[at[0]])
-        copy.content = "Copied"
+        from companion.app import copy_text  # the clipboard, or select-and-copy on a phone's plain-http page
+
+        copy.content = "Copied" if await copy_text(app.page, parts[at[0]]) else "Select the text to copy it"
         copy.update()
 
     copy.on_click = copied
