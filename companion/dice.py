@@ -12,9 +12,9 @@ import os
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import Iterable
 
-from companion.games.base import Chance, InputError, NeedDice, d
+from companion.games.base import Chance, DieSpec, InputError, NeedDice, d
 
 MAX_SIDES = 100
 MAX_DICE = 100
@@ -164,31 +164,17 @@ class ScriptedDice:
 # --- The dice tray: NdX notation and custom dice with named faces ---------------------------------
 
 
-@dataclass(frozen=True)
-class DieKind:
-    """A kind of die: plain dX, or a die whose faces carry names (e.g. the Biosphere 5 hand die)."""
+def hand_die(black_faces: int = 1) -> DieSpec:
+    """Biosphere 5's hand die for the tray: `black_faces` of its 6 faces show the black hand (the
+    campaign's setting). The die itself is the game's (one definition, in its rules)."""
+    from companion.games.biosphere5.rules import hand_die as biosphere_hand_die
 
-    sides: int
-    faces: Optional[tuple[str, ...]] = None
-    name: str = ""
-
-    @property
-    def label(self) -> str:
-        return self.name or f"d{self.sides}"
-
-    def face_name(self, value: int) -> str:
-        return self.faces[value - 1] if self.faces else str(value)
-
-
-def hand_die(black_faces: int = 1) -> DieKind:
-    """Biosphere 5's hand die: `black_faces` of its 6 faces show the black hand (setting)."""
     if not 0 <= black_faces <= 6:
         raise InputError(f"The hand die has 0 to 6 black-hand faces (got {black_faces}).")
-    faces = tuple(["black hand"] * black_faces + ["blank"] * (6 - black_faces))
-    return DieKind(6, faces, "hand die")
+    return biosphere_hand_die(black_faces)
 
 
-def parse_notation(text: str) -> tuple[int, DieKind]:
+def parse_notation(text: str) -> tuple[int, DieSpec]:
     """'2d6' → (2, d6); 'd12' → (1, d12). Refuses anything else with the allowed form and ranges."""
     cleaned = text.strip().lower().replace(" ", "")
     count_text, sep, sides_text = cleaned.partition("d")
@@ -200,4 +186,4 @@ def parse_notation(text: str) -> tuple[int, DieKind]:
         raise InputError(f"Roll 1 to {MAX_DICE} dice at a time (got {count}).")
     if not 2 <= sides <= MAX_SIDES:
         raise InputError(f"A die has 2 to {MAX_SIDES} sides (got {sides}).")
-    return count, DieKind(sides)
+    return count, DieSpec(sides=sides)
