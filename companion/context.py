@@ -37,6 +37,7 @@ class AppContext:
     token: Optional[str] = None
     backup_dir: Optional[Path] = None
     backup_problem: Optional[str] = None  # why the last backup failed (None: it worked)
+    auto_backups: bool = True  # off for one-off commands (export, import): no backup of theirs rotates the real ones out
     _last_backup: float = field(default=0.0)
     _backup_lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -53,7 +54,7 @@ class AppContext:
         hub = Hub()
         store = Store(db)
         ctx = cls(db=db, store=store, hub=hub, join_url=join_url, token=token,
-                  backup_dir=backup_dir if db.path else None)
+                  backup_dir=backup_dir if db.path else None, auto_backups=start_backup)
         store.on_change = ctx._on_change
         if db.read_only:
             log.warning("The save opens read-only: %s", db.read_only_reason)
@@ -67,7 +68,7 @@ class AppContext:
 
     def _on_change(self, campaign_id: int, cursor: int) -> None:
         self.hub.publish(campaign_id, cursor)
-        if time.monotonic() - self._last_backup > BACKUP_EVERY_SECONDS:
+        if self.auto_backups and time.monotonic() - self._last_backup > BACKUP_EVERY_SECONDS:
             threading.Thread(target=self.safe_backup, args=("auto",), daemon=True).start()
 
     def backup_now(self, reason: str = "manual") -> Optional[Path]:
