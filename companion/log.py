@@ -363,7 +363,7 @@ class Store:
             # Only the newest row keeps its state as JSON (plus a compressed snapshot every few rows).
             if current.state is not None:
                 keep = current.snapshot
-                if keep is None and current.seq % SNAPSHOT_EVERY == 0:
+                if keep is None and (current.seq % SNAPSHOT_EVERY == 0 or self._written_before_snapshots(s, current)):
                     keep = pack_state(state)
                 s.exec(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep))
             label, context = logged_words(game, state, action, new_state)
@@ -441,6 +441,15 @@ class Store:
             return self._state_at(s, get_game(campaign.game), row)
 
     # --- helpers ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _written_before_snapshots(s, row: ActionRow) -> bool:
+        """A row of a save made before migration 0003 (every row kept its state). Its state is kept
+        as a snapshot when it stops being the newest: it may come from rules that have changed since,
+        so it can't always be replayed from the row before it."""
+        return row.seq > 0 and s.exec(select(ActionRow.id).where(
+            ActionRow.campaign_id == row.campaign_id, ActionRow.seq == row.seq - 1,
+            ActionRow.state.is_not(None))).first() is not None
 
     @staticmethod
     def _state_at(s, game: Game, row: ActionRow) -> CampaignState:

@@ -258,3 +258,29 @@ def test_replay_rebuilds_labels_and_contexts_from_the_rules():
     rows = [r.model_dump() for r in store.log_rows(cid)]
     report = replay(get_game("counter"), {}, rows)
     assert report.labels[1] == (rows[1]["label"], rows[1]["context"]) == ("counter +2", "Turn 1 · value 0")
+
+
+def test_an_old_save_keeps_its_states_even_where_todays_rules_would_refuse_the_action():
+    """A save made before snapshots has a state on every row, some made by rules since changed
+    (here: an amount the counter now refuses). Playing on, then undoing back, still lands there."""
+    from companion.games.counter.rules import Add
+    from sqlmodel import select
+
+    from models.tables import ActionRow, Campaign
+
+    store = memory_store()
+    cid = store.create("counter", "old", {"cap": 100})
+    with store.db.session() as s:
+        row0 = s.exec(select(ActionRow).where(ActionRow.campaign_id == cid, ActionRow.seq == 0)).one()
+        row0.snapshot = None  # as saved before 0003: states only
+        s.add(row0)
+        s.add(ActionRow(campaign_id=cid, seq=1, action={"kind": "add", "amount": 5000}, dice=[], events=[],
+                        state={"game": {"value": 50, "cap": 100, "turn": 2}, "tray": []}, label="an old rule"))
+        campaign = s.get(Campaign, cid)
+        campaign.cursor = campaign.head = 1
+        s.add(campaign)
+    store.apply(cid, Add(amount=-1), expected_cursor=1)
+    store.apply(cid, Add(amount=-1), expected_cursor=2)
+    store.undo(cid, expected_cursor=3)
+    store.undo(cid, expected_cursor=2)
+    assert store.load(cid).game_state.value == 50  # the old state, though its action is refused today
