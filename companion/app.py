@@ -30,6 +30,7 @@ PHONE_DEFAULTS: dict[str, Any] = {"text_scale": 1.0, "theme": "system", "keep_aw
 THEMES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
 PHONE_SETTINGS_WAIT = 3.0  # seconds a new screen waits for its phone's settings before drawing with defaults
 
+GONE_TAP = "The screen changed as you tapped (another phone acted), so that tap did nothing. Check it and tap again."
 CRASHED = "Something went wrong on the table's computer. If this screen looks wrong, go back and open it again."
 
 
@@ -49,6 +50,7 @@ class TableSession:
         self.file_picker = ft.FilePicker()
         self.prefs = ft.SharedPreferences()
         self._awake = False
+        self.connected = True  # False while the phone's connection is down (see _asleep)
         self._requests = 0  # numbers each copy/buzz request, so every one is a new write the page sees
 
     # --- start and routing ---
@@ -73,8 +75,10 @@ class TableSession:
         self._apply_theme()
         page.on_route_change = self._on_route_change
         page.on_view_pop = self._on_view_pop
-        page.on_connect = lambda e: self.refresh()  # a phone woke up or Wi-Fi came back (refresh is safe)
+        page.on_connect = lambda e: self._awake_again()  # a phone woke up or Wi-Fi came back
+        page.on_disconnect = lambda e: self._asleep()
         page.on_close = lambda e: self._closed()
+        self._report_taps_on_gone_controls()
         self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
 
         async def first_draw():
@@ -228,6 +232,38 @@ class TableSession:
         factory = getattr(module, "GAME_SCREENS", {}).get(name) if module else None
         return factory(self) if factory else None
 
+    def _asleep(self) -> None:
+        """The phone's connection dropped (locked, tab closed): its screen stops following changes
+        until it connects again (then `refresh` draws what it missed)."""
+        self.connected = False
+        if self.screen is not None and hasattr(self.screen, "asleep"):
+            try:
+                self.screen.asleep()
+            except Exception:
+                log.debug("putting a screen to sleep failed", exc_info=True)
+
+    def _awake_again(self) -> None:
+        self.connected = True
+        self.refresh()  # what it missed while asleep (refresh is safe)
+
+    def _report_taps_on_gone_controls(self) -> None:
+        """A tap can arrive for a control that a change from another phone has just taken off the
+        screen. Flet drops such an event without a word; the player is told instead, so no tap is
+        lost silently (nothing was done, and the screen shows what changed)."""
+        session = self.page.session
+        dispatch = session.dispatch_event
+        resolve = getattr(session, "_Session__resolve_event_control", None)
+        if resolve is None:  # flet is pinned (1.0.5); a newer one may name it differently
+            return
+
+        async def dispatch_event(control_id: int, event_name: str, event_data: Any):
+            if event_name in ("click", "tap", "submit", "long_press") and not resolve(control_id):
+                log.info("a %s reached a control that was just replaced (id %s)", event_name, control_id)
+                self.toast(GONE_TAP)
+                return
+            await dispatch(control_id, event_name, event_data)
+        session.dispatch_event = dispatch_event
+
     def _closed(self) -> None:
         """The session expired (the browser went away for good): stop listening."""
         self._leave_screen()
@@ -256,7 +292,7 @@ class TableSession:
         # Settings changes (campaign_id 0) and the home list follow every change.
         if campaign_id == 0:
             self.later(self.apply_settings)
-        elif getattr(self.screen, "follows_all", False):
+        elif self.connected and getattr(self.screen, "follows_all", False):
             self.later(self.refresh)
 
     def later(self, fn: Callable[[], None]) -> None:

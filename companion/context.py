@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from companion.live import LiveCampaigns
 from companion.log import Store
 from companion.sync import Hub
 from models.backup import BackupFailed, make_backup, restore_backup
@@ -40,6 +41,10 @@ class AppContext:
     auto_backups: bool = True  # off for one-off commands (export, import): no backup of theirs rotates the real ones out
     _last_backup: float = field(default=0.0)
     _backup_lock: threading.Lock = field(default_factory=threading.Lock)
+    live: LiveCampaigns = field(init=False)  # the open campaigns every screen follows (companion.live)
+
+    def __post_init__(self) -> None:
+        self.live = LiveCampaigns(self.store, self.hub)
 
     @classmethod
     def open(cls, url: Optional[str] = None, *, join_url: Optional[str] = None, token: Optional[str] = None,

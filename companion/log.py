@@ -216,6 +216,23 @@ class Applied:
     label: str
     events: list[Event]
     dice: list[RolledDie] = field(default_factory=list)
+    # What a live campaign (companion.live) needs to follow without reading the save again:
+    state: Optional[CampaignState] = None  # the state at the new cursor
+    headline: str = ""
+    status: str = ""
+    line: Optional["HistoryLine"] = None  # the new log row in words (apply only)
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One log row as the history shows it: words and dice, never the state (reads stay small)."""
+
+    seq: int
+    label: str
+    context: str
+    events: list
+    dice: list
+    created_at: Optional[datetime] = None
 
 
 class Store:
@@ -379,8 +396,12 @@ class Store:
             campaign.status = (game.outcome(game_state) or "In progress")[:80]
             campaign.updated_at = datetime.now(timezone.utc)
             s.add(campaign)
+            result = Applied(cursor=seq, label=label, events=events, dice=done.dice, state=new_state,
+                             headline=campaign.headline, status=campaign.status,
+                             line=HistoryLine(seq, label, context, [e.model_dump(mode="json") for e in events],
+                                              [d.to_json() for d in done.dice], campaign.updated_at))
         self._changed(campaign_id, seq)
-        return Applied(cursor=seq, label=label, events=events, dice=done.dice)
+        return result
 
     def undo(self, campaign_id: int, *, expected_cursor: int) -> Applied:
         return self._move(campaign_id, expected_cursor, -1)
@@ -402,7 +423,8 @@ class Store:
             landed = moved if delta > 0 else s.exec(select(ActionRow).where(
                 ActionRow.campaign_id == campaign_id, ActionRow.seq == target)).one()
             game = get_game(campaign.game)
-            game_state = game.State.model_validate(self._state_at(s, game, landed).game)
+            state = self._state_at(s, game, landed)
+            game_state = game.State.model_validate(state.game)
             campaign.cursor = target
             campaign.headline = game.headline(game_state)[:200]
             campaign.status = (game.outcome(game_state) or "In progress")[:80]
@@ -410,7 +432,8 @@ class Store:
             s.add(campaign)
             word = "Undid" if delta < 0 else "Redid"
             result = Applied(cursor=target, label=moved.label,
-                             events=[event("undo" if delta < 0 else "redo", f"{word}: {moved.label}.", label=moved.label)])
+                             events=[event("undo" if delta < 0 else "redo", f"{word}: {moved.label}.", label=moved.label)],
+                             state=state, headline=campaign.headline, status=campaign.status)
         self._changed(campaign_id, target)
         return result
 
@@ -424,6 +447,15 @@ class Store:
                 .order_by(ActionRow.seq.desc())
                 .limit(limit)
             ))
+
+    def lines(self, campaign_id: int) -> list[HistoryLine]:
+        """Every row after setup (the undone tail too), oldest first, without their states."""
+        with self.db.read() as s:
+            self._campaign(s, campaign_id)
+            rows = s.exec(select(ActionRow.seq, ActionRow.label, ActionRow.context, ActionRow.events, ActionRow.dice,
+                                 ActionRow.created_at)
+                          .where(ActionRow.campaign_id == campaign_id, ActionRow.seq > 0).order_by(ActionRow.seq))
+            return [HistoryLine(*row) for row in rows]
 
     def log_rows(self, campaign_id: int) -> list[ActionRow]:
         with self.db.read() as s:

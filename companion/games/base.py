@@ -126,17 +126,20 @@ class Outcome(Model):
         return percent(self.probability)
 
 
-def percent(p: float) -> str:
-    """The one way the app writes a probability: '67%', '<1%', '>99%'."""
+def percent(p: float, digits: int = 0) -> str:
+    """The one way the app writes a probability: '67%', '<1%', '>99%'; `digits=1` where two close
+    chances are compared (Save the Singularity's press-on or stop: '24.8%' against '25.1%')."""
+    p = float(p)
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
-    if p < 0.005:
-        return "<1%"
-    if p > 0.995:
-        return ">99%"
-    return f"{round(p * 100)}%"
+    edge = 0.5 / 10 ** (digits + 2)
+    if p < edge:
+        return f"<{1 / 10 ** digits:g}%"
+    if p > 1 - edge:
+        return f">{100 - 1 / 10 ** digits:g}%"
+    return f"{p * 100:.{digits}f}%"
 
 
 class Chance(Model):

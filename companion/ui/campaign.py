@@ -1,8 +1,11 @@
 """The frame every game screen lives in: title with turn/phase, undo/redo that say what they do,
 the game's own panel, the dice tray, table notes, the history in words, share and settings.
 
-Data flow: tap → `dispatch(action)` → Store.apply (rules + one transaction) → hub → every screen
-showing this campaign reloads and redraws."""
+Data flow: tap → `dispatch(action)` → the campaign's LiveCampaign (companion.live) → Store.apply
+(rules + one transaction) → the live campaign hands its new snapshot to every screen showing it, which
+redraws from it without reading the save. The frame's own parts keep their identity across
+redraws (kept objects, or keyed so Flet patches what changed); a tap on a control that a redraw has
+replaced is answered with a message (TableSession), never dropped."""
 
 from __future__ import annotations
 
@@ -16,11 +19,13 @@ import flet as ft
 
 from companion.games import get_game
 from companion.games.base import InputError
-from companion.log import Loaded, NotFound
+from companion.live import Snapshot
+from companion.log import NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DicePad, DiceTray, big_button, dialog_error, icon_button, readable_width, switch_row, dice_faces, history_list, section, tagged
+from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_error, dice_faces, history_list, icon_button, keyed,
+                                  readable_width, section, switch_row, tagged)
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +59,10 @@ class CampaignScreen:
     def __init__(self, app, campaign_id: int):
         self.app = app
         self.campaign_id = campaign_id
-        self.loaded: Optional[Loaded] = None
+        self.loaded: Optional[Snapshot] = None
         self.shown_cursor = -2
-        self._unsubscribe = None
+        self.live = None  # the LiveCampaign this screen follows (from view() until left())
+        self._unfollow = None
         self._acting_thread: Optional[int] = None
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, no_wrap=True)
         self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
@@ -79,6 +85,7 @@ class CampaignScreen:
     # --- lifecycle ---
 
     def view(self) -> ft.View:
+        self._follow()
         self._load()
         return ft.View(
             route=f"/c/{self.campaign_id}",
@@ -99,23 +106,30 @@ class CampaignScreen:
             padding=12,
         )
 
+    def _follow(self) -> None:
+        if self._unfollow is None:
+            self.live, self._unfollow = self.app.ctx.live.follow(self.campaign_id, self._changed_elsewhere)
+
     def entered(self) -> None:
-        self._unsubscribe = self.app.ctx.hub.subscribe(self.campaign_id, self._changed_elsewhere)
         self.app.keep_awake(True)
 
     def left(self) -> None:
-        if self._unsubscribe:
-            self._unsubscribe()
-            self._unsubscribe = None
+        if self._unfollow:
+            self._unfollow()
+            self._unfollow = None
         self.app.keep_awake(False)
 
-    def _changed_elsewhere(self, campaign_id: int, cursor: int) -> None:
-        # The store notifies synchronously, in the thread that made the change: this screen's own
-        # actions are redrawn by their handler, so skip them here (a second redraw would wipe what
-        # the player is typing).
+    def asleep(self) -> None:
+        """The phone went away (locked, tab closed, Wi-Fi lost): stop following until it's back, so a
+        phone nobody looks at costs the server nothing (on_connect redraws it with what it missed)."""
+        self.left()
+
+    def _changed_elsewhere(self, snapshot: Optional[Snapshot]) -> None:
+        # The live campaign hands its change over synchronously, in the thread that made it: this
+        # screen's own actions are redrawn by their handler, so skip them here.
         if threading.get_ident() == self._acting_thread:
             return
-        if cursor != self.shown_cursor:
+        if snapshot is None or snapshot.cursor != self.shown_cursor or snapshot is not self.loaded:
             self.app.later(self._redraw_for_elsewhere)
 
     def kept(self, key: str, make: Callable[[], ft.Control]) -> ft.Control:
@@ -171,16 +185,20 @@ class CampaignScreen:
             self._acting_thread = None
 
     def refresh(self) -> None:
+        """Redraw from the live campaign (no read of the save)."""
+        self._follow()  # back from asleep()
         self._load()
         self.app.page.update()
+
+    def history(self, limit: int = 100) -> list:
+        """The actions in effect in words, newest first (no state blobs)."""
+        return self.loaded.history(limit) if self.loaded else []
 
     # --- building ---
 
     def _load(self) -> None:
-        try:
-            self.loaded = self.app.store.load(self.campaign_id)
-        except NotFound:
-            self.loaded = None
+        self.loaded = self.live.snapshot if self.live else None
+        if self.loaded is None:
             self.title.value = "Campaign not found"
             self.headline.content.value = "It may have been deleted on another screen."
             self.body.controls = [big_button("Back to campaigns", lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
@@ -198,19 +216,29 @@ class CampaignScreen:
         self.redo_button.tooltip = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Nothing to redo"
         self._draw_tray_results()
         if self.tray is None:
+            # Made once and kept (not rebuilt): their own changes reach the phone as they happen. A
+            # control kept inside a part that *is* rebuilt would be skipped by Flet's reconciliation.
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
-            self.tray_controls = self.tray.control(self.app.guard)
+            self.tray_section = keyed("tray", section("Dice tray", self.tray_results, self.tray.control(self.app.guard)))
+            self.note_section = keyed("note", section("Table note", ft.Row([
+                self.note, icon_button(ft.Icons.SEND, "Add note", self.app.guard(self._add_note))])))
         self.physical.value = loaded.state.physical_dice
         self.physical_row.toggled = loaded.state.physical_dice
+        # Keys give a part a stable identity: the tray, note and switch are kept objects updated in
+        # place; the history is drawn afresh and diffed against what the phone shows (keyed), so a
+        # change sends the new line, not the whole list.
         self.body.controls = [
-            *([self.physical_row] if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
+            *([keyed("physical", self.physical_row)]
+              if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
             *([self._pending_panel()] if loaded.state.pending else []),
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
+            # (Not keyed yet: the game views keep some controls across redraws, which Flet's keyed
+            # reconciliation would skip. A tap on a control a redraw replaced is answered by
+            # TableSession with a message, never dropped silently.)
             ft.Container(self._game_panel(), disabled=loaded.state.pending is not None),
-            section("Dice tray", self.tray_results, self.tray_controls),
-            section("Table note", ft.Row([self.note, icon_button(ft.Icons.SEND, "Add note",
-                                                                  self.app.guard(self._add_note))])),
-            section("History", tagged("history", history_list(self.app.store.history(self.campaign_id, limit=100)))),
+            self.tray_section,
+            self.note_section,
+            keyed("history", section("History", tagged("history", history_list(self.history(100))))),
         ]
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
@@ -270,8 +298,7 @@ class CampaignScreen:
     def dispatch(self, action: Any, *, entered: Optional[list[int]] = None, pulse: bool = False) -> None:
         """Apply an action made against what this screen shows. Errors reach the guard's message."""
         with self._acting():
-            applied = self.app.store.apply(self.campaign_id, action, expected_cursor=self.shown_cursor,
-                                           entered=entered)
+            applied = self._live().apply(action, expected_cursor=self.shown_cursor, entered=entered)
         self.refresh()
         if pulse or applied.dice:
             self._pulse()
@@ -292,13 +319,19 @@ class CampaignScreen:
 
     def _undo(self, e) -> None:
         with self._acting():
-            self.app.store.undo(self.campaign_id, expected_cursor=self.shown_cursor)
+            self._live().undo(expected_cursor=self.shown_cursor)
         self.refresh()
 
     def _redo(self, e) -> None:
         with self._acting():
-            self.app.store.redo(self.campaign_id, expected_cursor=self.shown_cursor)
+            self._live().redo(expected_cursor=self.shown_cursor)
         self.refresh()
+
+    def _live(self):
+        self._follow()
+        if self.live is None or self.live.snapshot is None:
+            raise NotFound(f"Campaign {self.campaign_id} does not exist (it may have been deleted).")
+        return self.live
 
     def _pulse(self) -> None:
         self.app.pulse()

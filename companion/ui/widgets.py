@@ -27,6 +27,14 @@ def tagged(identifier: str, control: ft.Control) -> ft.Control:
     return ft.Semantics(identifier=identifier, content=control)
 
 
+def keyed(key: str, control: ft.Control) -> ft.Control:
+    """Give a part of a screen a stable identity: when the screen is drawn again, Flet matches the new
+    part to the old one by this key and patches only what changed inside it (positionally), so the
+    phone keeps its controls and a tap on one still reaches it."""
+    control.key = key
+    return control
+
+
 def section(title: str, *controls: ft.Control, trailing: Optional[ft.Control] = None) -> ft.Control:
     header = ft.Row([ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD, expand=True)]
                     + ([trailing] if trailing else []), vertical_alignment=ft.CrossAxisAlignment.CENTER)

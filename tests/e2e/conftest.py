@@ -26,8 +26,9 @@ def playwright():
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright):
+    """A fresh Chromium for each test file, so one wedged browser can't stall every test after it."""
     b = launch(playwright)
     yield b
     b.close()

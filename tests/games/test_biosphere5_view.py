@@ -35,6 +35,9 @@ class FakeFrame:
     def refresh(self) -> None:
         self.loaded = self.store.load(self.campaign_id)
 
+    def history(self, limit: int = 100) -> list:
+        return self.store.history(self.campaign_id, limit=limit)
+
     def dispatch(self, action, pulse: bool = False) -> None:
         self.store.apply(self.campaign_id, action, expected_cursor=self.loaded.cursor)
         self.dispatched.append((action, pulse))

@@ -28,6 +28,7 @@ class FakeFrame:
         self.dispatch = lambda action, pulse=False: self.dispatched.append(action)
         self.refresh = lambda: None
         self.kept = lambda key, make: make()
+        self.history = lambda limit=100: store.history(cid, limit=limit)
 
 
 def words(control) -> str:

@@ -28,6 +28,9 @@ class FakeFrame:
     def dispatch(self, action, *, pulse: bool = False) -> None:
         self.dispatched.append((action, pulse))
 
+    def history(self, limit: int = 100) -> list:
+        return self.app.store.history(self.campaign_id, limit=limit)
+
 
 def controls(control) -> list:
     """Every control in a tree."""

@@ -32,6 +32,7 @@ class FakeFrame:
                                    store=SimpleNamespace(history=lambda cid, limit=1: rows[:limit]))
         self.dispatched: list = []
         self.dispatch = lambda action, pulse=False: self.dispatched.append((action, pulse))
+        self.history = lambda limit=1: rows[:limit]
 
 
 def texts(control) -> str:

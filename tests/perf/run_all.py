@@ -4,6 +4,7 @@
 - apply+commit latency, median and p99 (ms), on a campaign with 10,000 logged actions
 - campaign load (ms) with 10,000 actions
 - time to first frame of the home screen in headless Chromium vs a bare Flet app (ratio)
+- tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
 """
 
 from __future__ import annotations
@@ -172,6 +173,9 @@ def main() -> None:
 
     for line in rules_bench.main():
         print(f"  {line}")
+    from tests.perf import tap_bench
+
+    print(tap_bench.report(tap_bench.run()))
 
 
 if __name__ == "__main__":

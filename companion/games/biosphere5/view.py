@@ -436,7 +436,7 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
 
 def _last_human_move(frame) -> Optional[ft.Control]:
     """Your last move and what came of it (the Machine's rescue check, say), read from its events."""
-    rows = frame.app.store.history(frame.campaign_id, limit=1)
+    rows = frame.history(1)
     if not rows:
         return None
     row = rows[0]

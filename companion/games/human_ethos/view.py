@@ -132,8 +132,11 @@ def stepper(label: str, value: int, lo: int, hi: int, on_change: Callable[[int],
             v = max(lo, min(hi, box["v"] + delta))
             box["v"] = v
             shown.value = str(v)
-            on_change(v)
-            shown.update()
+            try:
+                shown.update()
+            except RuntimeError:  # a quick second tap came after a redraw replaced this stepper
+                pass
+            on_change(v)  # last: it may redraw the panel
         return handler
 
     return ft.Row([
@@ -482,7 +485,7 @@ def moved_arrows(events: list, board: Board) -> list[tuple[Coord, Coord]]:
 
 
 def _last_row(frame):
-    rows = frame.app.store.history(frame.campaign_id, limit=1)
+    rows = frame.history(1)
     return rows[0] if rows else None
 
 

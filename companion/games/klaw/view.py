@@ -194,7 +194,7 @@ def panel(frame) -> ft.Control:
 def _last_events(frame) -> list[Event]:
     if frame.loaded.cursor <= 0:
         return []
-    rows = frame.app.store.history(frame.campaign_id, limit=1)
+    rows = frame.history(1)
     return [Event.coerce(e) for e in rows[0].events] if rows else []
 
 

@@ -30,6 +30,7 @@ from math import factorial
 from operator import itemgetter, mul
 from typing import Literal, Optional
 
+from companion.games.base import percent
 from companion.games.save_the_singularity import rules
 from companion.games.save_the_singularity.rules import State
 
@@ -397,4 +398,4 @@ def prepare(state: State) -> None:
 
 
 def _pct(x) -> str:
-    return f"{float(x) * 100:.1f}%"
+    return percent(x, 1)  # close chances compared side by side: one decimal

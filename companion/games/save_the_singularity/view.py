@@ -20,7 +20,7 @@ from typing import Optional
 import flet as ft
 import flet.canvas as cv
 
-from companion.games.base import Move, field_specs
+from companion.games.base import Move, field_specs, percent
 from companion.games.save_the_singularity import odds as odds_mod
 from companion.games.save_the_singularity import rules
 from companion.games.save_the_singularity.rules import (
@@ -54,7 +54,7 @@ def _points(n: int) -> str:
 
 
 def _pct(x) -> str:
-    return f"{float(x) * 100:.1f}%"
+    return percent(x, 1)  # close chances compared side by side: one decimal
 
 
 def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
@@ -205,7 +205,7 @@ def logged_scores(frame) -> list[rules.ScorePoint]:
     """Team and world at the end of each turn, from the events of the actions in effect (the log up
     to the cursor, oldest first)."""
     cursor = frame.loaded.cursor
-    rows = frame.app.store.history(frame.campaign_id, limit=cursor) if cursor else []
+    rows = frame.history(cursor) if cursor else []
     return rules.score_history(e for row in reversed(rows) for e in row.events)
 
 

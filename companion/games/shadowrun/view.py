@@ -103,7 +103,7 @@ class Ui:
         self.s: R.State = frame.loaded.game_state
         self.moves = R.GAME.legal_moves(self.s)
         self.guard = frame.app.guard
-        self.recent = frame.app.store.history(frame.campaign_id, limit=RECENT)
+        self.recent = frame.history(RECENT)
 
     def of(self, kind: str) -> list:
         """The moves of this kind that may be made now (ready actions and templates)."""

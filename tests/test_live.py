@@ -1,0 +1,97 @@
+"""The live campaign (companion.live): every screen follows one in-memory campaign; what it hands
+them is exactly what a fresh read of the save would give, and no screen reads the save for a change."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from companion.context import AppContext
+from companion.games.counter.rules import Add, Roll
+from companion.live import LiveCampaign
+from companion.log import RuleError, StaleAction
+from tests.helpers import memory_store
+
+
+def same_as_the_save(live: LiveCampaign) -> None:
+    """The live snapshot agrees with a fresh load of the save, field by field."""
+    store, snap = live.store, live.snapshot
+    fresh = store.load(live.campaign_id)
+    assert snap.cursor == fresh.cursor and snap.campaign.head == fresh.campaign.head
+    assert snap.state == fresh.state
+    assert (snap.undo_label, snap.redo_label) == (fresh.undo_label, fresh.redo_label)
+    assert (snap.campaign.headline, snap.campaign.status) == (fresh.campaign.headline, fresh.campaign.status)
+    assert [(r.seq, r.label, r.events, r.dice) for r in snap.history(1000)] == \
+        [(r.seq, r.label, r.events, r.dice) for r in store.history(live.campaign_id, limit=1000)]
+
+
+def test_every_follower_gets_the_change_and_nobody_reads_the_save():
+    store = memory_store()
+    cid = store.create("counter", "Live", {}, seed=1)
+    live = LiveCampaign(store, cid)
+    seen_a, seen_b = [], []
+    live.subscribe(seen_a.append)
+    live.subscribe(seen_b.append)
+    reads = []
+    store.load = lambda *a, **k: reads.append("load")  # any read from here on would be recorded
+    store.lines = lambda *a, **k: reads.append("lines")
+    live.apply(Add(amount=2), expected_cursor=0)
+    live.apply(Roll(), expected_cursor=1)
+    live.undo(expected_cursor=2)
+    assert reads == []
+    assert seen_a == seen_b and len(seen_a) == 3
+    assert seen_a[-1] is live.snapshot and live.snapshot.cursor == 1
+    assert live.snapshot.redo_label and live.snapshot.latest_events[0].kind
+
+
+def test_a_stale_or_refused_action_changes_nothing():
+    store = memory_store()
+    cid = store.create("counter", "Live", {}, seed=1)
+    live = LiveCampaign(store, cid)
+    live.apply(Add(amount=1), expected_cursor=0)
+    before = live.snapshot
+    for attempt in (lambda: live.apply(Add(amount=1), expected_cursor=0), lambda: live.redo(expected_cursor=1)):
+        try:
+            attempt()
+        except (StaleAction, RuleError):
+            pass
+        else:
+            raise AssertionError("accepted")
+    assert live.snapshot is before
+    same_as_the_save(live)
+
+
+@given(st.lists(st.sampled_from(["add", "roll", "undo", "redo"]), max_size=40))
+def test_any_sequence_of_actions_undo_and_redo_leaves_the_live_campaign_as_the_save(steps):
+    store = memory_store()
+    cid = store.create("counter", "Live", {"cap": 1000}, seed=7)
+    live = LiveCampaign(store, cid)
+    for name in steps:
+        cursor = live.snapshot.cursor
+        try:
+            if name == "add":
+                live.apply(Add(amount=1), expected_cursor=cursor)
+            elif name == "roll":
+                live.apply(Roll(), expected_cursor=cursor)
+            elif name == "undo":
+                live.undo(expected_cursor=cursor)
+            else:
+                live.redo(expected_cursor=cursor)
+        except RuleError:
+            pass
+        same_as_the_save(live)
+
+
+def test_changes_made_around_it_are_read_once_and_handed_on():
+    ctx = AppContext.open("sqlite://", start_backup=False)
+    cid = ctx.store.create("counter", "Old name", {}, seed=1)
+    seen = []
+    live, leave = ctx.live.follow(cid, seen.append)
+    assert ctx.live.follow(cid, lambda s: None)[0] is live  # one live campaign per campaign
+    ctx.store.rename(cid, "New name")  # not through the live campaign: a rename, an import, a CLI
+    assert seen[-1].campaign.name == "New name"
+    ctx.store.apply(cid, Add(amount=3), expected_cursor=0)
+    assert seen[-1].game_state.value == 3
+    same_as_the_save(live)
+    ctx.store.delete(cid)
+    assert seen[-1] is None  # screens say the campaign is gone
+    leave()
