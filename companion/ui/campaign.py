@@ -19,12 +19,12 @@ import flet as ft
 
 from companion.games import get_game
 from companion.games.base import InputError
-from companion.live import Snapshot
+from companion.live import HISTORY_SHOWN, Snapshot
 from companion.log import NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_error, dice_faces, history_list, icon_button, keyed,
+from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_error, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
                                   readable_width, section, switch_row, tagged)
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,8 @@ class CampaignScreen:
         self._typing: Optional[ft.TextField] = None  # the panel's field a player is typing into
         self._held = False  # another phone acted while they typed: redraw when they're done
         self._kept: dict[str, ft.Control] = {}  # see `kept`
+        self._tray_shown = None  # the tray rolls last drawn
+        self._own_changes: list[ft.Control] = []  # isolated parts to send after a redraw (see refresh)
 
     # --- lifecycle ---
 
@@ -189,6 +191,8 @@ class CampaignScreen:
         self._follow()  # back from asleep()
         self._load()
         self.app.page.update()
+        for part in self._own_changes:  # parts that a page update passes over (OwnColumn)
+            part.update()
 
     def history(self, limit: int = 100) -> list:
         """The actions in effect in words, newest first (no state blobs)."""
@@ -214,14 +218,20 @@ class CampaignScreen:
         self.undo_button.content = f"Undo: {loaded.undo_label}" if loaded.undo_label else "Nothing to undo"
         self.redo_button.disabled = loaded.redo_label is None
         self.redo_button.tooltip = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Nothing to redo"
-        self._draw_tray_results()
         if self.tray is None:
             # Made once and kept (not rebuilt): their own changes reach the phone as they happen. A
             # control kept inside a part that *is* rebuilt would be skipped by Flet's reconciliation.
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
-            self.tray_section = keyed("tray", section("Dice tray", self.tray_results, self.tray.control(self.app.guard)))
+            self.history_list = HistoryList()
+            self.history_section = keyed("history", section("History", tagged("history", self.history_list.column)))
+            self.tray_part = OwnColumn([self.tray_results, self.tray.control(self.app.guard)], spacing=GAP,
+                                       horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+            self.tray_section = keyed("tray", section("Dice tray", self.tray_part))
             self.note_section = keyed("note", section("Table note", ft.Row([
                 self.note, icon_button(ft.Icons.SEND, "Add note", self.app.guard(self._add_note))])))
+        self._own_changes = [self.history_list.column] if self.history_list.show(self.history(HISTORY_SHOWN)) else []
+        if self._draw_tray_results():
+            self._own_changes.append(self.tray_part)
         self.physical.value = loaded.state.physical_dice
         self.physical_row.toggled = loaded.state.physical_dice
         # Keys give a part a stable identity: the tray, note and switch are kept objects updated in
@@ -232,13 +242,14 @@ class CampaignScreen:
               if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
             *([self._pending_panel()] if loaded.state.pending else []),
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
-            # (Not keyed yet: the game views keep some controls across redraws, which Flet's keyed
-            # reconciliation would skip. A tap on a control a redraw replaced is answered by
-            # TableSession with a message, never dropped silently.)
-            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None),
+            # A view that keeps no control across redraws says so (RECONCILED = True in its module):
+            # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
+            # its identity (Flet would skip a kept control inside it). Other panels are replaced
+            # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
+            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             self.tray_section,
             self.note_section,
-            keyed("history", section("History", tagged("history", history_list(self.history(100))))),
+            self.history_section,
         ]
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
@@ -264,6 +275,10 @@ class CampaignScreen:
             self.refresh()  # the switch shows the campaign's mode again
             raise
 
+    def _panel_key(self) -> Optional[str]:
+        module = game_panel_module(self.loaded.campaign.game)
+        return f"panel-{self.loaded.campaign.game}" if getattr(module, "RECONCILED", False) else None
+
     def _game_panel(self) -> ft.Control:
         module = game_panel_module(self.loaded.campaign.game)
         if module is not None:
@@ -274,11 +289,15 @@ class CampaignScreen:
                                "history and sharing below already work for it.",
                                theme_style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))
 
-    def _draw_tray_results(self) -> None:
+    def _draw_tray_results(self) -> bool:
+        """Draw the tray's last rolls; True if they changed since the last draw."""
         tray = self.loaded.state.tray
+        if tray == self._tray_shown and self.tray_results.content is not None:
+            return False
+        self._tray_shown = tray
         if not tray:
             self.tray_results.content = ft.Text("No rolls yet.", italic=True)
-            return
+            return True
         last = tray[0]
         numeric = all(s.isdigit() for s in last.shown)
         total = f"  total {sum(last.values)}" if numeric and len(last.values) > 1 else ""
@@ -288,6 +307,7 @@ class CampaignScreen:
             tagged("tray-last", dice_faces(last.shown, sizes=self.app.sizes, highlight=True)),
             *([ft.Text(f"Before: {earlier}", theme_style=ft.TextThemeStyle.BODY_SMALL)] if earlier else []),
         ], spacing=8)
+        return True
 
     def _black_faces(self) -> int:
         value = (self.loaded.campaign.settings or {}).get("hand_die_black_faces", 1)

@@ -125,20 +125,50 @@ def when(moment: datetime) -> str:
     return moment.astimezone().strftime("%d %b %Y")
 
 
+def history_line(row) -> ft.Control:
+    """One action in words: '#seq · context · label', its events, and whether its dice were entered."""
+    head = f"#{row.seq} · " + (f"{row.context} · " if row.context else "") + row.label
+    physical = any(d[2] for d in row.dice) if row.dice else False
+    return ft.Container(ft.Column([
+        ft.Text(head, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+        *[ft.Text(Event.coerce(e).text, theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
+        *([ft.Text("Physical dice entered.", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
+    ], spacing=2), padding=ft.Padding.symmetric(vertical=6))
+
+
 def history_list(rows: Sequence, *, empty: str = "Nothing has happened yet.") -> ft.Control:
-    """The campaign's actions in words, newest first."""
+    """The campaign's actions in words, newest first (drawn once; see HistoryList for a live one)."""
     if not rows:
         return ft.Text(empty, italic=True)
-    items = []
-    for row in rows:
-        head = f"#{row.seq} · " + (f"{row.context} · " if row.context else "") + row.label
-        physical = any(d[2] for d in row.dice) if row.dice else False
-        items.append(ft.Container(ft.Column([
-            ft.Text(head, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-            *[ft.Text(Event.coerce(e).text, theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
-            *([ft.Text("Physical dice entered.", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
-        ], spacing=2), padding=ft.Padding.symmetric(vertical=6)))
-    return ft.Column(items, spacing=0)
+    return ft.Column([history_line(row) for row in rows], spacing=0)
+
+
+@ft.control("Column", isolated=True)
+class OwnColumn(ft.Column):
+    """A Column that a page-wide update passes over: it sends its own changes with `.update()`.
+    For long parts of a screen that change rarely (the history, the dice tray), so each redraw
+    doesn't diff them on every phone."""
+
+
+class HistoryList:
+    """The history of a screen that follows a campaign: one Column kept for the screen's life, whose
+    lines are made once per action and reused, so a change adds a line (and drops the oldest shown)
+    instead of redrawing and diffing the whole list on every phone."""
+
+    def __init__(self, *, empty: str = "Nothing has happened yet."):
+        self.empty = ft.Text(empty, italic=True)
+        self.column = OwnColumn([self.empty], spacing=0)
+        self._lines: dict[tuple, ft.Control] = {}
+
+    def show(self, rows: Sequence) -> bool:
+        """Show these rows; True when that changed what is shown (then `.column.update()` sends it)."""
+        keys = [(row.seq, row.label, row.created_at) for row in rows]  # a redone or new row differs
+        if keys == list(self._lines):
+            return False
+        lines = {key: self._lines.get(key) or history_line(row) for key, row in zip(keys, rows)}
+        self._lines = lines
+        self.column.controls = list(lines.values()) or [self.empty]
+        return True
 
 
 class DiceTray:

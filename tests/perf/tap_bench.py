@@ -1,7 +1,7 @@
 """Tap → update, side by side with a bare Flet counter served the same way, in one run (#16).
 
-For each app: a phone taps "Value +1" TAPS times; measured in the page, from the tap to the new value
-in the screen's semantics tree (what the phone shows once Flutter has drawn it). With other phones
+For each app: a phone taps "Value +1" TAPS times (a mouse click where the button is); measured in
+the page, from the pointerdown to the new value in the screen's semantics tree (what the phone shows once Flutter has drawn it). With other phones
 open on the same campaign: when the last of them shows the change, the server's CPU time per tap,
 and the bytes each phone is sent per change (websocket frames).
 
@@ -52,19 +52,20 @@ app = ft.run(main, export_asgi_app=True, no_cdn=True)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws="websockets-sansio")
 '''
 
-# Tap the button as a finger does (the semantics node's click), and resolve with the ms until the
-# counter's node shows the expected text; every other phone records when it saw it (wall clock).
-TAP_AND_WAIT = """
-([button, expected]) => new Promise((resolve) => {
+# Armed before each tap: the finger's pointerdown starts the clock, and the counter's node showing
+# the expected text stops it (what the phone shows once Flutter has drawn it).
+ARM_TAP = """
+(expected) => { window.__t0 = null; window.__dt = null;
+  addEventListener('pointerdown', () => { window.__t0 = performance.now(); }, {capture: true, once: true});
   const shown = () => {
     const node = document.querySelector('[flt-semantics-identifier="counter-value"]');
     return node && node.textContent.includes(expected);
   };
-  const t0 = performance.now();
-  const obs = new MutationObserver(() => { if (shown()) { obs.disconnect(); resolve(performance.now() - t0); } });
+  const obs = new MutationObserver(() => {
+    if (window.__t0 !== null && shown()) { obs.disconnect(); window.__dt = performance.now() - window.__t0; }
+  });
   obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-  button.click();
-})
+}
 """
 WATCH = """
 (expected) => { window.__seen = null;
@@ -108,7 +109,12 @@ def companion_server(tmp: Path):
     store = Store(open_database(f"sqlite:///{db}"))
     cid = store.create("counter", "Tap bench", {"cap": 1000}, seed=1)
     store.db.close()
-    with served(f"sqlite:///{db}") as server:
+    command = None
+    if os.environ.get("BENCH_PROFILE"):  # the companion under a profiler (a script that runs companion.__main__)
+        port = free_port()
+        command = [sys.executable, os.environ["BENCH_PROFILE"], "--db", f"sqlite:///{db}", "serve", "--host", "127.0.0.1",
+                   "--port", str(port), "--quiet", "--token", "test-token-0123456789"]
+    with served(f"sqlite:///{db}", command=command, port=port if command else None) as server:
         yield {"url": f"{server['base']}c/{cid}", "proc": server["proc"], "join": server["join"]}
 
 
@@ -129,7 +135,8 @@ def measure(browser, server, phones: int) -> dict:
     frames_others: list[list[int]] = [[] for _ in range(phones)]
     context, page = open_phone(browser, server, frames_tapper)
     others = [open_phone(browser, server, frames_others[i]) for i in range(phones)]
-    button = page.get_by_role("button", name="Value +1").element_handle()
+    box = page.get_by_role("button", name="Value +1").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     start = int(by_id(page, "counter-value").text_content().strip() or 0)
     taps, last_phone, bytes_sent = [], [], []
     cpu_before = cpu_seconds(server["proc"].pid)
@@ -141,7 +148,10 @@ def measure(browser, server, phones: int) -> dict:
         for f in frames_others:
             f.clear()
         t0 = time.time() * 1000
-        taps.append(page.evaluate(TAP_AND_WAIT, [button, expected]))
+        page.evaluate(ARM_TAP, expected)
+        page.mouse.click(x, y)
+        page.wait_for_function("window.__dt !== null", timeout=30_000)
+        taps.append(page.evaluate("window.__dt"))
         if others:
             for _, other in others:
                 other.wait_for_function("window.__seen !== null", timeout=30_000)
@@ -151,6 +161,8 @@ def measure(browser, server, phones: int) -> dict:
         else:
             page.wait_for_timeout(50)
             bytes_sent.append(sum(frames_tapper))
+        print(f"  tap {i}: {taps[-1]:.0f} ms" + (f", last phone {last_phone[-1]:.0f} ms" if last_phone else ""),
+              file=sys.stderr, flush=True)
     cpu = (cpu_seconds(server["proc"].pid) - cpu_before) / TAPS * 1000
     for c, _ in [(context, page), *others]:
         c.close()

@@ -5,6 +5,10 @@ import flet as ft
 from companion.games.counter.rules import Add, Roll
 from companion.ui.widgets import section, track
 
+# Drawn afresh from the state every time, keeping no control across redraws: the frame may reconcile
+# it with what the phone shows (see CampaignScreen).
+RECONCILED = True
+
 
 def panel(frame) -> ft.Control:
     state = frame.loaded.game_state
