@@ -67,10 +67,22 @@ class CampaignScreen:
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, no_wrap=True)
         self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
         self.body = ft.Column(spacing=GAP)
-        self.undo_button = ft.FilledTonalButton(content="Undo", icon=ft.Icons.UNDO, height=TAP, expand=True,
+        # Both say what they would do; a long label ends in "…" on the button (its full words are
+        # still its name for screen readers, and the history has them).
+        self.undo_text = ft.Text("Undo", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+        self.redo_text = ft.Text("Redo", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+        self.undo_button = ft.FilledTonalButton(content=self.undo_text, icon=ft.Icons.UNDO, height=TAP, expand=True,
                                                 on_click=app.guard(self._undo))
-        self.redo_button = ft.OutlinedButton(content="Redo", icon=ft.Icons.REDO, height=TAP,
+        self.redo_button = ft.OutlinedButton(content=self.redo_text, icon=ft.Icons.REDO, height=TAP, expand=True,
                                              on_click=app.guard(self._redo))
+        # Undo and redo side by side on a wide screen; on a phone, redo (when there is one) gets a row
+        # of its own under undo, so each can say what it would do.
+        self.undo_redo = ft.ResponsiveRow([
+            ft.Container(ft.Row([self.undo_button]), col={"xs": 12, "md": 7}),
+            ft.Container(ft.Row([self.redo_button]), col={"xs": 12, "md": 5}),
+        ], spacing=GAP, run_spacing=6)
+        self.bottom_bar = ft.BottomAppBar(content=self.undo_redo, height=TAP + 32,
+                                          padding=ft.Padding.symmetric(horizontal=12, vertical=8))
         self.tray_results = ft.Container()
         self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
         # The table's physical-dice mode is an action in the campaign's log (the same on every phone).
@@ -100,10 +112,7 @@ class CampaignScreen:
                 ],
             ),
             controls=[readable_width(self.body)],
-            bottom_appbar=ft.BottomAppBar(
-                content=ft.Row([self.undo_button, self.redo_button], spacing=GAP),
-                height=TAP + 32, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
-            ),
+            bottom_appbar=self.bottom_bar,
             scroll=ft.ScrollMode.AUTO,
             padding=12,
         )
@@ -213,11 +222,17 @@ class CampaignScreen:
         self.shown_cursor = loaded.cursor
         self.title.value = loaded.campaign.name
         status = loaded.campaign.status
-        self.headline.content.value = loaded.campaign.headline + ("" if status == "In progress" else f" · {status}")
+        headline = loaded.campaign.headline
+        # the status once: not "Lost · Round 8 · Lost" when the game's headline already says it
+        self.headline.content.value = headline if status == "In progress" or status in headline else f"{headline} · {status}"
         self.undo_button.disabled = loaded.undo_label is None
-        self.undo_button.content = f"Undo: {loaded.undo_label}" if loaded.undo_label else "Nothing to undo"
+        self.undo_text.value = f"Undo: {loaded.undo_label}" if loaded.undo_label else "Nothing to undo"
         self.redo_button.disabled = loaded.redo_label is None
-        self.redo_button.tooltip = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Nothing to redo"
+        self.redo_text.value = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Redo"
+        narrow = (self.app.page.width or 0) < 768
+        two_rows = narrow and loaded.redo_label is not None
+        self.undo_redo.controls[1].visible = not narrow or two_rows  # a phone shows redo only when there is one
+        self.bottom_bar.height = TAP * 2 + 38 if two_rows else TAP + 32
         if self.tray is None:
             # Made once and kept (not rebuilt): their own changes reach the phone as they happen. A
             # control kept inside a part that *is* rebuilt would be skipped by Flet's reconciliation.

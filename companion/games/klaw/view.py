@@ -23,6 +23,10 @@ from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, icon_button, section, switch_row, tagged
 
+# Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
+# the frame reconciles it with what the phone shows, so its controls keep their identity.
+RECONCILED = True
+
 ATTACK_COLOR = ft.Colors.RED_700
 DEFENSE_COLOR = ft.Colors.BLUE_700
 PHASE_HINT = {

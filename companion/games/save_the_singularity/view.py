@@ -30,6 +30,10 @@ from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import icon_button, section, tagged
 
+# Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
+# the frame reconciles it with what the phone shows, so its controls keep their identity.
+RECONCILED = True
+
 GAME_KEY = "save_the_singularity"
 
 SYMBOL_STYLE = {  # symbol -> (icon, background, foreground)
@@ -318,6 +322,7 @@ class _TurnPanel:
         move = self.ready[kind]
         button = self.button(move.label, self.act(move), filled=filled, icon=icon)
         button.disabled = self.waiting
+        button.key = f"move-{kind}"  # a tap meant for this move never lands on another one after a redraw
         return button
 
     def title(self, text: str, identifier: str = "sts-turn") -> ft.Control:
@@ -448,8 +453,9 @@ class _TurnPanel:
                            theme_style=ft.TextThemeStyle.TITLE_SMALL, color=ft.Colors.TERTIARY,
                            weight=ft.FontWeight.BOLD)), expand=True)],
                       vertical_alignment=ft.CrossAxisAlignment.START)] if o and o.hint else []),
-            ft.Row([stop if stop_first else press]),
-            ft.Row([press if stop_first else stop]),
+            # Always in the same places (a thumb learns them); the hint fills the one it favours.
+            ft.Row([press]),
+            ft.Row([stop]),
             _text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
             *self.powers_now(),
         ]
