@@ -65,6 +65,10 @@ from companion.games.biosphere5.screens import CatalogScreen, _close, card_dialo
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, icon_button, section, tagged, track
 
+# Drawn afresh from the state and the screen's choices (`_ui`) on every redraw, and never changed in
+# place: the frame reconciles it with what the phone shows, so its controls keep their identity.
+RECONCILED = True
+
 GAME_SCREENS = {"catalog": CatalogScreen}
 
 CUBE_COLOR = {"green": ft.Colors.GREEN_600, "yellow": ft.Colors.AMBER_400}
@@ -223,8 +227,7 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
 
     def searched(e) -> None:
         ui.query = search.value or ""
-        fill(ui.query)
-        listing.update()
+        frame.refresh()  # drawn again with the query; the field itself is matched, so typing goes on
 
     search.on_change = searched
     fill(ui.query)

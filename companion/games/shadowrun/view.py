@@ -22,6 +22,10 @@ from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import icon_button, section, tagged
 
+# Drawn afresh from the state (and what was typed, kept in `_MEMO`) on every redraw, and never changed
+# in place: the frame reconciles it with what the phone shows, so its controls keep their identity.
+RECONCILED = True
+
 SCREENS = {"ledger": LedgerScreen}
 
 # The seven phases of the book's turn, for the stepper strip (Credstick's five steps are one).
