@@ -24,6 +24,11 @@ from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged
 
+# Drawn afresh from the state and the screen's choices (`Ui`) on every redraw; the only controls kept
+# across redraws are the text fields being typed in (`_field`), which a reconciling redraw leaves as
+# the phone has them. So the frame reconciles the panel with what the phone shows.
+RECONCILED = True
+
 from . import rules as R
 from .enemies import EnemyType, token_faces
 from .hexmap import Board, Coord, Hex, HexMap, check_map, parse_map_json
@@ -122,35 +127,29 @@ def _ui(frame) -> Ui:
     return ui
 
 
-def stepper(label: str, value: int, lo: int, hi: int, on_change: Callable[[int], None], *, identifier: str) -> ft.Control:
-    """A compact labelled number with − and + that updates itself in place (no reload)."""
-    shown = ft.Text(str(value), size=26, weight=ft.FontWeight.BOLD, width=44, text_align=ft.TextAlign.CENTER)
-    box = {"v": value}
-
+def stepper(label: str, value: int, lo: int, hi: int, on_change: Callable[[int], None], *, identifier: str,
+            redraw: Callable[[], None]) -> ft.Control:
+    """A compact labelled number with − and +: a tap sets the screen's value (`on_change`) and redraws
+    the panel from it (no change in place, so a quick double tap meets the redrawn stepper)."""
     def bump(delta):
         def handler(e):
-            v = max(lo, min(hi, box["v"] + delta))
-            box["v"] = v
-            shown.value = str(v)
-            try:
-                shown.update()
-            except RuntimeError:  # a quick second tap came after a redraw replaced this stepper
-                pass
-            on_change(v)  # last: it may redraw the panel
+            on_change(max(lo, min(hi, value + delta)))
+            redraw()
         return handler
 
     return ft.Row([
         ft.Text(label, theme_style=ft.TextThemeStyle.BODY_LARGE, expand=True),
         icon_button(ft.Icons.REMOVE, f"{label} -1", bump(-1), round_=True),
-        tagged(identifier, shown),
+        tagged(identifier, ft.Text(str(value), size=26, weight=ft.FontWeight.BOLD, width=44,
+                                   text_align=ft.TextAlign.CENTER)),
         icon_button(ft.Icons.ADD, f"{label} +1", bump(1), round_=True),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
-def spec_stepper(label: str, spec: FieldSpec, value: int, on_change: Callable[[int], None], *,
+def spec_stepper(frame, label: str, spec: FieldSpec, value: int, on_change: Callable[[int], None], *,
                  identifier: str) -> ft.Control:
     """A stepper whose range is an action field's, as the game's legal moves give it."""
-    return stepper(label, value, spec.low, spec.high, on_change, identifier=identifier)
+    return stepper(label, value, spec.low, spec.high, on_change, identifier=identifier, redraw=frame.refresh)
 
 
 def legal(state: R.State) -> dict[str, list[LegalMove]]:
@@ -461,7 +460,7 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
         choice_buttons([(n, n) for n in _spawn_types(state)], ui.spawn_enemy, pick_enemy),
         *([_say(f"{etype.name} setup: {etype.setup}", style=ft.TextThemeStyle.BODY_SMALL, italic=True)]
           if etype and etype.setup else []),
-        spec_stepper("How many", _placement_count, ui.spawn_count, lambda v: setattr(ui, "spawn_count", v),
+        spec_stepper(frame, "How many", _placement_count, ui.spawn_count, lambda v: setattr(ui, "spawn_count", v),
                      identifier="spawn-count"),
         *placed,
         big_button(f"Done: place {sum(n for _, _, n in ui.placements)} enem{'y' if sum(n for _, _, n in ui.placements) == 1 else 'ies'}",
@@ -582,9 +581,8 @@ def move_controls(frame, state: R.State, ui: Ui, board: Board, card: FieldSpec) 
 
     def set_move(v):
         ui.move_value = v
-        frame.refresh()
 
-    out: list[ft.Control] = [spec_stepper("Card's move value", card, ui.move_value, set_move, identifier="move-value")]
+    out: list[ft.Control] = [spec_stepper(frame, "Card's move value", card, ui.move_value, set_move, identifier="move-value")]
     if others:
         def toggle(name, value):
             (ui.along.add if value else ui.along.discard)(name)
@@ -668,10 +666,9 @@ def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
     types = {t.name: t for t in state.enemy_types}
     targets = R.attack_targets(state, attacker, ui.reach, ui.ignore_walls)
 
-    def set_and_redraw(attr):
+    def setter(attr):
         def f(v):
             setattr(ui, attr, v)
-            frame.refresh()
         return f
 
     def hit(i):
@@ -694,12 +691,12 @@ def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
         f"Attack with {attacker}",
         _say("Enter the damage card; pick another attacker by tapping them above the map.",
              style=ft.TextThemeStyle.BODY_SMALL),
-        spec_stepper("Damage", spec_of(moves, "attack", "damage"), ui.damage, lambda v: setattr(ui, "damage", v),
+        spec_stepper(frame, "Damage", spec_of(moves, "attack", "damage"), ui.damage, lambda v: setattr(ui, "damage", v),
                      identifier="attack-damage"),
-        spec_stepper("Range", spec_of(moves, "attack", "range"), ui.reach, set_and_redraw("reach"),
+        spec_stepper(frame, "Range", spec_of(moves, "attack", "range"), ui.reach, setter("reach"),
                      identifier="attack-range"),
         ft.Switch(label="The card ignores walls", value=ui.ignore_walls,
-                  on_change=lambda e: set_and_redraw("ignore_walls")(bool(e.control.value))),
+                  on_change=lambda e: (setter("ignore_walls")(bool(e.control.value)), frame.refresh())),
         *buttons,
     )
 
@@ -930,7 +927,7 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
     else:
         intro = [
             _say(f"Story mode: issue #{ui.number} is next (issues are played in order).", weight=ft.FontWeight.BOLD),
-            spec_stepper("Issue to play", spec("number"), ui.number, lambda v: setattr(ui, "number", v),
+            spec_stepper(frame, "Issue to play", spec("number"), ui.number, lambda v: setattr(ui, "number", v),
                          identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container(),
             _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
         ]
@@ -943,10 +940,10 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
         ft.TextButton(content="Edit maps", icon=ft.Icons.EDIT_LOCATION_ALT, height=TAP,
                       on_click=lambda e: frame.app.go("/g/human_ethos/maps")),
         _say("From the setup card:" if not arcade else "The track:", style=ft.TextThemeStyle.TITLE_SMALL),
-        spec_stepper("Track length", spec("track"), ui.track, lambda v: setattr(ui, "track", v), identifier="setup-track"),
-        spec_stepper("Starting threat", spec("threat"), ui.threat, lambda v: setattr(ui, "threat", v),
+        spec_stepper(frame, "Track length", spec("track"), ui.track, lambda v: setattr(ui, "track", v), identifier="setup-track"),
+        spec_stepper(frame, "Starting threat", spec("threat"), ui.threat, lambda v: setattr(ui, "threat", v),
                      identifier="setup-threat"),
-        spec_stepper("Starting awareness", spec("awareness"), ui.awareness, lambda v: setattr(ui, "awareness", v),
+        spec_stepper(frame, "Starting awareness", spec("awareness"), ui.awareness, lambda v: setattr(ui, "awareness", v),
                      identifier="setup-awareness"),
         title, team,
         big_button(go, frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
