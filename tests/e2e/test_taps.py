@@ -73,3 +73,27 @@ def test_two_phones_tapping_the_same_button_at_once_lose_no_tap(browser, campaig
     assert value(b) == value(a)
     for c in (ca, cb):
         c.close()
+
+
+def test_a_double_tap_on_a_stepper_counts_twice_or_says_why_and_never_errs(browser, campaign):
+    server, cid = campaign
+    refused: list = []
+    errors: list = []
+    context, page = phone(browser, server, cid, refused)
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda p: errors.extend(
+        m for m in (b"Something went wrong", b"Error running app", b"Traceback")
+        if m in (p if isinstance(p, bytes) else p.encode()))))
+    page.reload()
+    expect(by_id(page, "counter-value")).to_have_text("1")
+    settle(page)
+    for name in ("Value +1", "Value -1"):
+        box = wait_steady(page, page.get_by_role("button", name=name))
+        for _ in range(5):
+            before, seen = value(page), len(refused)
+            page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(by_id(page, "counter-value")).not_to_have_text(str(before))
+            page.wait_for_timeout(300)
+            moved = abs(value(page) - before)
+            assert moved == 2 or (moved == 1 and len(refused) > seen), f"{name}: moved {moved}, no message"
+    assert not errors
+    context.close()
