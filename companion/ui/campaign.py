@@ -22,7 +22,7 @@ from companion.games.base import InputError
 from companion.live import HISTORY_SHOWN, Snapshot
 from companion.log import NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
-from companion.ui.forms import SettingsForm
+from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_error, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
                                   readable_width, section, switch_row, tagged)
@@ -382,16 +382,14 @@ class CampaignScreen:
         if not self.loaded:
             return
         campaign = self.loaded.campaign
-        form = SettingsForm(get_game(campaign.game).Settings, campaign.settings, read_only=True)
         close = lambda e: self.app.page.pop_dialog()  # noqa: E731
         self.app.page.show_dialog(ft.AlertDialog(
             title=ft.Text("Campaign settings"),
             content=ft.Column([
                 ft.Text("Chosen when the campaign was created; they hold for its whole log.",
                         theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True),
-                *form.controls(),
-                ft.Text(f"Dice seed {campaign.seed} · {campaign.head} actions logged",
-                        theme_style=ft.TextThemeStyle.BODY_SMALL),
+                *settings_summary(get_game(campaign.game).Settings, campaign.settings),
+                ft.Text(f"{campaign.head} actions logged", theme_style=ft.TextThemeStyle.BODY_SMALL),
             ], tight=True, scroll=ft.ScrollMode.AUTO, width=360),
             actions=[
                 ft.TextButton(content="Rename", on_click=lambda e: (close(e), rename_dialog(self.app, campaign))),

@@ -119,3 +119,29 @@ def whole_number(field, label: str, default: Optional[int] = None) -> int:
         return int(raw)
     except ValueError:
         raise InputError(f"{label}: type a whole number (got “{raw}”).") from None
+
+
+def _words(value: Any) -> str:
+    """A setting's value as a player reads it (no JSON): lists joined, yes/no, names unslugged."""
+    value = _plain(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or value == "" or value == [] or value == {}:
+        return "—"
+    if isinstance(value, list):
+        return ", ".join(_words(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')}: {_words(v)}" for k, v in value.items())
+    return str(value).replace("_", " ")
+
+
+def settings_summary(model: type[BaseModel], values: dict | None = None) -> list[ft.Control]:
+    """A campaign's settings as plain lines to read ("Highest value: 1000"), for where they can't be
+    changed any more: nothing on it looks like it could be typed into."""
+    values = values or {}
+    lines = []
+    for name, info in model.model_fields.items():
+        value = values.get(name, info.get_default(call_default_factory=True))
+        lines.append(ft.Text(spans=[ft.TextSpan(f"{_label(name, info)}: ", style=ft.TextStyle(weight=ft.FontWeight.BOLD)),
+                                    ft.TextSpan(_words(value))], theme_style=ft.TextThemeStyle.BODY_LARGE))
+    return lines
