@@ -325,7 +325,9 @@ class Store:
                                 events=row.events, state=row.state, snapshot=row.snapshot, label=row.label,
                                 context=row.context,
                                 created_at=row.created_at))
-            return copy.id
+            copy_id, cursor = copy.id, copy.cursor
+        self._changed(copy_id, cursor)  # every home screen lists the copy at once
+        return copy_id
 
     # --- playing ---------------------------------------------------------------------------------
 

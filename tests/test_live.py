@@ -95,3 +95,12 @@ def test_changes_made_around_it_are_read_once_and_handed_on():
     ctx.store.delete(cid)
     assert seen[-1] is None  # screens say the campaign is gone
     leave()
+
+
+def test_a_duplicate_is_announced_so_every_home_screen_lists_it_at_once():
+    store = memory_store()
+    cid = store.create("counter", "Original", {}, seed=1)
+    heard = []
+    store.on_change = lambda campaign_id, cursor: heard.append(campaign_id)
+    copy = store.duplicate(cid)
+    assert heard == [copy]
