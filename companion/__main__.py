@@ -57,10 +57,16 @@ def cmd_serve(args) -> None:
     # The token kept in the save: phones that joined before stay joined across restarts.
     token = None if args.open else ctx.join_token(given=given, rotate=args.new_token)
     shown_host = args.host if args.host not in ("0.0.0.0", "::") else lan_address()
-    url = join_url(shown_host, args.port, token)
+    url = join_url(shown_host, args.port, token, https=args.https)
     ctx.join_url, ctx.token = url, token
     app = build_web_app(ctx, token)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
+    tls = {}
+    if args.https:  # a self-signed certificate kept with the data (see companion/tls.py)
+        from companion.tls import certificate_folder, ensure_certificate
+
+        cert, key = ensure_certificate(certificate_folder(ctx.db.path), shown_host)
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio", **tls)
     server = uvicorn.Server(config)
 
     original_startup = server.startup
@@ -165,6 +171,9 @@ def main(argv=None) -> None:
     who.add_argument("--new-token", action="store_true", help="make a new join token: every phone must scan again")
     who.add_argument("--open", action="store_true", help="no join token: anyone on the network may open it")
     serve.add_argument("--quiet", action="store_true", help="don't print the QR code")
+    serve.add_argument("--https", action="store_true",
+                       help="serve over https with a self-signed certificate kept with the data: each phone "
+                            "accepts a warning once, and gets the real wake lock, clipboard and app install")
     sub.add_parser("desktop", help="open the app in a native window (downloads Flet's client on first use)")
     export = sub.add_parser("export", help="export a campaign to a JSON file")
     export.add_argument("campaign", type=int)

@@ -63,8 +63,8 @@ def lan_address() -> str:
         probe.close()
 
 
-def join_url(host: str, port: int, token: Optional[str]) -> str:
-    base = f"http://{host}:{port}/"
+def join_url(host: str, port: int, token: Optional[str], *, https: bool = False) -> str:
+    base = f"{'https' if https else 'http'}://{host}:{port}/"
     return f"{base}?{urlencode({'join': token})}" if token else base
 
 

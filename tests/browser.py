@@ -79,6 +79,8 @@ def launch(playwright):
 def new_context(browser, *, viewport=PHONE):
     context = browser.new_context(viewport=viewport, service_workers="block")
     context.add_init_script(ENABLE_SEMANTICS)
+    if os.environ.get("E2E_THEME"):  # E2E_THEME=dark: every phone in that theme (screenshots/dark/)
+        context.add_init_script(f"localStorage.setItem('flutter.companion.theme', '\"{os.environ['E2E_THEME']}\"')")
     context.set_default_timeout(20_000)
     return context
 

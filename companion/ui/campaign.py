@@ -92,7 +92,6 @@ class CampaignScreen:
         self.tray: Optional[DiceTray] = None  # made once, so what a player typed survives redraws
         self._typing: Optional[ft.TextField] = None  # the panel's field a player is typing into
         self._held = False  # another phone acted while they typed: redraw when they're done
-        self._kept: dict[str, ft.Control] = {}  # see `kept`
         self._tray_shown = None  # the tray rolls last drawn
         self._own_changes: list[ft.Control] = []  # isolated parts to send after a redraw (see refresh)
 
@@ -142,14 +141,6 @@ class CampaignScreen:
             return
         if snapshot is None or snapshot.cursor != self.shown_cursor or snapshot is not self.loaded:
             self.app.later(self._redraw_for_elsewhere)
-
-    def kept(self, key: str, make: Callable[[], ft.Control]) -> ft.Control:
-        """A panel control made once and reused by every redraw, so what a player typed stays in
-        it (a new TextField in its place would come up empty on the phone)."""
-        control = self._kept.get(key)
-        if control is None:
-            control = self._kept[key] = make()
-        return control
 
     def _redraw_for_elsewhere(self) -> None:
         """Another phone acted. While a player types into this screen's panel the redraw waits (it

@@ -38,7 +38,9 @@ def browser(playwright):
 def artifacts(tmp_path_factory):
     from pathlib import Path
 
-    folder = Path(__file__).resolve().parent.parent.parent / "artifacts" / "screenshots"
+    import os
+
+    folder = Path(__file__).resolve().parent.parent.parent / "artifacts" / "screenshots" / os.environ.get("E2E_THEME", "")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 

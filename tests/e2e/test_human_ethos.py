@@ -319,3 +319,28 @@ def test_arcade_game_with_the_offered_enemies_and_a_bad_map_file(browser, server
     expect(by_id(page, "turn")).to_have_text("Turn 1 · Max's turn")
     expect(by_id(page, "history")).to_contain_text("Arcade enemies: Nanobots, Hosts, Drakens and Alphas")
     context.close()
+
+
+def test_a_card_moving_threat_takes_its_reason_then_empties_the_field(browser, tmp_path):
+    """Threat ±1 with its reason typed, twice in a row: applied, the reason field empty again, and
+    never "Something went wrong" (the field is drawn afresh from what was typed, then cleared)."""
+    import json
+
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "threat.sqlite")
+    cid = store.create("human_ethos", "Threat night", {}, seed=3)
+    sample = json.loads((Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json").read_text())
+    store.apply(cid, {"kind": "start_issue", "map": sample, "track": 12, "members": ["Max"]}, expected_cursor=0)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'threat.sqlite'}") as server:
+        context, page = open_app(browser, server)
+        page.goto(f"{server['base']}c/{cid}")
+        for n, reason in enumerate(("Nanobots swarm", "It's Closing In"), start=1):
+            field = page.get_by_label("Reason (the card or effect)")
+            type_into(field, reason)
+            tap(page, page.get_by_role("button", name="Threat +1", exact=True))
+            expect(by_id(page, "history")).to_contain_text(reason)
+            expect(page.get_by_label("Reason (the card or effect)")).to_have_value("")
+        assert "Something went wrong" not in page.content()
+        context.close()

@@ -196,3 +196,30 @@ def test_each_phone_has_its_own_text_size_and_theme(lan_browser, server, artifac
     settled_screenshot(dark_page, artifacts / "dark-join-phone.png")
     dark.close()
     light.close()
+
+
+def test_serve_https_gives_each_phone_a_secure_context(lan_browser, tmp_path):
+    """`serve --https`: after the one-time warning (accepted here), the phone's page is a secure
+    context, so the real Wake Lock and clipboard exist, and the table plays as over http."""
+    import sys
+
+    from tests.browser import free_port
+
+    port, db = free_port(), f"sqlite:///{tmp_path / 'https.sqlite'}"
+    command = [sys.executable, "-m", "companion", "--db", db, "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--quiet", "--token", TOKEN, "--https"]
+    with served(db, command=command, port=port) as server:
+        assert server["proc"].stdout.readline().strip().endswith(f"https://127.0.0.1:{port}/?join={TOKEN}")
+        context = lan_browser.new_context(viewport=PHONE, service_workers="block", ignore_https_errors=True)
+        context.add_init_script(ENABLE_SEMANTICS)
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        OPEN_PAGES.append(page)
+        page.goto(f"https://{HOST}:{port}/?join={TOKEN}")
+        page.get_by_text("Table Companion").first.wait_for()
+        assert page.evaluate("isSecureContext && 'wakeLock' in navigator && !!navigator.clipboard")
+        new_campaign(page, "Secure")
+        tap(page, page.get_by_role("button", name="Value +1"))
+        expect(by_id(page, "counter-value")).to_have_text("1")
+        context.close()
+    assert (tmp_path / "https-tls" / "cert.pem").exists()  # kept with the save for the next start

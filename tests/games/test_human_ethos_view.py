@@ -27,7 +27,6 @@ class FakeFrame:
         self.dispatched: list = []
         self.dispatch = lambda action, pulse=False: self.dispatched.append(action)
         self.refresh = lambda: None
-        self.kept = lambda key, make: make()
         self.history = lambda limit=100: store.history(cid, limit=limit)
 
 

@@ -22,11 +22,10 @@ from companion import catalog
 from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, field_specs
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, dialog_error, icon_button, section, tagged
+from companion.ui.widgets import big_button, dialog_error, icon_button, keyed, section, tagged
 
-# Drawn afresh from the state and the screen's choices (`Ui`) on every redraw; the only controls kept
-# across redraws are the text fields being typed in (`_field`), which a reconciling redraw leaves as
-# the phone has them. So the frame reconciles the panel with what the phone shows.
+# Drawn afresh from the state and the screen's choices (`Ui`, typed text included) on every redraw,
+# and never changed in place: the frame reconciles it with what the phone shows.
 RECONCILED = True
 
 from . import rules as R
@@ -110,6 +109,7 @@ class Ui:
     awareness: int = 0
     team: str = ""
     unlock_text: str = ""
+    cleared: int = 0  # how many times a used field was emptied: its key, so the redraw makes it anew
     arcade: Optional[bool] = None  # setup: an arcade game (None: the campaign's mode setting)
     run_maps: list = field(default_factory=list)  # arcade: map keys in playing order
     left_out: set = field(default_factory=set)  # arcade: offered enemy types the table leaves out
@@ -180,18 +180,20 @@ def _map_width(frame) -> float:
 
 
 def _field(frame, attr: str, **kw) -> ft.TextField:
-    """A text field bound to `Ui.<attr>`, made once per screen (`frame.kept`) so redraws keep what
-    is being typed."""
+    """A text field bound to `Ui.<attr>`: drawn afresh with what was typed so far, so a reconciling
+    redraw finds nothing to change in it while a player types. Its key changes when it is emptied
+    (`_clear`): the phone gets a new, empty field (a field it is typing into keeps its own text)."""
     ui = _ui(frame)
-    return frame.kept(f"human_ethos:{attr}", lambda: ft.TextField(
-        value=getattr(ui, attr), on_change=lambda e: setattr(ui, attr, e.control.value or ""), **kw))
+    return ft.TextField(value=getattr(ui, attr), on_change=lambda e: setattr(ui, attr, e.control.value or ""),
+                        key=f"{attr}-{ui.cleared}", **kw)
 
 
 def _clear(frame, field: ft.TextField, attr: str) -> None:
-    """Empty a kept field after its text was used."""
-    setattr(_ui(frame), attr, "")
-    field.value = ""
-    field.update()
+    """Empty a field after its text was used: the redraw puts a new, empty one in its place."""
+    ui = _ui(frame)
+    setattr(ui, attr, "")
+    ui.cleared += 1
+    frame.refresh()
 
 
 def _say(text: str, *, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
@@ -720,7 +722,8 @@ def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
                             style=ft.ButtonStyle(bgcolor=colour)),
         ], spacing=8)
 
-    return section("Cards that move threat or awareness", tagged("adjust-reason", reason), pair("threat", ft.Colors.RED_600),
+    return section("Cards that move threat or awareness", keyed(f"reason-{ui.cleared}", tagged("adjust-reason", reason)),
+                   pair("threat", ft.Colors.RED_600),
                    pair("awareness", ft.Colors.INDIGO_500),
                    _say("E.g. It's Closing In: awareness +1.", style=ft.TextThemeStyle.BODY_SMALL))
 
