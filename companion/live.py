@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
@@ -33,8 +34,7 @@ class Snapshot(Loaded):
 
     def history(self, limit: int = HISTORY_SHOWN) -> list[HistoryLine]:
         """The actions in effect, newest first (the undone tail is not history)."""
-        shown = [line for line in self.lines[: self.cursor]]
-        return shown[::-1][:limit]
+        return list(self.lines[: self.cursor][::-1][:limit])
 
     @property
     def latest(self) -> Optional[HistoryLine]:
@@ -117,21 +117,18 @@ class LiveCampaign:
         self._push(snapshot)
         return applied
 
+    @contextmanager
     def _writing(self):
-        live = self
-
-        class _Writing:
-            def __enter__(self):
-                live._lock.acquire()
-                live._writer = threading.get_ident()
-                if live.snapshot is None:
-                    live._lock.release()
-                    raise NotFound(f"Campaign {live.campaign_id} does not exist (it may have been deleted).")
-
-            def __exit__(self, *exc):
-                live._writer = None
-                live._lock.release()
-        return _Writing()
+        """Hold the campaign while one action goes through the store; note who writes, so the
+        store's own notice of this change (changed_elsewhere) isn't read back."""
+        with self._lock:
+            if self.snapshot is None:
+                raise NotFound(f"Campaign {self.campaign_id} does not exist (it may have been deleted).")
+            self._writer = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._writer = None
 
     # --- following ---
 
