@@ -236,11 +236,7 @@ class TableSession:
         """The phone's connection dropped (locked, tab closed): its screen stops following changes
         until it connects again (then `refresh` draws what it missed)."""
         self.connected = False
-        if self.screen is not None and hasattr(self.screen, "asleep"):
-            try:
-                self.screen.asleep()
-            except Exception:
-                log.debug("putting a screen to sleep failed", exc_info=True)
+        self._tell_screen("asleep")
 
     def _awake_again(self) -> None:
         self.connected = True
@@ -270,11 +266,16 @@ class TableSession:
         self._unsubscribe_all()
 
     def _leave_screen(self) -> None:
-        if self.screen is not None and hasattr(self.screen, "left"):
+        self._tell_screen("left")
+
+    def _tell_screen(self, hook: str) -> None:
+        """Call the screen's `left` or `asleep`, if it has one; a failure there mustn't stop the caller."""
+        method = getattr(self.screen, hook, None)
+        if method is not None:
             try:
-                self.screen.left()
+                method()
             except Exception:
-                log.debug("leaving screen failed", exc_info=True)
+                log.debug("screen.%s() failed", hook, exc_info=True)
 
     def refresh(self) -> None:
         if self.screen is None:
