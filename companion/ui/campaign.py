@@ -13,18 +13,17 @@ import importlib
 import threading
 from contextlib import contextmanager
 import logging
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import flet as ft
 
 from companion.games import get_game
-from companion.games.base import InputError
 from companion.live import HISTORY_SHOWN, Snapshot
 from companion.log import NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_error, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
+from companion.ui.widgets import (DicePad, DiceTray, big_button, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
                                   readable_width, section, switch_row, tagged)
 
 log = logging.getLogger(__name__)
@@ -139,8 +138,7 @@ class CampaignScreen:
         # screen's own actions are redrawn by their handler, so skip them here.
         if threading.get_ident() == self._acting_thread:
             return
-        if snapshot is None or snapshot.cursor != self.shown_cursor or snapshot is not self.loaded:
-            self.app.later(self._redraw_for_elsewhere)
+        self.app.later(self._redraw_for_elsewhere)
 
     def _redraw_for_elsewhere(self) -> None:
         """Another phone acted. While a player types into this screen's panel the redraw waits (it
