@@ -138,7 +138,8 @@ class CampaignScreen:
         # screen's own actions are redrawn by their handler, so skip them here.
         if threading.get_ident() == self._acting_thread:
             return
-        self.app.later(self._redraw_for_elsewhere)
+        if snapshot is not self.loaded:  # not already shown (this screen's own redraw got there first)
+            self.app.later(self._redraw_for_elsewhere)
 
     def _redraw_for_elsewhere(self) -> None:
         """Another phone acted. While a player types into this screen's panel the redraw waits (it
