@@ -136,13 +136,6 @@ def history_line(row) -> ft.Control:
     ], spacing=2), padding=ft.Padding.symmetric(vertical=6))
 
 
-def history_list(rows: Sequence, *, empty: str = "Nothing has happened yet.") -> ft.Control:
-    """The campaign's actions in words, newest first (drawn once; see HistoryList for a live one)."""
-    if not rows:
-        return ft.Text(empty, italic=True)
-    return ft.Column([history_line(row) for row in rows], spacing=0)
-
-
 @ft.control("Column", isolated=True)
 class OwnColumn(ft.Column):
     """A Column that a page-wide update passes over: it sends its own changes with `.update()`.
