@@ -25,8 +25,17 @@ def open_page(browser, server, viewport=None):
 
 
 def pick(page, query: str, name: str) -> None:
+    """Search the catalog and tap a revealed card; wait until it is listed as tapped (the redraw
+    moves the buttons below it: a tap made before it settles can land on empty space)."""
     type_into(page.get_by_label(re.compile("Search the catalog")), query)
     tap(page, page.get_by_role("button", name=re.compile(f"^{name}")))
+    expect(page.get_by_role("button", name=re.compile(f"^Remove {name}")).first).to_be_visible()
+
+
+def decide(page) -> None:
+    """Tap "Let the Machine decide" once it has stopped moving (the picks above it redraw)."""
+    expect(by_id(page, "reveal-status")).to_contain_text("ready")
+    tap(page, page.get_by_role("button", name="Let the Machine decide"), steady=True)
 
 
 def tap_until(page, button, check, tries: int = 3) -> None:
@@ -88,7 +97,7 @@ def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts
     pick(page, "shack", "Shack")
     expect(by_id(page, "reveal-status")).to_have_text("2 of 2 tapped — ready")
     settled_screenshot(page, artifacts / "biosphere5-reveal-phone.png")
-    tap(page, page.get_by_role("button", name="Let the Machine decide"))
+    decide(page)
     instruction = "The Machine plays Deep Well — perfect water achievement: place a green cube on water."
     expect(by_id(page, "machine-instruction")).to_have_text(instruction)
     expect(by_id(page, "machine-why")).to_contain_text("Rule 5")
@@ -129,7 +138,7 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
         tap(page, page.get_by_role("button", name="Reveal 2 cards"))
         pick(page, "deep", "Deep Well")
         pick(page, "shack", "Shack")
-        tap(page, page.get_by_role("button", name="Let the Machine decide"))
+        decide(page)
         expect(by_id(page, "machine-instruction")).to_have_text(
             "The Machine plays Deep Well — perfect water achievement: place a green cube on water.")
         expect(by_id(page, "machine-water")).to_contain_text("perfect")
@@ -167,7 +176,7 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
         tap(page, page.get_by_role("button", name="Reveal 1 card"))
         pick(page, "bunker", "Protection Bunker")
         expect(by_id(page, "reveal-status")).to_have_text("1 of 1 tapped — ready")
-        tap(page, page.get_by_role("button", name="Let the Machine decide"))
+        decide(page)
         expect(by_id(page, "machine-instruction")).to_have_text(
             "The Machine plays Protection Bunker — perfect housing achievement: place a green cube on housing.")
         expect(by_id(page, "machine-housing")).to_contain_text("perfect")
@@ -176,7 +185,7 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
         # Machine turn 3: Ruins' Espionage tells the human exactly what to discard.
         tap(page, page.get_by_role("button", name="Reveal 1 card"))
         pick(page, "ruins", "Ruins")
-        tap(page, page.get_by_role("button", name="Let the Machine decide"))
+        decide(page)
         espionage = "The Machine plays Espionage (Ruins): discard your hand card with the highest level."
         expect(by_id(page, "machine-instruction")).to_have_text(espionage)
         expect(by_id(page, "due")).to_contain_text("Espionage: discard your hand card with the highest level")
