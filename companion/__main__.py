@@ -93,7 +93,9 @@ def cmd_desktop(args) -> None:
 
 
 def cmd_export(args) -> None:
-    from companion.exchange import dumps, export_campaign
+    import gzip
+
+    from companion.exchange import GZIP_FROM, dumps, export_campaign
     from companion.log import NotFound
 
     ctx = _context(args, start_backup=False)  # reading needs no backup (and would rotate real ones out)
@@ -101,11 +103,14 @@ def cmd_export(args) -> None:
         payload = export_campaign(ctx.store, args.campaign)
     except NotFound as exc:
         raise _fail(str(exc)) from None
+    packed = args.file.endswith(".gz")  # the name says gzip; `companion import` reads either
+    data = dumps(payload).encode("utf-8")
     try:
-        Path(args.file).write_text(dumps(payload), encoding="utf-8")
+        Path(args.file).write_bytes(gzip.compress(data, mtime=0) if packed else data)
     except OSError as exc:
         raise _fail(f"can't write {args.file}: {exc.strerror or exc}") from None
-    print(f"Exported campaign {args.campaign} ({len(payload['log']) - 1} actions) to {args.file}")
+    hint = " (name it .json.gz to compress it)" if not packed and len(data) >= GZIP_FROM else ""
+    print(f"Exported campaign {args.campaign} ({len(payload['log']) - 1} actions) to {args.file}{hint}")
 
 
 def _import_source(arg: str) -> bytes | str:
@@ -144,7 +149,7 @@ def cmd_replay(args) -> None:
     started = time.perf_counter()
     try:
         report = replay(get_game(exported.game), exported.settings, [e.model_dump() for e in exported.log],
-                        seed=exported.seed)
+                        seed=exported.seed, entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
     except Exception as exc:  # the rules met an action they can't take: a refusal, not a crash
         raise _fail(f"the log can't be replayed: {exc}") from None
     took = (time.perf_counter() - started) * 1000

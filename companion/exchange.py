@@ -10,6 +10,7 @@ no coercion), text that isn't UTF-8 (a UTF-8 byte-order mark is fine), control c
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import logging
 import math
@@ -32,7 +33,14 @@ CATALOG_FORMAT = "table-companion/catalog"
 # Format 2 (compact) holds each action and its dice; the rules rebuild states, events and labels on
 # import, and the app's dice are rolled again from the seed. Format 1 files (with every state) still import.
 VERSION = 2
-MAX_BYTES = 32 * 1024 * 1024  # a 10,000-action campaign of any game fits many times over
+# The size limit follows from the longest campaign a file may hold at the most an action costs in
+# JSON (its action, dice and time: ~100–300 bytes in practice). It bounds the file as given and the
+# JSON a gzip file unpacks to (an export packs 10–20×).
+MAX_ACTIONS = 50_000
+ACTION_JSON_MAX = 1_000
+MAX_BYTES = MAX_ACTIONS * ACTION_JSON_MAX
+GZIP_FROM = 256 * 1024  # an export this big is gzipped (a phone's upload, a chat message, a mail)
+GZIP_MAGIC = b"\x1f\x8b"
 QR_PREFIX = "TC1:"
 QR_MAX_CHARS = 2000  # what a phone camera still reads reliably from a screen
 MAX_DEPTH = 64  # nesting of a file's JSON: a whole save needs ~10; deeper is refused, not recursed into
@@ -94,6 +102,9 @@ class ExportedCampaign(_Strict):
     seed: int = Field(ge=0, lt=2**63)
     settings: dict[str, Any]
     cursor: int = Field(ge=0)
+    # A save from before physical dice were the campaign's own (an action in its log) may hold dice
+    # the table entered on any action; since then only the tray takes them while the app rolls.
+    legacy_entered_dice: bool = False
     log: list[ExportedAction]
     _states: dict = PrivateAttr(default_factory=dict)  # seq → the replayed state (those a save keeps)
 
@@ -162,11 +173,25 @@ def export_campaign(store: Store, campaign_id: int) -> dict:
         "seed": campaign.seed,
         "settings": campaign.settings,
         "cursor": campaign.cursor,
+        **({"legacy_entered_dice": True} if _entered_dice_anywhere(rows) else {}),
         "log": [
             {"seq": r.seq, "action": r.action, "dice": r.dice, "created_at": _iso(r.created_at)}
             for r in rows
         ],
     }
+
+
+def _entered_dice_anywhere(rows: list[ActionRow]) -> bool:
+    """Whether a log holds dice the table entered on a game action while the app rolled (saves made
+    before the physical-dice action existed): such a save exports as it is, marked."""
+    physical = False
+    for row in rows:
+        kind = (row.action or {}).get("kind")
+        if kind == "physical_dice":
+            physical = bool(row.action.get("on"))
+        elif not physical and kind != "tray_roll" and any(len(d) == 3 and d[2] for d in row.dice or []):
+            return True
+    return False
 
 
 def _iso(value: Optional[datetime]) -> Optional[str]:
@@ -177,16 +202,44 @@ def dumps(payload: dict) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
-def export_filename(name: str, game: str) -> str:
+def export_filename(name: str, game: str, *, packed: bool = False) -> str:
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in name).strip("-")[:40] or "campaign"
-    return f"{game}-{safe}.json"
+    return f"{game}-{safe}.json" + (".gz" if packed else "")
+
+
+def export_file(payload: dict) -> tuple[bytes, str]:
+    """The export as a file: its bytes and name. JSON, gzipped once it is big (a long campaign
+    packs 10–20×); import reads either."""
+    data = dumps(payload).encode("utf-8")
+    packed = len(data) >= GZIP_FROM
+    if packed:
+        data = gzip.compress(data, compresslevel=6, mtime=0)  # mtime 0: the same campaign, the same bytes
+    return data, export_filename(payload.get("name", ""), payload.get("game", "campaign"), packed=packed)
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """A gzip file's contents, refusing one that unpacks beyond what an import may hold (a "zip bomb")."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        data = inflater.decompress(raw, MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ImportRefused(f"The file unpacks to more than an import may hold ({MAX_BYTES / 1e6:.0f} MB, "
+                                f"about {MAX_ACTIONS:,} actions).")
+        if not inflater.eof or inflater.unused_data:
+            raise ImportRefused("The gzip file is damaged or cut short.")
+    except zlib.error as exc:
+        raise ImportRefused(f"The gzip file is damaged ({exc}).") from None
+    return data
 
 
 def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
     """Bytes/text of a file or QR text → a dict, refusing oversized, malformed or foreign input."""
     if len(raw) > MAX_BYTES * (1 if isinstance(raw, bytes) else 4) or (
             isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > MAX_BYTES):
-        raise ImportRefused(f"The file is over {MAX_BYTES / 1e6:.0f} MB; an import may be at most {MAX_BYTES / 1e6:.0f} MB.")
+        raise ImportRefused(f"The file is over {MAX_BYTES / 1e6:.0f} MB; an import may be at most {MAX_BYTES / 1e6:.0f} MB "
+                            f"(about {MAX_ACTIONS:,} actions).")
+    if isinstance(raw, (bytes, bytearray)) and bytes(raw[:2]) == GZIP_MAGIC:
+        raw = _gunzip(bytes(raw))
     if isinstance(raw, (bytes, bytearray)):
         try:
             text = bytes(raw).decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
@@ -292,6 +345,8 @@ def check_structure(data: dict) -> ExportedCampaign:
         game.Settings.model_validate_json(json.dumps(exported.settings), strict=True)
     except ValidationError as exc:
         raise _refuse_invalid(exc, "Settings refused") from None
+    if len(exported.log) > MAX_ACTIONS + 1:
+        raise ImportRefused(f"The campaign has {len(exported.log) - 1:,} actions; an import may hold at most {MAX_ACTIONS:,}.")
     seqs = [e.seq for e in exported.log]
     if seqs != list(range(len(seqs))):
         raise ImportRefused("The log's actions are not numbered 0, 1, 2, … without gaps.")
@@ -307,7 +362,10 @@ def validate_campaign(data: dict) -> ExportedCampaign:
     try:
         last = len(exported.log) - 1
         report = replay(game, exported.settings, [e.model_dump() for e in exported.log], seed=exported.seed,
-                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last))
+                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last),
+                        # Format 2 came with physical dice as the campaign's own: from then on an
+                        # app-rolling campaign's game actions hold only the app's dice.
+                        entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
     except InputError as exc:
         raise ImportRefused(str(exc)) from exc
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:

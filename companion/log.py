@@ -24,7 +24,7 @@ from sqlmodel import select
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
 from companion.games import get_game, is_known
 from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event
-from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote,
+from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table)
 from models.db import Database
 from models.tables import ActionRow, Campaign
@@ -366,6 +366,9 @@ class Store:
                                                      ActionRow.seq == campaign.cursor)).one()
             state = self._state_at(s, game, current)
             seq = campaign.cursor + 1
+            if entered and not state.physical_dice and not isinstance(action, TrayRoll):
+                raise InputError("The app rolls this campaign's dice: turn on “I roll physical dice” to enter "
+                                 "your own (the dice tray takes them either way). Nothing was changed.")
             dice = (PhysicalDice(list(entered or [])) if state.physical_dice
                     else SeededDice(campaign.seed, seq, entered=list(entered or [])))
             try:
@@ -560,13 +563,15 @@ def _normal(game: Game, recorded: Any) -> Any:
 
 
 def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None,
-           keep: Callable[[int], bool] = lambda seq: False) -> ReplayReport:
+           keep: Callable[[int], bool] = lambda seq: False, entered_only_in_tray: bool = False) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
 
     Each action is re-applied through the pure rules with the dice recorded for it. Given the
     campaign's `seed`, the app's dice are rolled again from it instead, and a recorded die the seed
     doesn't give is a mismatch (a log can't be edited to better dice); dice the table entered are
-    taken as entered. Events, labels and contexts are rebuilt from the rules (see the report)."""
+    taken as entered. Events, labels and contexts are rebuilt from the rules (see the report).
+    `entered_only_in_tray`: while the app rolls, only the dice tray takes dice the table entered (a
+    log from before physical dice were the campaign's own may have them on any action)."""
     mismatches: list[str] = []
     events: dict[int, list[Event]] = {}
     labels: dict[int, tuple[str, str]] = {}
@@ -585,6 +590,11 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
             mismatches.append(f"seq {seq}: expected action {expected_seq} (the log has a gap)")
             break
         recorded = [RolledDie.from_json(d) for d in entry.get("dice", [])]
+        if (entered_only_in_tray and not state.physical_dice and any(d.physical for d in recorded)
+                and (entry.get("action") or {}).get("kind") != "tray_roll"):
+            mismatches.append(f"seq {seq}: a die is marked as entered by the table, but the app rolls this "
+                              "campaign's dice (only the dice tray takes entered dice)")
+            break
         dice = RecordedDice(recorded)
         if seed is not None and not state.physical_dice:
             dice = SeededDice(seed, seq, entered=[d.value for d in recorded if d.physical])

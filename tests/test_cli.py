@@ -41,6 +41,18 @@ def test_export_replay_import(tmp_path):
     assert refused.returncode == 2 and "does not replay" in refused.stderr
 
 
+def test_a_gz_name_exports_compressed_and_both_commands_read_it(tmp_path):
+    store = file_store(tmp_path)
+    cid = store.create("counter", "Packed", {}, seed=5)
+    store.apply(cid, Roll(), expected_cursor=0)
+    db = f"sqlite:///{tmp_path / 't.sqlite'}"
+    out = tmp_path / "c.json.gz"
+    assert run("--db", db, "export", str(cid), str(out)).returncode == 0
+    assert out.read_bytes()[:2] == b"\x1f\x8b"
+    assert "1 actions replayed" in run("replay", str(out)).stdout
+    assert "Imported as campaign 1" in run("--db", f"sqlite:///{tmp_path / 'o.sqlite'}", "import", str(out)).stdout
+
+
 def test_a_foreign_database_file_is_refused_with_a_message(tmp_path):
     path = tmp_path / "notes.sqlite"
     path.write_text("not a database")

@@ -58,7 +58,9 @@ def test_events_saved_as_sentences_before_the_game_contract_become_typed_and_sti
     row = store.history(1)[0]
     assert row.events == [{"kind": "text", "text": "Rolled 4: counter → 4.", "data": {}}]
     assert Event.coerce(row.events[0]).text == "Rolled 4: counter → 4."
-    validate_campaign(export_campaign(store, 1))  # replays with its physical die
+    exported = export_campaign(store, 1)
+    assert exported["legacy_entered_dice"] is True  # a die the table entered on a game roll, before physical dice were an action
+    validate_campaign(exported)  # replays with its physical die
     store.apply(1, Add(amount=1), expected_cursor=1)
 
 

@@ -107,6 +107,67 @@ def test_tampered_contents_are_refused(store):
     refused(store, json.dumps(missing), "seed")
 
 
+def test_a_die_marked_entered_at_a_table_the_app_rolls_for_is_refused(store):
+    """Marking the app's die as "the table entered it" would let a file pick its value: while the app
+    rolls, only the dice tray takes entered dice (the roll at seq 2 is a game action)."""
+    payload = exchange.export_campaign(store, played(store))
+    assert "legacy_entered_dice" not in payload
+    marked = json.loads(json.dumps(payload))
+    marked["log"][2]["dice"] = [[6, 6, 1]]
+    refused(store, json.dumps(marked), "marked as entered by the table")
+    tray = json.loads(json.dumps(payload))  # the tray roll at seq 3 may carry dice the table rolled
+    tray["log"][3]["dice"] = [[12, 12, 1], [12, 1, 1]]
+    new_id = exchange.import_campaign(store, json.dumps(tray))
+    assert store.log_rows(new_id)[3].dice == [[12, 12, 1], [12, 1, 1]]
+
+
+def test_the_store_refuses_entered_dice_for_a_game_roll_while_the_app_rolls(store):
+    from companion.games.base import InputError
+
+    cid = store.create("counter", "App dice", {}, seed=3)
+    with pytest.raises(InputError, match="I roll physical dice"):
+        store.apply(cid, Roll(), expected_cursor=0, entered=[6])
+    assert store.get(cid).cursor == 0
+    assert store.apply(cid, TrayRoll(count=1, sides=6), expected_cursor=0, entered=[6]).dice[0].value == 6
+
+
+def test_a_long_export_is_gzipped_and_imports(store, monkeypatch):
+    monkeypatch.setattr(exchange, "GZIP_FROM", 8_000)  # 256 KB is ~2,500 actions: the same path, smaller
+    cid = store.create("counter", "Long night", {}, seed=4)
+    cursor = 0
+    for i in range(120):
+        action = TrayRoll(count=2, sides=6) if i % 2 else Add(amount=1 if i % 4 == 0 else -1)
+        cursor = store.apply(cid, action, expected_cursor=cursor).cursor
+    payload = exchange.export_campaign(store, cid)
+    data, filename = exchange.export_file(payload)
+    plain = exchange.dumps(payload).encode()
+    assert filename == "counter-Long-night.json.gz" and data[:2] == exchange.GZIP_MAGIC
+    assert len(plain) >= exchange.GZIP_FROM and len(data) * 5 < len(plain)
+    assert exchange.export_file(payload)[0] == data  # the same campaign, the same bytes
+    new_id = exchange.import_campaign(store, data)
+    assert comparable(store, new_id)[1:] == comparable(store, cid)[1:]
+    small, name = exchange.export_file(exchange.export_campaign(store, played(store)))
+    assert name.endswith(".json") and small.startswith(b"{")
+
+
+def test_damaged_and_oversized_gzip_files_are_refused(store, monkeypatch):
+    import gzip
+
+    payload = exchange.export_campaign(store, played(store))
+    packed = gzip.compress(exchange.dumps(payload).encode())
+    refused(store, packed[:-20], "cut short|damaged")
+    refused(store, packed[:10] + b"\x00" * 40, "damaged")
+    monkeypatch.setattr(exchange, "MAX_BYTES", 10_000)  # a "zip bomb": tiny, unpacking past the limit
+    refused(store, gzip.compress(b" " * 100_000), "more than an import may hold")
+    assert exchange.import_campaign(store, packed)  # within the limit it imports
+
+
+def test_the_limit_is_counted_in_actions(store, monkeypatch):
+    payload = exchange.export_campaign(store, played(store))
+    monkeypatch.setattr(exchange, "MAX_ACTIONS", 3)
+    refused(store, json.dumps(payload), "4 actions; an import may hold at most 3")
+
+
 def test_catalog_round_trip_and_validation(store):
     raw = json.dumps({"format": exchange.CATALOG_FORMAT, "version": 1, "entries": [
         {"kind": "biosphere5_card", "key": "deep-well", "name": "Deep Well", "data": {"level": 1}}]})

@@ -8,7 +8,7 @@ from companion.games.base import InputError, RuleError
 from companion.games.counter.rules import Add, Roll
 from companion.log import StaleAction, replay
 from companion.games import get_game
-from companion.table import TableNote, TrayRoll
+from companion.table import SetPhysicalDice, TableNote, TrayRoll
 from tests.helpers import memory_store
 
 
@@ -91,20 +91,26 @@ def test_an_illegal_action_changes_nothing(store):
     assert store.load(cid).cursor == 0 and len(store.log_rows(cid)) == 1
 
 
-def test_physical_dice_are_recorded_as_physical(store):
+def physical_table(store) -> int:
     cid = store.create("counter", "Friday", {})
-    applied = store.apply(cid, Roll(), expected_cursor=0, entered=[6])
+    store.apply(cid, SetPhysicalDice(on=True), expected_cursor=0)
+    return cid
+
+
+def test_physical_dice_are_recorded_as_physical(store):
+    cid = physical_table(store)
+    applied = store.apply(cid, Roll(), expected_cursor=1, entered=[6])
     assert store.load(cid).game_state.value == 6
-    assert applied.dice[0].physical and store.log_rows(cid)[1].dice == [[6, 6, 1]]
+    assert applied.dice[0].physical and store.log_rows(cid)[2].dice == [[6, 6, 1]]
 
 
 def test_a_physical_die_out_of_range_or_too_many_entries_is_refused(store):
-    cid = store.create("counter", "Friday", {})
+    cid = physical_table(store)
     with pytest.raises(InputError, match="1 to 6"):
-        store.apply(cid, Roll(), expected_cursor=0, entered=[7])
-    with pytest.raises(InputError, match="entered 2 dice"):
-        store.apply(cid, Roll(), expected_cursor=0, entered=[3, 4])
-    assert store.load(cid).cursor == 0
+        store.apply(cid, Roll(), expected_cursor=1, entered=[7])
+    with pytest.raises(InputError, match="entered dice were not needed"):
+        store.apply(cid, Roll(), expected_cursor=1, entered=[3, 4])
+    assert store.load(cid).cursor == 1
 
 
 def test_tray_rolls_and_notes_are_logged_actions(store):

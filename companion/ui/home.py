@@ -184,8 +184,7 @@ def export_dialog(app, campaign_id: int) -> None:
     from companion.ui.widgets import qr_dialog
 
     payload = exchange.export_campaign(app.store, campaign_id)
-    data = exchange.dumps(payload).encode("utf-8")
-    filename = exchange.export_filename(payload["name"], payload["game"])
+    data, filename = exchange.export_file(payload)
 
     async def save(e):
         app.page.pop_dialog()
@@ -202,10 +201,13 @@ def export_dialog(app, campaign_id: int) -> None:
     if qr_text:
         actions.insert(1, ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE, on_click=show_qr))
     size = f"{len(data) / 1024:.0f} KB" if len(data) > 1024 else f"{len(data)} bytes"
+    actions_logged = len(payload["log"]) - 1
+    too_long = (f" It has more than the {exchange.MAX_ACTIONS:,} actions an import holds: keep this database's "
+                "backups instead." if actions_logged > exchange.MAX_ACTIONS else "")
     app.page.show_dialog(ft.AlertDialog(
         title=ft.Text(f"Export “{payload['name']}”"),
-        content=ft.Text(f"{len(payload['log']) - 1} actions, {size}, as {filename}."
-                        + ("" if qr_text else " Too big for a QR code; use the file.")),
+        content=ft.Text(f"{actions_logged:,} actions, {size}" + (" (compressed)" if filename.endswith(".gz") else "")
+                        + f", as {filename}." + ("" if qr_text else " Too big for a QR code; use the file.") + too_long),
         actions=actions,
     ))
 
@@ -221,7 +223,7 @@ def import_dialog(app) -> None:
         app.go(f"/c/{campaign_id}")
 
     async def pick(e):
-        files = await app.file_picker.pick_files(allowed_extensions=["json"], with_data=True)
+        files = await app.file_picker.pick_files(allowed_extensions=["json", "gz"], with_data=True)
         if not files:
             return
         f = files[0]

@@ -1,6 +1,8 @@
-"""How big saves get: random legal play of each game through the real Store into a SQLite file, until
-ACTIONS actions are logged (a new campaign whenever one ends), then bytes per action and the file
-size, and the load time at an undone cursor (the worst case: a state replayed from its snapshot).
+"""How big saves get and whether a long campaign travels: ONE campaign of ACTIONS actions per game,
+played through the real Store into a SQLite file (random legal moves; the dice tray and notes as a
+table uses them; once the game is over only those), then bytes per action and the file size, the
+load time at an undone cursor (the worst case: a state replayed from its snapshot), and the export
+(JSON and gzip sizes), import and replay of the whole campaign, timed.
 
     .venv/bin/python -m tests.perf.storage_bench           # part of `make bench`
 """
@@ -36,7 +38,8 @@ def _players():
     ]
 
 
-def play(game_key: str, settings: dict, choose, tmp: Path) -> dict:
+def play_many(game_key: str, settings: dict, choose, tmp: Path) -> dict:
+    """ACTIONS game actions, a new campaign whenever one ends: what saves cost per game action."""
     from companion.games import get_game
     from companion.games.base import InputError, RuleError
     from companion.log import Store
@@ -90,14 +93,83 @@ def play(game_key: str, settings: dict, choose, tmp: Path) -> dict:
             "per_action": size / logged, "load_ms": statistics.median(loads), "seconds": took}
 
 
+def play_one(game_key: str, settings: dict, choose, tmp: Path) -> dict:
+    """ONE campaign of ACTIONS actions (once the game is over, the tray and notes): does it travel?"""
+    from companion import exchange
+    from companion.games import get_game
+    from companion.games.base import InputError, RuleError
+    from companion.log import Store
+    from companion.table import GiveDice, TableNote, TrayRoll
+    from models.db import open_database
+    from tests.contract import table_dice
+
+    path = tmp / f"{game_key}-one.sqlite"
+    store = Store(open_database(f"sqlite:///{path}"))
+    game = get_game(game_key)
+    rng = random.Random(7)
+    cid = store.create(game_key, "bench", settings, seed=1)
+    loaded = store.load(cid)
+    state, cursor, game_over_at = loaded.state, loaded.cursor, None
+    started = time.perf_counter()
+    while cursor < ACTIONS:
+        game_state = game.State.model_validate(state.game)
+        over = game.outcome(game_state) is not None
+        game_over_at = cursor if over and game_over_at is None else game_over_at
+        if state.pending is not None:
+            action = GiveDice(faces=table_dice(state.pending.chance, rng))
+        elif rng.random() < 0.9:  # a campaign game goes on after an issue or a run ends
+            action = choose(game_state, game.legal_moves(game_state), rng)
+        else:
+            action = None
+        if action is None:  # what a table also logs: the tray's dice, a note now and then
+            action = TableNote(text=f"note {cursor}") if rng.random() < 0.1 else TrayRoll(count=2, sides=6)
+        try:
+            applied = store.apply(cid, action, expected_cursor=cursor)
+        except (RuleError, InputError):
+            continue
+        state, cursor = applied.state, applied.cursor
+    took = time.perf_counter() - started
+    # The worst load: a cursor just before a snapshot (up to 31 states replayed).
+    target = max(1, (cursor // 32) * 32 - 1)
+    for c in range(cursor, target, -1):
+        store.undo(cid, expected_cursor=c)
+    loads = []
+    for _ in range(20):
+        t = time.perf_counter()
+        store.load(cid)
+        loads.append((time.perf_counter() - t) * 1000)
+    t = time.perf_counter()
+    data, filename = exchange.export_file(exchange.export_campaign(store, cid))
+    export_s = time.perf_counter() - t
+    json_bytes = len(exchange.dumps(exchange.export_campaign(store, cid)).encode())
+    t = time.perf_counter()
+    new_id = exchange.import_campaign(store, data)  # replays every action, re-deriving the app's dice
+    import_s = time.perf_counter() - t
+    assert store.load(new_id).state == store.load(cid).state
+    store.db.close()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    size = path.stat().st_size / 2  # the file holds the campaign and its imported copy
+    return {"game": game_key, "actions": cursor, "game_over_at": game_over_at, "bytes": size,
+            "per_action": size / cursor, "load_ms": statistics.median(loads), "seconds": took,
+            "json_mb": json_bytes / 1e6, "file_mb": len(data) / 1e6, "file": filename,
+            "export_s": export_s, "import_s": import_s}
+
+
 def main() -> list[str]:
     lines = []
     with tempfile.TemporaryDirectory() as tmp_name:
         for key, settings, choose in _players():
-            r = play(key, settings, choose, Path(tmp_name))
-            lines.append(f"{r['game']}: {r['actions']:,} actions in {r['campaigns']} campaigns (longest {r['longest']}) → "
+            r = play_many(key, settings, choose, Path(tmp_name))
+            lines.append(f"{r['game']}: {r['actions']:,} game actions in {r['campaigns']} campaigns (longest {r['longest']}) → "
                          f"{r['bytes'] / 1e6:.1f} MB on disk, {r['per_action'] / 1000:.2f} KB per action; load at "
                          f"an undone cursor {r['load_ms']:.1f} ms   (target < 20 MB, < 100 ms; played in {r['seconds']:.0f} s)")
+            r = play_one(key, settings, choose, Path(tmp_name))
+            over = f"game over at {r['game_over_at']:,}, then the tray" if r["game_over_at"] else "game still on"
+            lines.append(
+                f"  one campaign of {r['actions']:,} actions ({over}): {r['bytes'] / 1e6:.1f} MB on disk, load "
+                f"{r['load_ms']:.1f} ms; export {r['json_mb']:.1f} MB JSON → {r['file_mb']:.2f} MB "
+                f"{r['file'].rsplit('.', 1)[-1]} in {r['export_s']:.1f} s, import with its replay {r['import_s']:.1f} s")
     return lines
 
 
