@@ -362,3 +362,16 @@ def test_random_damage_is_imported_whole_or_refused(damage):
         assert rows(store) == (0, 0, 0)
     else:
         assert store.load(new_id).campaign.id == new_id
+
+
+@pytest.mark.parametrize("game_key", ["save_the_singularity", "shadowrun", "klaw", "biosphere5", "human_ethos"])
+def test_a_long_campaign_of_each_game_travels_gzipped(store, monkeypatch, tmp_path, game_key):
+    """The storage bench's long campaign, shorter: random legal play with the tray and notes, at a
+    table rolling physical dice; exported gzipped, imported (every action replayed) to the same state."""
+    from tests.perf import storage_bench
+
+    monkeypatch.setattr(storage_bench, "ACTIONS", 150)
+    monkeypatch.setattr(exchange, "GZIP_FROM", 1_000)
+    settings, choose = next((s, c) for key, s, c in storage_bench._players() if key == game_key)
+    result = storage_bench.play_one(game_key, settings, choose, tmp_path)
+    assert result["actions"] == 150 and result["file"].endswith(".json.gz")
