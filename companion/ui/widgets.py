@@ -53,9 +53,10 @@ def big_button(text: str, on_click, *, icon=None, filled: bool = True, expand: b
                disabled=disabled, tooltip=tooltip)
 
 
-def readable_width(content: ft.Control) -> ft.Control:
-    """Full width on a phone; a centred column of comfortable width on a tablet or desktop."""
-    content.col = {"xs": 12, "md": 10, "lg": 8, "xl": 7}
+def readable_width(content: ft.Control, *, wide: bool = False) -> ft.Control:
+    """Full width on a phone; a centred column of comfortable width on a tablet or desktop (`wide`:
+    nearly all of it, for a screen laid out in two columns there)."""
+    content.col = {"xs": 12, "xl": 11} if wide else {"xs": 12, "md": 10, "lg": 8, "xl": 7}
     return ft.ResponsiveRow([content], alignment=ft.MainAxisAlignment.CENTER)
 
 

@@ -119,3 +119,72 @@ def test_steppers_take_their_ranges_from_the_moves():
     moves = view.legal(state)
     assert (view.spec_of(moves, "start_issue", "track").low, view.spec_of(moves, "start_issue", "track").high) == (2, 60)
     assert view._placement_count.low == 1 and view._placement_count.high == 30
+
+
+def _frame_over(state, ui, store, width=412):
+    return SimpleNamespace(
+        _human_ethos_ui=ui, campaign_id=1, loaded=SimpleNamespace(game_state=state), dispatched=[],
+        app=SimpleNamespace(guard=lambda fn, **kw: fn, go=lambda route: None, store=store, toast=lambda text: None,
+                            confirm=lambda *a: None, sizes=lambda n: n, page=SimpleNamespace(width=width)),
+        dispatch=lambda action, pulse=False: None, refresh=lambda: None, history=lambda limit=100: [])
+
+
+def test_after_a_win_the_setup_offers_the_next_issue_with_the_same_team():
+    from tests.games.test_human_ethos_rules import H, Attack, Move, _end_game, act
+
+    store = memory_store()
+    s = _end_game(groups=[("Nanobots", (2, 0), 1)])
+    ui = view.Ui()
+    assert "Start issue #1" not in words(view.panel(_frame_over(s, ui, store)))  # playing
+    s, _ = act(s, Move(member="Max", to=H(3, 0), move=1))
+    s, _ = act(s, Attack(member="Max", at=H(2, 0), enemy="Nanobots", damage=1, range=1))
+    ui.number, ui.number_for = 1, 1  # what the setup showed before this issue
+    panel = view.panel(_frame_over(s, ui, store))
+    assert "Start issue #2" in words(panel) and ui.number == 2
+    assert ui.team == "Max, Ana"
+
+
+def test_stats_entered_in_a_campaign_can_be_saved_to_the_tables_cards():
+    from companion import catalog
+
+    store = memory_store()
+    state = R.new_state(R.Settings())
+    state = state.model_copy(update={"enemy_types": [NANO, HOST]})
+    frame = _frame_over(state, view.Ui(), store)
+    section = view.enemy_cards_section(frame, state)
+    save = next(b for b in _all(section) if isinstance(b, ft.OutlinedButton) and "Save to the table's cards" in str(b.content))
+    assert save.content == "Save to the table's cards (2)"
+    save.on_click(None)
+    assert sorted(e.name for e in catalog.entries(store, view.ENEMY_KIND)) == sorted([NANO.name, HOST.name])
+    assert not any("Save to the table's cards" in str(getattr(b, "content", "")) for b in _all(view.enemy_cards_section(frame, state)))
+
+
+def test_a_desktop_sets_the_map_beside_the_track_and_the_next_step():
+    store = memory_store()
+    cid = store.create("human_ethos", "wide", {})
+    store.apply(cid, R.StartIssue(map=view.parse_map_json(view.SAMPLE_PATH.read_text()), track=20, members=["Max"]),
+                expected_cursor=0)
+    frame = FakeFrame(store, cid, view.Ui())
+    assert not any(isinstance(c, ft.ResponsiveRow) for c in _all(view.panel(frame)))  # a phone: one column
+    frame.app.page.width = 1280
+    row = next(c for c in _all(view.panel(frame)) if isinstance(c, ft.ResponsiveRow))
+    left, right = row.controls
+    assert "THREAT" in words(left) and "Next" in words(left) and "Board" in words(right)
+    assert view._map_width(frame) > view._map_width(FakeFrame(store, cid, view.Ui()))
+
+
+def _all(control) -> list:
+    found = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            found.append(c)
+            for attr in ("content", "controls"):
+                v = getattr(c, attr, None)
+                if v is not None and not isinstance(v, str):
+                    walk(v)
+    walk(control)
+    return found

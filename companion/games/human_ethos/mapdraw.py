@@ -14,7 +14,10 @@ import flet.canvas as cv
 
 from .hexmap import Board, Coord, HexMap, cube_round, default_label, hex_corners, hex_neighbours, hex_to_pixel
 
-AREA_TINTS = ["#E3F2FD", "#FFF3E0", "#E8F5E9", "#F3E5F5", "#FFFDE7", "#E0F7FA", "#FBE9E7", "#EDE7F6", "#F1F8E9"]
+# Pastel area tints, none of them green: green means "reachable" on this map (REACHABLE).
+AREA_TINTS = ["#E3F2FD", "#FFF3E0", "#FCE4EC", "#F3E5F5", "#FFFDE7", "#E0F7FA", "#FBE9E7", "#EDE7F6", "#ECEFF1"]
+REACHABLE_FILL = "#00C853"  # a saturated green wash with a dark green edge: unlike any area tint
+REACHABLE_EDGE = "#1B5E20"
 SPECIAL_STYLE: dict[str, tuple[str, str]] = {  # special → (fill colour, short word drawn in the hex)
     "start": ("#43A047", "START"),
     "end": ("#FFB300", "END"),
@@ -34,7 +37,7 @@ class Marks:
     members: list[tuple[str, Coord]] = field(default_factory=list)  # (name, space)
     enemies: list[tuple[str, int, Coord]] = field(default_factory=list)  # (type, count, space)
     selected: Optional[Coord] = None
-    reachable: set[Coord] = field(default_factory=set)  # green outlines
+    reachable: set[Coord] = field(default_factory=set)  # green, filled (REACHABLE_FILL)
     targets: dict[Coord, str] = field(default_factory=dict)  # amber outline + a small tag (tie options, placements)
     moved: list[tuple[Coord, Coord]] = field(default_factory=list)  # arrows of the last moves
     tokens: dict[Coord, str] = field(default_factory=dict)  # space → "?" face down, "!" revealed
@@ -134,6 +137,8 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
     for sp in m.spaces:
         c = sp.c
         out.append(_polygon(lay.corners(c), _fill(tint.get(sp.area, "#FAFAFA"))))
+        if c in marks.reachable:  # under the labels and tokens, which stay readable on it
+            out.append(_polygon(lay.corners(c), _fill(ft.Colors.with_opacity(0.45, REACHABLE_FILL))))
         if sp.special:
             colour, word = SPECIAL_STYLE[sp.special]
             if c in marks.used:
@@ -157,7 +162,7 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
         if e:
             out.append(cv.Line(*e[0], *e[1], paint=_stroke("#212121", max(4, s * 0.16))))
     for c in marks.reachable:
-        out.append(_polygon(_scaled(lay, c, 0.86), _stroke("#2E7D32", 3)))
+        out.append(_polygon(_scaled(lay, c, 0.86), _stroke(REACHABLE_EDGE, 3)))
     for c in marks.targets:
         out.append(_polygon(_scaled(lay, c, 0.86), _stroke("#FF8F00", 4)))
     for c, mark in marks.tokens.items():

@@ -27,6 +27,8 @@ from companion.ui.widgets import big_button, dialog_error, icon_button, keyed, s
 # Drawn afresh from the state and the screen's choices (`Ui`, typed text included) on every redraw,
 # and never changed in place: the frame reconciles it with what the phone shows.
 RECONCILED = True
+WIDE = True  # on a desktop the map stands beside the track and the next step (see panel)
+WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit
 
 from . import rules as R
 from .enemies import EnemyType, token_faces
@@ -102,6 +104,7 @@ class Ui:
     placements: list = field(default_factory=list)  # (enemy, coord, count)
     # setup form
     number: Optional[int] = None
+    number_for: int = 0  # the campaign's unlocked issue when `number` was set: a win moves it on
     title: str = ""
     map_key: str = "sample"
     track: int = 20
@@ -174,8 +177,14 @@ def choice_buttons(options: list[tuple[str, str]], chosen: str, on_pick: Callabl
     return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
 
 
+def _wide(frame) -> bool:
+    return (frame.app.page.width or 0) >= WIDE_FROM
+
+
 def _map_width(frame) -> float:
     width = frame.app.page.width or 412
+    if _wide(frame):  # the map's column: 7 of 12 of the body (11 of 12 of the page)
+        return max(280, min(width * 11 / 12 * 7 / 12 - 64, 760))
     return max(280, min(width - 72, 680))
 
 
@@ -218,11 +227,16 @@ def panel(frame) -> ft.Control:
                           *setup_sections(frame, state, ui), progress_section(frame, state, ui),
                           enemy_cards_section(frame, state)], spacing=GAP)
     marks = base_marks(frame, state, ui)
+    steps = [status_section(frame, state), next_step_section(frame, state, ui, marks)]
+    if _wide(frame):  # the track, the next step and what just happened beside the map: no scrolling between them
+        top = [ft.ResponsiveRow([
+            ft.Column([*steps, last_section(frame, state)], spacing=GAP, col=5),
+            ft.Column([map_section(frame, state, ui, marks)], spacing=GAP, col=7),
+        ], spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)]
+    else:  # a phone: the map right under the next step, what it did right under the map
+        top = [*steps, map_section(frame, state, ui, marks), last_section(frame, state)]
     return ft.Column([
-        status_section(frame, state),
-        next_step_section(frame, state, ui, marks),
-        map_section(frame, state, ui, marks),
-        last_section(frame, state),
+        *top,
         attack_section(frame, state, ui),
         adjust_section(frame, state, ui),
         board_section(frame, state),
@@ -776,6 +790,17 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
                 changed += 1
         frame.app.toast(f"{changed} enemy card(s) taken from the saved cards." if changed else "Already up to date.")
 
+    # Stats entered in this campaign that the table's saved cards don't have yet (or have otherwise).
+    by_name = {et.name: et for et in saved}
+    unsaved = [t for t in state.enemy_types if not t.placeholder and (
+        t.name not in by_name or by_name[t.name].model_dump(exclude={"placeholder"}) != t.model_dump(exclude={"placeholder"}))]
+
+    def keep(e):
+        for t in unsaved:
+            catalog.put(frame.app.store, ENEMY_KIND, t.name, t.name, t.model_dump(mode="json"))
+        frame.app.toast(f"Saved to the table's cards: {', '.join(t.name for t in unsaved)}.")
+        frame.refresh()
+
     return section(
         "Enemy cards",
         *rows,
@@ -784,6 +809,10 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
                 frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)))),
             *([ft.OutlinedButton(content=f"Use saved cards ({len(saved)})", icon=ft.Icons.DOWNLOAD, height=TAP,
                                  on_click=frame.app.guard(load))] if saved else []),
+            *([tagged("save-enemy-cards", ft.OutlinedButton(
+                content=f"Save to the table's cards ({len(unsaved)})", icon=ft.Icons.SAVE, height=TAP,
+                tooltip="Other campaigns on this table can then use these stats", on_click=frame.app.guard(keep)))]
+              if unsaved else []),
             ft.TextButton(content="Saved cards and maps", icon=ft.Icons.MAP, height=TAP,
                           on_click=lambda e: frame.app.go("/g/human_ethos/enemies")),
         ], wrap=True, spacing=8, run_spacing=8),
@@ -852,8 +881,11 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
     if ui.map_key not in by_key and maps:
         ui.map_key = maps[0][0]
     ui.run_maps = [k for k in ui.run_maps if k in by_key]
-    if ui.number is None or (not arcade and ui.number > camp.unlocked_issue):
-        ui.number = camp.unlocked_issue
+    # The next issue by default, also right after a win unlocked it (the players may pick an earlier one).
+    if ui.number is None or ui.number_for != camp.unlocked_issue or (not arcade and ui.number > camp.unlocked_issue):
+        ui.number, ui.number_for = camp.unlocked_issue, camp.unlocked_issue
+    if not ui.team and state.issue is not None:  # the same team plays on unless the players change it
+        ui.team = ", ".join(m.name for m in state.issue.members)
     run = [by_key[k] for k in ui.run_maps] if arcade else [by_key[ui.map_key]] if ui.map_key in by_key else []
     moves = legal(state)
 
