@@ -34,8 +34,14 @@ def theme(scale: float, dark: bool = False) -> ft.Theme:
     text = ft.TextTheme(**{name: ft.TextStyle(size=round(size * scale), font_family_fallback=[SYMBOLS_FONT],
                                               color=DARK_TEXT if dark else None)
                            for name, size in _BASE.items()})
+    # Buttons without a height of their own (a dialog's Cancel / Save) are still ≥ 48 px tall: Flet
+    # has no minimum size here, so the padding makes it (text + 2 × 16).
+    roomy = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=20, vertical=16))
     return ft.Theme(color_scheme_seed=SEED_COLOR, text_theme=text, primary_text_theme=text,
-                    visual_density=ft.VisualDensity.COMFORTABLE)
+                    visual_density=ft.VisualDensity.COMFORTABLE,
+                    text_button_theme=ft.TextButtonTheme(style=roomy),
+                    filled_button_theme=ft.FilledButtonTheme(style=roomy),
+                    outlined_button_theme=ft.OutlinedButtonTheme(style=roomy))
 
 
 class Sizes:
