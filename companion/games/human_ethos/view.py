@@ -120,6 +120,7 @@ class Ui:
     order: Optional[list] = None
     order_open: bool = False
     zoom: bool = False  # the map drawn bigger than the screen, scrolled sideways
+    map_memo: Optional[tuple] = None  # (what was drawn, the canvas): see _map_canvas
 
 
 def _ui(frame) -> Ui:
@@ -548,7 +549,7 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     if moving:
         controls.append(member_row(frame, state, ui))
     width = _map_width(frame) * (1.8 if ui.zoom else 1)
-    controls.append(ft.Row([map_control(issue.map, width, marks, _guarded_tap(frame))], scroll=ft.ScrollMode.AUTO))
+    controls.append(ft.Row([_map_canvas(frame, ui, issue.map, width, marks)], scroll=ft.ScrollMode.AUTO))
 
     def zoom(e):
         ui.zoom = not ui.zoom
@@ -562,6 +563,16 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     controls.append(_say(f"{issue.map.name}{sample}. Green: reachable. Orange: highlighted spaces and the last moves. "
                          "?: face-down token.", style=ft.TextThemeStyle.BODY_SMALL))
     return section("Board", *controls)
+
+
+def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> ft.Control:
+    """The map's canvas, the same control while nothing drawn on it changed: the panel's diff skips
+    a control it already sent (Flet compares a kept object with itself in no time), so a tap that
+    leaves the map alone (threat +1, a stepper) neither redraws nor re-sends ~1,700 shapes."""
+    key = (hex_map.model_dump_json(), repr(marks), round(width))
+    if ui.map_memo is None or ui.map_memo[0] != key:
+        ui.map_memo = (key, map_control(hex_map, width, marks, _guarded_tap(frame)))
+    return ui.map_memo[1]
 
 
 def _guarded_tap(frame):
