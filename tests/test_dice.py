@@ -72,3 +72,30 @@ def test_hand_die_faces_follow_the_setting():
     assert hand_die(0).faces.count("black hand") == 0
     with pytest.raises(InputError, match="0 to 6"):
         hand_die(7)
+
+
+def test_a_chance_names_its_first_die_only_when_it_differs():
+    """KLAW's six-dice roll has a golden wild die, entered first; every other chance's JSON (in saves
+    and events made before) stays as it was."""
+    from companion.games.base import Chance, d
+
+    plain = Chance(count=2, die=d(6), why="a roll")
+    assert "first" not in plain.model_dump(mode="json")
+    wild = Chance(count=6, die=d(6), why="an attack", first="wild")
+    assert wild.model_dump(mode="json")["first"] == "wild"
+    assert Chance.model_validate(wild.model_dump(mode="json")) == wild
+
+
+def test_the_dice_pad_frames_the_wild_die():
+    import flet as ft
+
+    from companion.games.base import Chance, d
+    from companion.ui.widgets import DicePad, WILD_GOLD
+
+    pad = DicePad(Chance(count=6, die=d(6), why="an attack", first="wild"), lambda faces: None)
+    pad.control(lambda fn: fn)
+    pad.faces = [6, 2]
+    pad._show()
+    first, second = pad.shown.content.controls
+    assert isinstance(first, ft.Column) and first.controls[1].value == "wild"
+    assert first.controls[0].border.top.color == WILD_GOLD and not isinstance(second, ft.Column)

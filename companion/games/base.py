@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_serializer
 
 
 class RuleError(ValueError):
@@ -156,6 +156,15 @@ class Chance(Model):
     why: str
     who: str = ""
     outcomes: list[Outcome] = []
+    first: str = ""  # what the first die is, when one die of the roll differs ("wild": KLAW's golden die)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_first(self, handler):
+        # Saves and events made before `first` existed hold the same JSON as before.
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("first"):
+            data.pop("first", None)
+        return data
 
     @property
     def text(self) -> str:

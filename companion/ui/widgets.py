@@ -243,7 +243,8 @@ class DicePad:
 
     def _show(self) -> None:
         die = self.chance.die
-        self.shown.content = (dice_faces([die.face_name(f) for f in self.faces], sizes=self.sizes, highlight=True)
+        self.shown.content = (dice_faces([die.face_name(f) for f in self.faces], sizes=self.sizes, highlight=True,
+                                         first=self.chance.first)
                               if self.faces else ft.Text("No dice entered yet.", italic=True))
         self.count_text.value = f"{len(self.faces)} of {self.chance.count} entered"
         self.use.disabled = len(self.faces) != self.chance.count
@@ -299,7 +300,8 @@ class DicePad:
                     weight=ft.FontWeight.BOLD),
             tagged("pending-why", ft.Text(f"{who}For {self.chance.why}.", theme_style=ft.TextThemeStyle.BODY_LARGE)),
             *odds,
-            ft.Text("Tap what each die shows:", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Text(f"Tap what each die shows — the {self.chance.first} die first:" if self.chance.first
+                    else "Tap what each die shows:", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             pad,
             tagged("pending-count", self.count_text),
             tagged("pending-entered", self.shown),
@@ -307,17 +309,27 @@ class DicePad:
         ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False) -> ft.Control:
-    """Dice drawn as rounded squares with their face (a number or a face name)."""
+WILD_GOLD = "#C9A227"
+
+
+def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False, first: str = "") -> ft.Control:
+    """Dice drawn as rounded squares with their face (a number or a face name). `first`: the first
+    die is a different one (KLAW's golden wild die): a gold frame and its name under it."""
     size = sizes(52) if sizes else 52
-    return ft.Row([
-        ft.Container(ft.Text(v, size=size * (0.45 if len(v) < 3 else 0.22), weight=ft.FontWeight.BOLD,
-                             text_align=ft.TextAlign.CENTER),
-                     width=size, height=size, alignment=ft.Alignment.CENTER, border_radius=10,
-                     bgcolor=ft.Colors.PRIMARY_CONTAINER if highlight else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                     border=ft.Border.all(2, ft.Colors.PRIMARY))
-        for v in values
-    ], wrap=True, spacing=8, run_spacing=8)
+
+    def die(i: int, v: str) -> ft.Control:
+        special = bool(first) and i == 0
+        square = ft.Container(ft.Text(v, size=size * (0.45 if len(v) < 3 else 0.22), weight=ft.FontWeight.BOLD,
+                                      text_align=ft.TextAlign.CENTER),
+                              width=size, height=size, alignment=ft.Alignment.CENTER, border_radius=10,
+                              bgcolor=ft.Colors.PRIMARY_CONTAINER if highlight else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                              border=ft.Border.all(4, WILD_GOLD) if special else ft.Border.all(2, ft.Colors.PRIMARY))
+        if not special:
+            return square
+        return ft.Column([square, ft.Text(first, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, weight=ft.FontWeight.BOLD)],
+                         spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+    return ft.Row([die(i, v) for i, v in enumerate(values)], wrap=True, spacing=8, run_spacing=8)
 
 
 def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:

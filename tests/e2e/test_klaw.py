@@ -5,11 +5,14 @@ a support host is played instead of rolling. At a table rolling physical dice ev
 on the frame's dice pad, the singularity check after a fight's absorbed totem too."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser import PHONE, by_id, served, settled_screenshot, tap, tap_until, type_into, open_app
+
+SMALL_PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
@@ -90,35 +93,40 @@ def test_deploy_attack_roll_undo_reload(browser, server, artifacts):
     expect(page.get_by_text(re.compile(r"Win chance: attacker wins \d+%"))).to_be_visible()
     settled_screenshot(page, artifacts / "klaw-attack-dialog-phone.png")
     tap(page, button(page, "Attack Raven"))
-    expect(by_id(page, "klaw-odds")).to_contain_text("Chance from here")
-    roll = page.get_by_role("button", name=re.compile(r"^Roll exchange 1: Wolfmother 3 vs Raven 2"))
+    expect(by_id(page, "klaw-odds")).to_contain_text(re.compile(r"Chance from here: Wolfmother wins \d+%, Raven wins"))
+    # The panel says who attacks in this exchange; the roles swap after it.
+    expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 1: Wolfmother (Ana) attacks, Raven (Bo) defends.")
+    roll = page.get_by_role("button", name=re.compile(r"^Roll exchange 1: 3 vs 2 dice"))
     tap(page, roll)
     expect(by_id(page, "klaw-exchange")).to_contain_text(re.compile(r"Raven takes \d, Wolfmother takes \d"))
-    expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 2: Raven 2 vs Wolfmother 2"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 2: 2 vs 2 dice"))).to_be_visible()
+    expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 2: Raven (Bo) attacks, Wolfmother (Ana) defends.")
     expect(by_id(page, "history")).to_contain_text("Exchange 1: Wolfmother strikes")
     settled_screenshot(page, artifacts / "klaw-exchange-phone.png")
 
     # Undo the roll: the fight waits for exchange 1 again, the life is back.
-    tap(page, page.get_by_role("button", name="Undo: combat roll"))
+    tap(page, page.get_by_role("button", name="Undo: combat roll, Wolfmother attacks Raven", exact=True))
     expect(roll).to_be_visible()
     expect(by_id(page, "klaw-exchange")).to_have_count(0)
     expect(by_id(page, "klaw-life-2")).to_have_text("8")
 
     page.reload()
-    expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 1: Wolfmother 3 vs Raven 2"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 1: 3 vs 2 dice"))).to_be_visible()
+    expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 1: Wolfmother (Ana) attacks, Raven (Bo) defends.")
     expect(by_id(page, "klaw-life-2")).to_have_text("8")
     expect(by_id(page, "klaw-turn")).to_have_text("Round 3 · Ana's turn")
     expect(by_id(page, "history")).to_contain_text("attacks Raven (Bo)")
 
     # Instead of rolling, Wolfmother's side plays a support host from the hand: the tables turn.
-    tap(page, page.get_by_role("button", name="Wolfmother: flee or heal instead…"))
+    tap(page, page.get_by_role("button", name="Flee or heal instead…"))
     tap(page, page.get_by_role("switch", name="Play a support host from the hand"))
     fill(page, page.get_by_label("Support host name"), "Cub")
     settled_screenshot(page, artifacts / "klaw-support-dialog-phone.png")
     tap(page, button(page, "Do it"))
     expect(by_id(page, "klaw-life-3")).to_have_text("6")
     expect(by_id(page, "klaw-badges-3")).to_contain_text("Support host")
-    expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 1: Raven 2 vs Wolfmother 2"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 1: 2 vs 2 dice"))).to_be_visible()
+    expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 1: Raven (Bo) attacks, Wolfmother (Ana) defends.")
     context.close()
 
 
@@ -194,7 +202,7 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-turn")).to_have_text("Round 3 · Bo's turn")
     tap(page, button(page, "Attack…"))
     tap(page, button(page, "Attack Wolfmother"))
-    tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 1: Raven 3 vs Wolfmother 1")))
+    tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 1: 3 vs 1 dice")))
     # Each side's owner rolls its own dice: Bo's three attack dice, then Ana's defense die.
     expect(by_id(page, "pending-why")).to_contain_text("Bo rolls. For Raven's attack on Wolfmother, exchange 1.")
     settled_screenshot(page, artifacts / "klaw-attack-dice-phone.png")
@@ -205,7 +213,7 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-life-1")).to_have_text("3")
     settled_screenshot(page, artifacts / "klaw-fight-phone.png")
     # Wolfmother strikes back with 4 dice (3 + Moon): three 1s blocked by three 6s: it falls at 0.
-    tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 2: Wolfmother 4 vs Raven 3")))
+    tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 2: 4 vs 3 dice")))
     physical_dice(page, "Wolfmother's attack on Raven, exchange 2", [1, 1, 1, 1])
     physical_dice(page, "Raven's defense against Wolfmother, exchange 2", [6, 6, 6])
     # Raven wins and absorbs Moon: the singularity check waits for Bo's die (the app rolls nothing).
@@ -252,4 +260,106 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-badges-2")).to_contain_text("Poisoned")
     expect(by_id(page, "history")).to_contain_text("Wolfmother (Ana) falls at 0 life")
     expect(by_id(page, "history")).to_contain_text(re.compile(r"dice for combat roll[^:]*: 5"))  # the check's die, entered
+    context.close()
+
+
+def scroll_to(page, locator) -> None:
+    """Scroll Flutter's view (with the wheel, as a finger swipes) until `locator` is near the top."""
+    viewport = page.viewport_size
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box and 60 <= box["y"] <= viewport["height"] / 3:
+            return
+        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+        page.mouse.wheel(0, 120 if (box is None or box["y"] > 60) else -120)
+        page.wait_for_timeout(120)
+
+
+def both_phones(page, artifacts, name: str, locator) -> None:
+    """Screenshots of this screen, scrolled to `locator`, on a small phone (360×740) and a large one
+    (412×915); back at the small one after."""
+    for size, tag in ((SMALL_PHONE, "360"), (PHONE, "412")):
+        page.set_viewport_size(size)
+        scroll_to(page, locator)
+        settled_screenshot(page, artifacts / f"klaw-{name}-{tag}.png")
+    page.set_viewport_size(SMALL_PHONE)
+
+
+def says(page, locator, pattern: str, timeout: float = 10.0) -> None:
+    """The control's words match `pattern`, whether Flutter put them in its node's label (a merged
+    group, as a Column of Texts is) or in its text."""
+    deadline = time.monotonic() + timeout
+    while True:
+        words = f"{locator.get_attribute('aria-label') or ''} {locator.inner_text()}"
+        if re.search(pattern, words):
+            return
+        assert time.monotonic() < deadline, f"{words!r} doesn't match {pattern!r}"
+        page.wait_for_timeout(150)
+
+
+def inside(page, locator) -> None:
+    """The control lies within the phone's width (nothing of it cut off at the right edge)."""
+    box = locator.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"], box
+
+
+def test_who_attacks_now_and_the_wild_die_on_a_small_phone(browser, server, artifacts):
+    """At 360×740: the Protected badge wraps instead of being cut off; in a fight the panel says which
+    host attacks now (the roles swap each exchange); six attack dice are entered with the golden
+    (wild) die first, and the exchange shows it marked; undo names the hosts."""
+    context, page = open_phone(browser, server, viewport=SMALL_PHONE)
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
+    fill(page, page.get_by_label("Campaign name"), "Were narrow")
+    fill(page, page.get_by_label("Player 1 name"), "Ana")
+    fill(page, page.get_by_label("Player 2 name"), "Bo")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    deploy(page, "Wolfmother", "3", "2", "10")
+    badge = by_id(page, "klaw-badges-1")
+    expect(badge).to_contain_text("Protected until the end of Ana's turn in round 2")
+    inside(page, badge)
+    inside(page, badge.get_by_text(re.compile("^Protected until")))
+    both_phones(page, artifacts, "badge", by_id(page, "klaw-player-0"))
+    tap(page, button(page, "End turn and draw 1 card"))
+    deploy(page, "Raven", "2", "3", "12")
+    expect(by_id(page, "klaw-life-2")).to_have_text("12")
+    tap(page, button(page, "End turn and draw 1 card"))
+
+    # Fortify, at a table rolling physical dice: Ox gives Wolfmother six attack dice.
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Ana's turn")
+    tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
+    tap(page, button(page, "Totem"))
+    fill(page, page.get_by_label("Totem name"), "Ox")
+    fill(page, page.get_by_label("Attack modifier"), "3")
+    tap(page, button(page, "Attach"))
+    physical_dice(page, "Wolfmother's singularity check", [4])
+    expect(by_id(page, "klaw-attack-1")).to_contain_text("6")
+    tap(page, button(page, "End turn and draw 1 card"))
+    tap(page, page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")))
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 3 · Ana's turn")
+
+    tap(page, button(page, "Attack…"))
+    tap(page, button(page, "Attack Raven"))
+    expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 1: Wolfmother (Ana) attacks, Raven (Bo) defends.")
+    says(page, by_id(page, "klaw-fighter-1"), r"^Attacks now\s+Wolfmother")
+    says(page, by_id(page, "klaw-fighter-2"), r"^Defends now\s+Raven")
+    both_phones(page, artifacts, "attacks-now", by_id(page, "klaw-turn"))
+
+    # The dice pad says which die to enter first: the golden one, the wild die.
+    tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 1: 6 vs 3 dice")))
+    expect(by_id(page, "pending-why")).to_contain_text("with a wild die (enter the golden die first)")
+    both_phones(page, artifacts, "wild-die-pad", by_id(page, "pending-dice"))
+    physical_dice(page, "Wolfmother's attack on Raven, exchange 1", [6, 1, 1, 1, 1, 1])
+    physical_dice(page, "Raven's defense against Wolfmother, exchange 1", [5, 5, 5])
+    # A wild 6: all six count as 6. The exchange shows the dice as rolled, the wild one marked.
+    expect(by_id(page, "klaw-exchange")).to_have_text("Raven takes 6, Wolfmother takes 0.")
+    says(page, by_id(page, "klaw-wild"), r"6\s+wild")
+    expect(by_id(page, "klaw-wild-effect")).to_have_text("Wild die 6: exceptional success, all six dice count as 6.")
+    expect(by_id(page, "history")).to_contain_text("Attack rolled 6 (wild), 1, 1, 1, 1, 1, defense rolled 5, 5, 5.")
+    # The roles have swapped, and undo names the hosts.
+    expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 2: Raven (Bo) attacks, Wolfmother (Ana) defends.")
+    says(page, by_id(page, "klaw-fighter-2"), r"^Attacks now\s+Raven")
+    expect(page.get_by_role("button", name="Undo: dice for combat roll, Wolfmother attacks Raven: 5, 5, 5",
+                            exact=True)).to_be_visible()
+    both_phones(page, artifacts, "wild-die-exchange", by_id(page, "klaw-wild"))
     context.close()

@@ -5,6 +5,7 @@ from pydantic import ValidationError
 
 from companion.dice import PhysicalDice, ScriptedDice, SeededDice
 from companion.games.base import Event, InputError, RuleError
+from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as k
 from companion.log import step
 from companion.table import CampaignState, GiveDice, SetPhysicalDice
@@ -737,9 +738,20 @@ def test_six_dice_declare_the_wild_die():
     s = put(started(HostCard(name="Kai", attack=3, defense=2, life=8), REX), 1, totems=[Totem(name="Ox", attack=3)])
     s, _ = act(s, Attack(attacker=1, defender=2))
     chance = GAME.chance_for(s, Roll())
-    assert chance.count == 6 and chance.why == "Kai's attack on Rex, exchange 1 (the first die is the wild die)"
+    # The dice pad shows the why: a table entering six dice is told which one is the wild die.
+    assert chance.count == 6 and chance.why == "Kai's attack on Rex, exchange 1, with a wild die (enter the golden die first)"
     assert [(o.label, o.probability) for o in chance.outcomes[2:]] == [
         ("wild die 6: all 6 count as 6", pytest.approx(1 / 6)), ("wild die 1: all 6 count as 1", pytest.approx(1 / 6))]
+
+
+def test_the_wild_die_is_marked_where_the_rolled_dice_are_told():
+    s = put(started(HostCard(name="Kai", attack=3, defense=2, life=8), REX), 1, totems=[Totem(name="Ox", attack=3)])
+    s, _ = act(s, Attack(attacker=1, defender=2))
+    s, ev = apply(s, Roll(), ScriptedDice([4, 3, 3, 2, 2, 1, 5, 5]))
+    detail = [e.text for e in ev if e.kind == "exchange_detail"]
+    assert detail[0] == "Attack rolled 4 (wild), 3, 3, 2, 2, 1, defense rolled 5, 5."
+    assert cb.wild_index([4, 3, 3, 2, 2, 1]) == 0 and cb.wild_index([6, 6, 6, 6, 6]) is None
+    assert cb.fmt_rolled([1, 2, 3]) == "1, 2, 3" and cb.fmt_rolled([]) == "no dice"
 
 
 def test_a_side_without_dice_is_not_asked_for_any():
@@ -871,3 +883,42 @@ def test_headline_and_describe():
     assert GAME.headline(s) == "Round 3 · Kai vs Rex · Kai strikes"
     assert GAME.describe(AdjustLife(host=1, delta=-2)) == "life -2"
     assert GAME.describe(Instant(target=1, damage=2, condition="burning")) == "instant: 2 damage, burning"
+
+
+def test_who_attacks_now_swaps_each_exchange():
+    s = started(KAI, REX)
+    assert k.exchange_roles(s) is None and k.attacks_now(s) is None  # no fight
+    s, _ = act(s, Attack(attacker=1, defender=2))
+    assert [h.name for h in k.exchange_roles(s)] == ["Kai", "Rex"]
+    assert k.attacks_now(s) == "Exchange 1: Kai (Ana) attacks, Rex (Ben) defends."
+    s, _ = act(s, Roll(), [3, 3, 4, 4])  # Kai −2; the tables turn
+    assert k.attacks_now(s) == "Exchange 2: Rex (Ben) attacks, Kai (Ana) defends."
+    s, _ = act(s, Support(heal=1))  # Rex heals instead of rolling: Kai attacks next
+    assert k.attacks_now(s) == "Exchange 2: Kai (Ana) attacks, Rex (Ben) defends."
+
+
+def test_undo_labels_name_the_hosts_and_players():
+    """Every action's label (undo and the history) names what it acts on, never a host's number."""
+    s = started(KAI, REX)
+    s = put(s, 1, totems=[Totem(name="Ox", attack=1)], items=[Item(name="Claw"), Item(name="Fang")])
+    said = {
+        "attack": GAME.label(s, Attack(attacker=1, defender=2)),
+        "totem": GAME.label(s, AttachTotem(host=1, totem=Totem(name="Moon"))),
+        "remove": GAME.label(s, RemoveTotem(host=1, totem=0)),
+        "item": GAME.label(s, AddItem(host=1, item=Item(name="Horn"), replace=1)),
+        "instant": GAME.label(s, Instant(target=2, damage=2)),
+        "life": GAME.label(s, AdjustLife(host=2, delta=-1)),
+        "edit": GAME.label(s, EditHost(host=2, attack=3)),
+        "end": GAME.label(s, EndTurn()),
+        "hand": GAME.label(s, SetHand(player=1, hand=5)),
+        "deploy": GAME.label(s, Deploy(card=MAX)),
+    }
+    assert said == {
+        "attack": "Kai attacks Rex", "totem": "attach Moon to Kai", "remove": "remove Ox from Kai",
+        "item": "item Horn for Kai, replacing Fang", "instant": "instant: 2 damage on Rex", "life": "Rex life -1",
+        "edit": "correct Rex", "end": "end Ana's turn", "hand": "Ben's hand: 5", "deploy": "deploy Max"}
+    s, _ = act(s, Attack(attacker=1, defender=2))
+    assert GAME.label(s, Roll()) == "combat roll, Kai attacks Rex"
+    assert GAME.label(s, Support(flee=True)) == "Kai flees"
+    assert GAME.label(s, Support(heal=2)) == "Kai: heal 2"
+    assert not any("#" in words for words in said.values())

@@ -147,12 +147,12 @@ def test_a_fight_at_a_physical_table_asks_for_every_die_and_the_singularity_chec
     tap(frame.dialogs.pop(), "Attack Raven")
     panel = frame.panel()
     assert "Next: Ana rolls 4 d6 for Wolfmother's attack on Raven, exchange 1" in texts(panel)
-    tap(panel, "Roll exchange 1: Wolfmother 4 vs Raven 3")
+    tap(panel, "Roll exchange 1: 4 vs 3 dice")
     assert frame.loaded.state.pending.chance.count == 4  # nothing rolled by the app: the table's dice
     frame.give(6, 6, 6, 6)
     assert frame.loaded.state.pending.chance.who == "Ben"
     frame.give(1, 1, 1)  # Raven −4: 6 → 2
-    tap(frame.panel(), "Roll exchange 2: Raven 2 vs Wolfmother 2")
+    tap(frame.panel(), "Roll exchange 2: 2 vs 2 dice")
     frame.give(1, 1)
     frame.give(6, 6)  # Raven −2: falls; Wolfmother absorbs Crow and checks for 2 totems
     pending = frame.loaded.state.pending
@@ -221,3 +221,45 @@ def test_the_panel_and_every_form_build_in_random_games():
                 frame.dispatch(action)
             except (RuleError, InputError):
                 continue
+
+
+def test_a_fight_says_who_attacks_now_and_marks_the_wild_die():
+    frame = campaign()
+    deploy(frame, "Wolfmother", 3, 2, 10)
+    deploy(frame, "Raven", 2, 3, 12)
+    # Fortify: a totem gives Wolfmother six attack dice (3 + 3): a wild die.
+    tap(frame.panel(), "Totem")
+    dialog = frame.dialogs.pop()
+    fill(dialog, Totem_name="Ox", Attack_modifier=3)
+    tap(dialog, "Attach")
+    frame.give(4)
+    for _ in range(2):
+        tap(frame.panel(), R.end_turn_label(frame.loaded.game_state))
+    tap(frame.panel(), "Attack…")
+    tap(frame.dialogs.pop(), "Attack Raven")
+    panel = frame.panel()
+    assert texts(tagged(panel, "klaw-attacks-now")) == "Exchange 1: Wolfmother (Ana) attacks, Raven (Ben) defends."
+    assert texts(tagged(panel, "klaw-fighter-1")).startswith("Attacks now\nWolfmother")
+    assert texts(tagged(panel, "klaw-fighter-2")).startswith("Defends now\nRaven")
+    # The table is told which die to enter first: the golden one.
+    tap(panel, "Roll exchange 1: 6 vs 3 dice")
+    assert frame.loaded.state.pending.chance.why.endswith("with a wild die (enter the golden die first)")
+    frame.give(6, 1, 1, 1, 1, 1)  # a wild 6: all six count as 6
+    frame.give(5, 5, 5)  # Raven −6: 12 → 6
+    panel = frame.panel()
+    # The roles have swapped; the last exchange shows the dice as rolled, the wild one marked.
+    assert texts(tagged(panel, "klaw-attacks-now")) == "Exchange 2: Raven (Ben) attacks, Wolfmother (Ana) defends."
+    assert texts(tagged(panel, "klaw-fighter-1")).startswith("Defends now")
+    assert texts(tagged(tagged(panel, "klaw-combat"), "klaw-wild")) == "6\nwild"
+    words = texts(tagged(panel, "klaw-combat"))
+    assert "Wild die 6: exceptional success, all six dice count as 6." in words
+    # Undo says what it takes back, by the hosts' names.
+    assert frame.loaded.undo_label == "dice for combat roll, Wolfmother attacks Raven: 5, 5, 5"
+
+
+def test_a_badge_wraps_its_words_on_a_narrow_phone():
+    frame = campaign()
+    deploy(frame, "Wolfmother", 3, 2, 10)
+    badge = tagged(frame.panel(), "klaw-badges-1")
+    [words] = [c for c in walk(badge) if isinstance(c, ft.Text) and c.value.startswith("Protected until")]
+    assert words.expand and words.expand_loose  # takes the width left in its pill, and wraps beyond it

@@ -76,7 +76,7 @@ class Exchange:
 
     def lines(self) -> list[str]:
         out = [
-            f"Attack rolled {_fmt(self.attack_rolled)}, defense rolled {_fmt(self.defense_rolled)}.",
+            f"Attack rolled {fmt_rolled(self.attack_rolled)}, defense rolled {fmt_rolled(self.defense_rolled)}.",
             *self.notes,
             f"Sorted: attack {_fmt(self.attack_values)} vs defense {_fmt(self.defense_values)}.",
         ]
@@ -90,6 +90,17 @@ class Exchange:
 
 def _fmt(values: Sequence[int]) -> str:
     return ", ".join(str(v) for v in values) if values else "no dice"
+
+
+def wild_index(rolled: Sequence[int]) -> Optional[int]:
+    """Which die of a side's roll (in roll order) is the wild die: the first of six, else none."""
+    return 0 if len(rolled) == WILD_AT else None
+
+
+def fmt_rolled(rolled: Sequence[int]) -> str:
+    """A side's roll in roll order with the wild die marked: "6 (wild), 3, 2, 5, 1, 4"."""
+    wild = wild_index(rolled)
+    return _fmt([f"{v} (wild)" if i == wild else v for i, v in enumerate(rolled)])
 
 
 def apply_wild(rolled: Sequence[int]) -> tuple[list[int], Optional[str]]:

@@ -369,9 +369,10 @@ def first_exchange_summary(dist: Distribution, struck: str, striker: str) -> lis
     ]
 
 
-def win_chance_text(odds: FightOdds) -> str:
-    """A one-line summary for the attack screen."""
-    parts = [f"attacker wins {percent(odds.attacker_wins)}", f"defender wins {percent(odds.defender_wins)}"]
+def win_chance_text(odds: FightOdds, attacker: str = "attacker", defender: str = "defender") -> str:
+    """A one-line summary for the attack screen; during a fight, with the hosts' names (the roles
+    swap each exchange, so "attacker" would mislead)."""
+    parts = [f"{attacker} wins {percent(odds.attacker_wins)}", f"{defender} wins {percent(odds.defender_wins)}"]
     if odds.both_fall >= 0.005:
         parts.append(f"both fall {percent(odds.both_fall)}")
     if odds.endless >= 0.005:

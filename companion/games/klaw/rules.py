@@ -501,6 +501,25 @@ def _marker_until(state: State) -> int:
     return state.turn_no + len(state.players) + 1
 
 
+def exchange_roles(state: State) -> Optional[tuple[Host, Host]]:
+    """During a fight, (the host attacking in the coming exchange, the host defending): the roles
+    swap after each exchange, and after a support used instead of rolling."""
+    c = state.combat
+    if c is None:
+        return None
+    return find_host(state, c.striker), find_host(state, _other(c, c.striker))
+
+
+def attacks_now(state: State) -> Optional[str]:
+    """Who attacks and who defends in the coming exchange, in the table's words (None outside a fight):
+    "Exchange 2: Raven (Bo) attacks, Wolfmother (Ana) defends."."""
+    roles = exchange_roles(state)
+    if roles is None:
+        return None
+    striker, target = roles
+    return f"Exchange {state.combat.exchanges + 1}: {_who(state, striker)} attacks, {_who(state, target)} defends."
+
+
 def item_bonuses(host: Host, side: Literal["attack", "defense"]) -> list[cb.Bonus]:
     out = []
     for item in host.items:
@@ -616,12 +635,14 @@ def moves(state: State) -> list[Move]:
     out: list[Move] = []
     c = state.combat
     if "roll" in kinds:
-        striker, target = find_host(state, c.striker), find_host(state, _other(c, c.striker))
+        striker, target = exchange_roles(state)
+        # Short enough for a button on a 360 px phone whatever the hosts are called: the names stand
+        # just above, in `attacks_now`.
         out += [
-            Move(kind="roll", action=Roll(), label=f"Roll exchange {c.exchanges + 1}: {striker.name} "
-                 f"{strike_dice(state, striker)} vs {target.name} {defense_dice(target)}"),
+            Move(kind="roll", action=Roll(), label=f"Roll exchange {c.exchanges + 1}: "
+                 f"{strike_dice(state, striker)} vs {defense_dice(target)} dice"),
             Move(kind="support", label=f"{striker.name} flees", action=Support(flee=True)),
-            Move(kind="support", label=f"{striker.name}: flee or heal instead…",
+            Move(kind="support", label="Flee or heal instead…",
                  fields=field_specs(Support, use_item=list(range(len(striker.items))))),
         ]
     if "end_turn" in kinds:
@@ -698,10 +719,11 @@ def singularity_chance(state: State, host: Host, totems: Optional[int] = None) -
 
 
 def _wild_die(n: int) -> tuple[str, list[Outcome]]:
-    """What the wild die adds to a side's roll: a note for the why, and its two outcomes."""
+    """What the wild die adds to a side's roll: a note for the why (which the dice pad shows: the
+    golden die is the wild one, and it is entered first), and its two outcomes."""
     if n != cb.WILD_AT:
         return "", []
-    return (" (the first die is the wild die)",
+    return (", with a wild die (enter the golden die first)",
             [Outcome(label=f"wild die 6: all {n} count as 6", probability=1 / 6),
              Outcome(label=f"wild die 1: all {n} count as 1", probability=1 / 6)])
 
@@ -714,7 +736,7 @@ def attack_chance(state: State, striker: Host, target: Host, number: int) -> Cha
     note, wild = _wild_die(n)
     return Chance(count=n, die=D6, who=owner_name(state, striker),
                   why=f"{striker.name}'s attack on {target.name}, exchange {number}{note}",
-                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild)
+                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first="wild" if wild else "")
 
 
 def defense_chance(state: State, striker: Host, target: Host, number: int, attack_rolled: list[int]) -> Chance:
@@ -724,7 +746,7 @@ def defense_chance(state: State, striker: Host, target: Host, number: int, attac
     note, wild = _wild_die(n)
     return Chance(count=n, die=D6, who=owner_name(state, target),
                   why=f"{target.name}'s defense against {striker.name}, exchange {number}{note}",
-                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild)
+                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first="wild" if wild else "")
 
 
 # --- 5. apply ------------------------------------------------------------------------------------
@@ -1224,8 +1246,8 @@ def _roll(s: State, a: Roll, dice: Dice, ev: list[Event]) -> None:
             suggested_attack=[list(p) for p in pa], suggested_defense=[list(p) for p in pd],
         )
         preview = cb.resolve(a_rolled, d_rolled, ab, db, pa, pd)
-        ev.append(event("rolled", f"{striker.name} rolls {fmt_dice(a_rolled) or 'no dice'} against {target.name}'s "
-                                  f"{fmt_dice(d_rolled) or 'no dice'}.",
+        ev.append(event("rolled", f"{striker.name} rolls {cb.fmt_rolled(a_rolled)} against {target.name}'s "
+                                  f"{cb.fmt_rolled(d_rolled)}.",
                         striker=striker.id, target=target.id, attack_rolled=a_rolled, defense_rolled=d_rolled))
         ev.append(event(
             "place_bonuses",
@@ -1509,15 +1531,39 @@ def describe(action: Action) -> str:
 
 
 def label(state: State, action: Action) -> str:
-    """`describe` with the hosts named ("attack Raven", "life +1 on Cub"): for undo and the history."""
+    """`describe` with the hosts and players named, for undo and the history ("Wolfmother attacks
+    Raven", "Raven life -1", "Raven flees"): a host's number means nothing at the table. `state` is
+    the one the action is applied to."""
     k = action.kind
-    host_id = getattr(action, "host", None) if k != "instant" else action.target
+    name = lambda host_id: find_host(state, host_id).name  # noqa: E731
     if k == "attack":
-        return f"{find_host(state, action.attacker).name} attacks {find_host(state, action.defender).name}"
-    if k == "roll" and state.combat is not None:
-        return f"combat roll, {find_host(state, state.combat.striker).name} strikes"
-    if host_id is not None and k != "deploy":
-        return f"{describe(action)} on {find_host(state, host_id).name}"
+        return f"{name(action.attacker)} attacks {name(action.defender)}"
+    if k in ("roll", "place_dice", "support") and state.combat is not None:
+        striker, target = exchange_roles(state)
+        if k == "roll":
+            return f"combat roll, {striker.name} attacks {target.name}"
+        if k == "place_dice":
+            return f"place item bonuses, {striker.name} attacks {target.name}"
+        return f"{striker.name}: {describe(action)}" if not action.flee else f"{striker.name} flees"
+    if k == "attach_totem":
+        return f"attach {action.totem.name} to {name(action.host)}"
+    if k == "remove_totem":
+        host = find_host(state, action.host)
+        return f"remove {host.totems[action.totem].name} from {host.name}"
+    if k == "add_item":
+        host = find_host(state, action.host)
+        replaced = f", replacing {host.items[action.replace].name}" if action.replace is not None else ""
+        return f"item {action.item.name} for {host.name}{replaced}"
+    if k == "instant":
+        return f"{describe(action)} on {name(action.target)}"
+    if k == "adjust_life":
+        return f"{name(action.host)} life {action.delta:+d}"
+    if k == "edit_host":
+        return f"correct {name(action.host)}"
+    if k == "end_turn":
+        return f"end {state.players[current_player(state)].name}'s turn"
+    if k == "set_hand":
+        return f"{state.players[action.player].name}'s hand: {action.hand}"
     return describe(action)
 
 

@@ -29,6 +29,7 @@ RECONCILED = True
 
 ATTACK_COLOR = ft.Colors.RED_700
 DEFENSE_COLOR = ft.Colors.BLUE_700
+WILD_COLOR = ft.Colors.AMBER_800  # the wild die is the golden one
 PHASE_HINT = {
     "reveal": "Round 1, the starting round: each player reveals one host (deploy it) or passes.",
     "fortify": "Round 2, the fortify round: add a totem or an item to a host, or pass. No attacks yet.",
@@ -127,8 +128,11 @@ def _submit(text: str, fn: Callable[[], None], *, icon=None) -> tuple:
 
 def _badge(text: str, color, icon=None) -> ft.Control:
     row = [ft.Icon(icon, size=18, color=ft.Colors.WHITE)] if icon else []
+    # expand_loose: the text takes what it needs up to the width left, and wraps beyond it (a plain
+    # Text in a Row never wraps: "Protected until the end of Ana's turn in round 2" was cut off).
     return ft.Container(
-        ft.Row(row + [ft.Text(text, color=ft.Colors.WHITE, size=14, weight=ft.FontWeight.W_600)],
+        ft.Row(row + [ft.Text(text, color=ft.Colors.WHITE, size=14, weight=ft.FontWeight.W_600, expand=True,
+                              expand_loose=True)],
                spacing=4, tight=True),
         bgcolor=color, border_radius=14, padding=ft.Padding.symmetric(horizontal=10, vertical=4))
 
@@ -141,11 +145,34 @@ def dice_icons(n: int, color, label: str) -> ft.Control:
                   spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
 
 
-def die_square(value: Optional[int], color, *, faded: bool = False) -> ft.Control:
+def rolled_dice(label: str, rolled: list[int], color) -> ft.Control:
+    """A side's dice in the order they were rolled, the wild die (the golden one) marked, with what
+    it did when it showed 6 or 1."""
+    wild = cb.wild_index(rolled)
+    dice: list[ft.Control] = []
+    size = 36  # six in a row on a 360 px phone
+    for i, v in enumerate(rolled):
+        if i == wild:
+            dice.append(tagged("klaw-wild", ft.Column([
+                ft.Container(die_square(v, color, size=size), border=ft.Border.all(3, WILD_COLOR), border_radius=10),
+                ft.Text("wild", size=12, weight=ft.FontWeight.BOLD, color=WILD_COLOR),
+            ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)))
+        else:
+            dice.append(die_square(v, color, size=size))
+    rows = [_txt(label, ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row(dice or [_txt("no dice", italic=True)], wrap=True, spacing=6, run_spacing=6,
+                   vertical_alignment=ft.CrossAxisAlignment.START)]
+    effect = cb.apply_wild(rolled)[1]
+    if effect:
+        rows.append(tagged("klaw-wild-effect", _txt(effect, weight=ft.FontWeight.BOLD, color=WILD_COLOR)))
+    return ft.Column(rows, spacing=4)
+
+
+def die_square(value: Optional[int], color, *, faded: bool = False, size: int = 44) -> ft.Control:
     return ft.Container(
-        ft.Text("–" if value is None else str(value), size=22, weight=ft.FontWeight.BOLD,
+        ft.Text("–" if value is None else str(value), size=size / 2, weight=ft.FontWeight.BOLD,
                 color=ft.Colors.WHITE if value is not None else ft.Colors.ON_SURFACE_VARIANT),
-        width=44, height=44, alignment=ft.Alignment.CENTER, border_radius=8,
+        width=size, height=size, alignment=ft.Alignment.CENTER, border_radius=8,
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST if value is None or faded else color)
 
 
@@ -224,6 +251,8 @@ def _now(frame, s: R.State, moves: list[Move]) -> ft.Control:
         rows.append(_txt(R.outcome(s) or "", ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
     elif s.combat is not None:
         c = s.combat
+        rows.append(tagged("klaw-attacks-now", _txt(R.attacks_now(s), ft.TextThemeStyle.TITLE_MEDIUM,
+                                                    weight=ft.FontWeight.BOLD)))
         rows.append(_txt(f"A fight is on: {R.find_host(s, c.attacker).name} against {R.find_host(s, c.defender).name}. "
                          "It goes on until a host falls; the roles swap after each exchange.", ft.TextThemeStyle.BODY_LARGE))
         accept = _find(moves, "place_dice", attack=None, defense=None)
@@ -298,14 +327,12 @@ def _combat(frame, s: R.State, last: list[Event], moves: list[Move]) -> ft.Contr
     c = s.combat
     if c is not None:
         att, dfn = R.find_host(s, c.attacker), R.find_host(s, c.defender)
-        striker = R.find_host(s, c.striker)
-        target = dfn if striker.id == att.id else att
-        rows.append(ft.Row([_fighter(s, att, "Attacker", striker.id == att.id),
-                            _fighter(s, dfn, "Defender", striker.id == dfn.id)], spacing=8,
+        striker, target = R.exchange_roles(s)
+        rows.append(ft.Row([_fighter(s, att, striker.id == att.id), _fighter(s, dfn, striker.id == dfn.id)], spacing=8,
                            vertical_alignment=ft.CrossAxisAlignment.START))
         odds = R.combat_odds(s, att.id, dfn.id)
         rows.append(tagged("klaw-odds", ft.Column([
-            _txt(f"Chance from here ({att.name} attacker, {dfn.name} defender): {win_chance_text(odds)}.",
+            _txt(f"Chance from here: {win_chance_text(odds, att.name, dfn.name)}.",
                  ft.TextThemeStyle.BODY_LARGE, weight=ft.FontWeight.BOLD),
             *[_txt(line) for line in first_exchange_summary(odds.first_exchange, target.name, striker.name)],
         ], spacing=2)))
@@ -331,14 +358,20 @@ def _next_roll(s: R.State, striker: R.Host) -> ft.Control:
     return _txt(said + shackled, ft.TextThemeStyle.BODY_SMALL)
 
 
-def _fighter(s: R.State, h: R.Host, role: str, striking: bool) -> ft.Control:
-    return ft.Container(ft.Column([
-        _txt(role + (" · strikes now" if striking else ""), ft.TextThemeStyle.LABEL_MEDIUM),
+def _fighter(s: R.State, h: R.Host, striking: bool) -> ft.Control:
+    """One side of the fight: whether it attacks or defends in the coming exchange, its life and dice."""
+    role = "Attacks now" if striking else "Defends now"
+    box = ft.Container(ft.Column([
+        _txt(role, ft.TextThemeStyle.LABEL_LARGE, weight=ft.FontWeight.BOLD,
+             color=ATTACK_COLOR if striking else DEFENSE_COLOR),
         _txt(h.name, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         tagged(f"klaw-fight-life-{h.id}", ft.Text(f"{h.life}", size=34, weight=ft.FontWeight.BOLD)),
         _txt(f"of {R.full_life(h)} · {R.strike_dice(s, h)} att · {R.defense_dice(h)} def", ft.TextThemeStyle.BODY_SMALL),
-    ], spacing=0), expand=True, padding=10, border_radius=10,
-        border=ft.Border.all(3 if striking else 1, ft.Colors.PRIMARY if striking else ft.Colors.OUTLINE_VARIANT))
+    ], spacing=0), padding=10, border_radius=10,
+        border=ft.Border.all(3 if striking else 1, ATTACK_COLOR if striking else ft.Colors.OUTLINE_VARIANT))
+    side = tagged(f"klaw-fighter-{h.id}", box)
+    side.expand = True  # the Row's child is the Semantics: it takes the half
+    return side
 
 
 OUTCOME_WORDS = {
@@ -357,10 +390,10 @@ def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[Event]) -> ft.Co
     striker = names.get(ex.striker) or said.get("striker_name") or "the striker"
     target = names.get(ex.target) or said.get("target_name") or "the struck host"
     rows = [
-        _txt(f"Last exchange: {striker} struck {target}", ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
-        _txt(f"Rolled: attack {', '.join(map(str, ex.attack_rolled)) or 'none'} · defense "
-             f"{', '.join(map(str, ex.defense_rolled)) or 'none'}. Sorted high to low and paired:",
-             ft.TextThemeStyle.BODY_SMALL),
+        _txt(f"Last exchange: {striker} attacked {target}", ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+        rolled_dice(f"{striker} rolled (attack)", ex.attack_rolled, ATTACK_COLOR),
+        rolled_dice(f"{target} rolled (defense)", ex.defense_rolled, DEFENSE_COLOR),
+        _txt("Sorted high to low and paired:", ft.TextThemeStyle.BODY_SMALL),
     ]
     for i, outcome in enumerate(ex.outcomes):
         a = ex.attack_values[i] if i < len(ex.attack_values) else None
@@ -400,10 +433,11 @@ def _pending(frame, s: R.State) -> ft.Control:
     ab = [cb.Bonus(x, y) for x, y in p.attack_bonuses]
     db = [cb.Bonus(x, y) for x, y in p.defense_bonuses]
     preview = cb.resolve(p.attack_rolled, p.defense_rolled, ab, db, pa, pd)
-    striker = R.find_host(s, s.combat.striker).name
-    struck = R.find_host(s, s.combat.defender if s.combat.striker == s.combat.attacker else s.combat.attacker).name
+    striker, struck = (h.name for h in R.exchange_roles(s))
     return ft.Container(ft.Column([
         _txt("Item bonuses to place", ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+        rolled_dice(f"{striker} rolled (attack)", p.attack_rolled, ATTACK_COLOR),
+        rolled_dice(f"{struck} rolled (defense)", p.defense_rolled, DEFENSE_COLOR),
         _txt(f"Attack rolled {', '.join(map(str, a_sorted)) or 'none'} · defense {', '.join(map(str, d_sorted)) or 'none'} "
              "(sorted, #1 = highest)."),
         *describe("Attack", a_sorted, p.attack_bonuses, pa),
