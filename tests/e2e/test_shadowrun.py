@@ -1,9 +1,12 @@
-"""End to end, phone size: a Shadowrun: Singularis campaign made through the UI, then two full turns
-through every phase at a table rolling physical dice, entered on the frame's dice pad (so every number
-is known): interest with its arithmetic, a payment-due roll whose die is undone and entered again, bad
+"""End to end, phone size: a Shadowrun: Singularis campaign made through the UI with every step by
+hand (steps passing by themselves turned off), then two full turns through every phase at a table
+rolling physical dice, entered on the frame's dice pad (so every number is known): interest with its arithmetic, a payment-due roll whose die is undone and entered again, bad
 payments refused, deploys, errands (the 6 branch), a pumped cost that shows a 6 and is asked for the
 next die, a Shadowrun whose damage kills a runner, the survival roll; then the ledger lists every line
-of the campaign's ledger (read from its logged events), and a reload keeps it all."""
+of the campaign's ledger (read from its logged events), and a reload keeps it all.
+
+Then a quiet turn, its taps counted, with steps passing by themselves (new campaigns) and without;
+typed text gone once sent, and a random pick answered next to its button."""
 
 import re
 
@@ -26,9 +29,18 @@ def open_page(browser, server, viewport=None):
     return open_app(browser, server, viewport=viewport or PHONE)
 
 
+TAPS = {"made": 0}  # every tap the tests make (a quiet turn's taps are counted: see below)
+
+
 def tap(page, locator):
     """The shared tap, clicking only once the control stops moving (this screen redraws a lot)."""
     shared_tap(page, locator, steady=True)
+    TAPS["made"] += 1
+
+
+def untap() -> None:
+    """A tap the machine lost (nothing happened) is tapped again: a player needs it only once."""
+    TAPS["made"] -= 1
 
 
 def button(page, name: str, exact: bool = False):
@@ -49,6 +61,8 @@ def act(page, locator, fields: dict | None = None) -> None:
     for attempt in range(3):
         for label, text in (fields or {}).items():
             fill(page, label, text)
+        if attempt:
+            untap()
         tap(page, locator)
         try:
             expect(by_id(page, "sr-last")).not_to_have_text(before, timeout=6000 if attempt < 2 else 10000)
@@ -103,6 +117,8 @@ def enter_dice(page, *faces: str, asks: str = "") -> None:
     before = last(page)
     for n, face in enumerate(faces, start=1):
         for attempt in range(2):
+            if attempt:
+                untap()
             tap(page, page.get_by_role("button", name=f"face {face}", exact=True))
             try:
                 expect(page.get_by_text(f"{n} of {len(faces)} entered")).to_be_visible(timeout=5000)
@@ -134,6 +150,8 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     type_into(page.get_by_label("Campaign name"), "Sprawl")
     expect(page.get_by_label("Die face 1: deck")).to_be_visible()
     settled_screenshot(page, artifacts / "shadowrun-setup-form-phone.png")
+    # Every step by hand, as in a campaign made before steps passed by themselves (they still play so).
+    tap(page, reach(page, page.get_by_role("switch", name=re.compile("pass by themselves"))))
     tap(page, button(page, "Create and open"))
 
     # Setup: the loan paid out, one objective of each range; from now on the table rolls real dice.
@@ -281,4 +299,128 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     expect(page.get_by_role("group", name=f"Lines ({len(lines)} of {len(lines)})")).to_be_visible()
     tap(page, button(page, "Back to the table"))
     dashboard(page, turn="Turn 3", phase="Objective", loan=13, cash=16, interest=0, debt=13, rep=-3, target=25)
+    context.close()
+
+
+# --- a quiet turn, counted ---------------------------------------------------------------------------------
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def into_view(page, locator) -> None:
+    """Scroll Flutter's view (as a finger swipes) until the control is on screen, for a picture."""
+    height = page.viewport_size["height"]
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box and 60 <= box["y"] and box["y"] + box["height"] <= height - 100:
+            return
+        page.mouse.move(page.viewport_size["width"] / 2, height / 2)
+        page.mouse.wheel(0, 200 if box is None or box["y"] > 60 else -200)
+        page.wait_for_timeout(120)
+
+
+def new_campaign(page, name: str, *, auto_pass: bool, artifacts=None) -> None:
+    """Made through the setup form (steps pass by themselves unless turned off), the three objectives
+    added, physical dice on, and turn 1 started."""
+    tap(page, button(page, "New campaign"))
+    tap(page, page.get_by_role("radio", name=GAME))
+    type_into(page.get_by_label("Campaign name"), name)
+    switch = reach(page, page.get_by_role("switch", name=re.compile("pass by themselves")))
+    expect(switch).to_have_attribute("aria-checked", "true")  # on for every new campaign
+    if artifacts is not None:
+        into_view(page, switch)
+        settled_screenshot(page, artifacts / f"shadowrun-setup-auto-pass-{page.viewport_size['width']}.png")
+    if not auto_pass:
+        tap(page, switch)
+        expect(switch).to_have_attribute("aria-checked", "false")
+    tap(page, button(page, "Create and open"))
+    for objective, rep in (("Data steal", 5), ("Extraction", 15), ("Wetwork", 25)):
+        add_objective(page, objective, rep)
+    tap(page, reach(page, page.get_by_role("switch", name=re.compile("I roll physical dice"))))
+    act(page, button(page, re.compile(r"^Start turn 1")))
+    dashboard(page, turn="Turn 1")
+
+
+def quiet_turn_by_hand(page) -> None:
+    """Every step of turn 1 tapped, as before steps passed by themselves (nothing happens in it)."""
+    act(page, button(page, "Refresh the challenges (1b)"))
+    advance(page, "Refresh")
+    advance(page, "Credstick 3a · Getting paid")
+    act(page, button(page, "Collect Mr Johnson's payment (+0)"))
+    advance(page, "Credstick 3b · Secondary income")
+    advance(page, "Credstick 3c · Payroll")
+    act(page, button(page, "Pay the payroll (nothing due)"))
+    advance(page, "Credstick 3d · Interest")
+    act(page, button(page, "Charge interest (+2)"))
+    advance(page, "Credstick 3e · Payment due")
+    roll(page, "Roll: is payment due? (d6)", "6", asks="the payment-due roll")
+    advance(page, "Legwork")
+    advance(page, "Shadowrun")
+    advance(page, "Victory/Failure")
+    act(page, button(page, "Check victory"))
+    advance(page, "End")
+    advance(page, "Objective", "Advance to turn 2: Objective")
+
+
+def quiet_turn_passing(page) -> None:
+    """The same turn where steps with nothing to do pass by themselves (each says so)."""
+    dashboard(page, phase="Refresh")  # 1b passed as turn 1 started
+    advance(page, "Credstick 3b · Secondary income")
+    expect(by_id(page, "sr-last")).to_contain_text("Credstick 3a · Getting paid: +0, nothing to collect — passed.")
+    advance(page, "Credstick 3e · Payment due")
+    expect(by_id(page, "sr-last")).to_contain_text("Credstick 3c · Payroll: no upkeep due — passed.")
+    expect(by_id(page, "sr-last")).to_contain_text("Interest +2: 10% of 20 = 2")
+    roll(page, "Roll: is payment due? (d6)", "6", asks="the payment-due roll")
+    dashboard(page, phase="Legwork")
+    expect(by_id(page, "sr-last")).to_contain_text("Credstick 3e · Payment due: not due this turn — passed.")
+    advance(page, "End")  # no runner in play: no run, and the victory check can't be won
+    expect(by_id(page, "sr-last")).to_contain_text("Shadowrun: no unturned runner, no run — passed.")
+    expect(by_id(page, "sr-last")).to_contain_text("Victory/Failure: not won yet, no roll to make — passed.")
+    advance(page, "Refresh", "Advance to turn 2: Refresh")
+
+
+@pytest.mark.parametrize("auto_pass", [False, True], ids=["every-step-by-hand", "steps-pass-by-themselves"])
+def test_a_quiet_turn_takes_eight_taps_or_fewer(browser, server, artifacts, auto_pass):
+    """Issue #16: a quiet turn (no income, nothing due, no run) took 19 taps at a table rolling
+    physical dice, every step tapped through; with steps passing by themselves it takes 7 (the roll
+    is three: the button, the die's face, "Use these dice")."""
+    context, page = open_page(browser, server)
+    new_campaign(page, "Quiet", auto_pass=auto_pass, artifacts=artifacts if auto_pass else None)
+    before = TAPS["made"]
+    (quiet_turn_passing if auto_pass else quiet_turn_by_hand)(page)
+    taps = TAPS["made"] - before
+    dashboard(page, turn="Turn 2", loan=20, cash=20, interest=2, debt=22, rep=0)
+    print(f"quiet turn, {'steps passing by themselves' if auto_pass else 'every step by hand'}: {taps} taps")
+    if auto_pass:
+        settled_screenshot(page, artifacts / "shadowrun-quiet-turn-2-phone.png")
+        assert taps <= 8, f"a quiet turn took {taps} taps"  # (7: the aim was 8 or fewer)
+    else:
+        assert taps == 19
+    context.close()
+
+
+def field_is_empty(page, label: str) -> None:
+    """Flutter writes a field's text into its input element only once the field has the focus."""
+    field = page.get_by_label(re.compile(rf"(^|\n){re.escape(label)}($|\n)")).and_(page.locator("input, textarea"))
+    tap(page, field)
+    expect(field).to_have_value("")
+    page.keyboard.press("Tab")
+
+
+def test_typed_text_clears_once_sent_and_a_random_pick_answers_where_asked(browser, server, artifacts):
+    context, page = open_page(browser, server, viewport=SMALL_PHONE)
+    new_campaign(page, "Sprawl", auto_pass=True, artifacts=artifacts)
+    advance(page, "Credstick 3b · Secondary income")
+    act(page, button(page, "Add secondary income"), {"Nuyen": "2", "From (card)": "Fame"})
+    dashboard(page, cash=22)
+    for label in ("Nuyen", "From (card)"):  # sent: the form starts empty again
+        field_is_empty(page, label)
+    tap(page, reach(page, page.get_by_text("Card effects and random targets")))
+    act(page, button(page, "Pick one at random"), {"Options, separated by commas": "Ghost, Dodger"})
+    enter_dice(page, "Dodger", asks="a random target among Ghost and Dodger")  # a die named by the options
+    answer = reach(page, by_id(page, "sr-picked"))
+    expect(answer).to_contain_text("Picked: Dodger")
+    field_is_empty(page, "Options, separated by commas")
+    into_view(page, answer)
+    settled_screenshot(page, artifacts / "shadowrun-random-pick-360.png")
     context.close()

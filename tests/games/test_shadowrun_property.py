@@ -118,7 +118,7 @@ def test_two_hundred_games_at_a_physical_dice_table():
     pauses = 0
     for seed in range(200):
         rng = random.Random(seed)
-        settings = random_settings(rng)
+        settings = {**random_settings(rng), "auto_pass": seed % 2 == 0}  # half with steps passing by themselves
         out = physical_playout(GAME, settings, seed=seed, choose=choose, steps=60)
         # The events the playout's actions produced (its log keeps actions, dice and states): the
         # rules give them again on a replay of that log.
@@ -136,8 +136,9 @@ def test_two_hundred_games_at_a_physical_dice_table():
 
 def test_store_playouts_keep_the_entered_dice_through_undo_and_redo():
     store = memory_store()
-    for seed in range(3):
-        store_playout(store, GAME, random_settings(random.Random(seed)), seed=seed, choose=choose, steps=60)
+    for seed in range(4):
+        settings = {**random_settings(random.Random(seed)), "auto_pass": seed % 2 == 0}
+        store_playout(store, GAME, settings, seed=seed, choose=choose, steps=60)
 
 
 # --- hypothesis: any action, also out of range, with the app's seeded dice -----------------------------
@@ -206,9 +207,10 @@ def make_action(data, s: State, kind: str):
 
 @settings(max_examples=40, derandomize=True)
 @given(data=st.data(), seed=st.integers(0, 2**32), difficulty=st.sampled_from(["easy", "normal", "hard", "extreme"]),
-       loan=st.integers(1, 20))
-def test_random_play_keeps_the_books(data, seed, difficulty, loan):
-    state = new_state(Settings(loan=loan, difficulty=difficulty, target_reputation=data.draw(st.integers(1, 30))))
+       loan=st.integers(1, 20), auto_pass=st.booleans())
+def test_random_play_keeps_the_books(data, seed, difficulty, loan, auto_pass):
+    state = new_state(Settings(loan=loan, difficulty=difficulty, target_reputation=data.draw(st.integers(1, 30)),
+                               auto_pass=auto_pass))
     lines = R.opening_lines(state.settings)
     check_invariants(state, lines)
     log = []  # (action, n) of every applied action
@@ -243,19 +245,19 @@ def test_random_play_keeps_the_books(data, seed, difficulty, loan):
         lines = lines + lines_in(events)
         check_invariants(state, lines)
     # Replay the log with the same dice: the same states, step by step.
-    replay = new_state(Settings(loan=loan, difficulty=difficulty, target_reputation=state.settings.target_reputation))
+    replay = new_state(state.settings)
     for n, (action, stored) in enumerate(log):
         replay, _ = apply(replay, GAME.parse_action(GAME.dump_action(action)), SeededDice(seed, n))
         assert replay == stored
 
 
 @settings(max_examples=15, derandomize=True)
-@given(seed=st.integers(0, 2**32))
-def test_a_plain_campaign_reaches_later_turns(seed):
+@given(seed=st.integers(0, 2**32), auto_pass=st.booleans())
+def test_a_plain_campaign_reaches_later_turns(seed, auto_pass):
     """Always taking the phase's required step and moving on: turns pass and the books balance."""
     required = {"objective": "refresh_challenges", "paid": "get_paid", "payroll": "payroll",
                 "interest": "charge_interest", "payment": "roll_payment_due", "victory": "check_victory"}
-    state = new_state(Settings())
+    state = new_state(Settings(auto_pass=auto_pass))
     logged = []
     for name, rep in (("A", 5), ("B", 15), ("C", 25)):
         state, events = apply(state, GAME.parse_action({"kind": "add_objective", "name": name, "rep": rep}), SeededDice(seed, 0))

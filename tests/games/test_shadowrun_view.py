@@ -271,3 +271,152 @@ def test_a_number_out_of_its_range_is_refused_with_the_moves_range():
     field = ft.TextField(value="-3")
     with pytest.raises(InputError, match="Off the loan must be between 0 and 20"):
         ui.number(field, "pay_off", "loan")
+
+
+# --- steps that pass by themselves; the answer where it was asked; the end said once --------------------
+
+
+def quiet(**update) -> R.State:
+    s = R.new_state(R.Settings(auto_pass=True))
+    for name, rep in (("Low", 5), ("Mid", 15), ("High", 25)):
+        s, _ = R.apply(s, R.AddObjective(name=name, rep=rep), SeededDice(1, 1))
+    return s.model_copy(update=update, deep=True)
+
+
+def controls_tagged(control, identifier: str) -> list:
+    found = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            if isinstance(c, ft.Semantics) and c.identifier == identifier:
+                found.append(c)
+            for attr in ("controls", "content", "title", "leading"):
+                walk(getattr(c, attr, None))
+    walk(control)
+    return found
+
+
+def test_the_advance_button_names_where_the_turn_stops_past_the_steps_that_pass():
+    s = quiet()
+    assert find(view.panel(FakeFrame(s)), "Start turn 1: Refresh")
+    s, events = R.apply(s, R.Advance(), SeededDice(1, 1))
+    assert find(view.panel(FakeFrame(s)), "Advance to Credstick 3b · Secondary income")
+    old = R.new_state(R.Settings()).model_copy(update={"phase": "refresh", "turn": 1})
+    assert find(view.panel(FakeFrame(old)), "Advance to Credstick 3a · Getting paid")  # off: one step at a time
+
+
+def test_just_now_says_each_passed_step_once():
+    s = quiet(phase="refresh", turn=1)
+    s, events = R.apply(s, R.Advance(), SeededDice(1, 1))
+    [box] = controls_tagged(view.panel(FakeFrame(s, [("next phase", events)])), "sr-last")
+    shown = texts(box)
+    assert "Credstick 3a · Getting paid: +0, nothing to collect — passed." in shown
+    assert "Turn 1: Credstick 3a · Getting paid." not in shown  # the passed step is named once
+    assert "Turn 1: Credstick 3b · Secondary income." in shown  # where the turn stopped
+
+
+def test_a_random_pick_answers_next_to_its_button():
+    s = quiet(phase="legwork", turn=1)
+    s, events = R.apply(s, R.PickRandom(options=["Ghost", "Dodger", "Sam"]), SeededDice(1, 1))
+    built = view.panel(FakeFrame(s, [("random target", events)]))
+    [tile] = [c for c in built.controls if isinstance(c, ft.ExpansionTile)]
+    assert tile.expanded  # open, so the answer shows where it was asked
+    [answer] = controls_tagged(tile, "sr-picked")
+    picked = events[0].data["picked"]
+    assert f"Picked: {picked}" in texts(answer) and "Among Ghost, Dodger, Sam" in texts(answer)
+    # One action later, the answer has moved to the history only.
+    s, events = R.apply(s, R.SellCards(count=1), SeededDice(1, 2))
+    built = view.panel(FakeFrame(s, [("sell", events), ("random target", [])]))
+    [tile] = [c for c in built.controls if isinstance(c, ft.ExpansionTile)]
+    assert not tile.expanded and not controls_tagged(tile, "sr-picked")
+
+
+def test_the_game_over_screen_says_the_result_once():
+    s = quiet(phase="victory", turn=3, loan=0, interest=0, reputation=30, cash=4)
+    s, events = R.apply(s, R.CheckVictory(), SeededDice(1, 1))
+    assert s.result == "Won"
+    shown = texts(view.panel(FakeFrame(s, [("victory check", events)])))
+    # The frame's end card says how it ended; the panel keeps the final balances and says it no second time.
+    assert "Turn 3" in shown and "Ledger" in shown
+    for said in ("Won", "Victory", "Game over", "The game is over.", "Just now"):
+        assert said not in shown
+
+
+def test_payroll_labels_wrap_and_the_ticks_are_read_when_paying():
+    cards = [R.Card(id=9, name="Street Samurai with a long name", cost=2, upkeep=3, body=4),
+             R.Card(id=10, name="Decker", cost=1, upkeep=1, body=3)]
+    s = quiet(phase="payroll", turn=1, cards=cards, next_id=11, cash=2)
+    frame = FakeFrame(s)
+    built = view.panel(frame)
+    rows = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.Semantics) and c.checked is not None:
+            rows.append(c)
+        elif isinstance(c, ft.BaseControl):
+            for attr in ("controls", "content"):
+                walk(getattr(c, attr, None))
+    walk(built)
+    # The label is a Text that wraps beside the box (a checkbox's own label would be cut off).
+    assert [r.label for r in rows] == ["Leave Street Samurai with a long name unpaid (upkeep 3): trashed",
+                                       "Leave Decker unpaid (upkeep 1): trashed"]
+    boxes = [r.content.content.controls[0] for r in rows]
+    labels = [r.content.content.controls[1] for r in rows]
+    assert all(isinstance(b, ft.Checkbox) and l.expand for b, l in zip(boxes, labels))
+    assert [b.value for b in boxes] == [True, False]  # what cash can't cover, ticked to start with
+    boxes[1].value = True  # the table ticks the Decker too
+    find(built, "Pay the payroll")[0].on_click(None)
+    assert frame.dispatched[-1][0] == R.Payroll(unpaid=[9, 10])
+
+
+def test_typed_text_is_gone_once_its_action_is_sent_and_kept_when_refused():
+    s = quiet(phase="income", turn=1)
+    frame = FakeFrame(s)
+    redrawn: list = []
+
+    def dispatch(action, pulse=False):  # the frame redraws at once, as the real one does
+        frame.dispatched.append(action)
+        redrawn.append(view.panel(frame))
+    frame.dispatch = dispatch
+    built = view.panel(frame)
+    memo = frame.__dict__["_shadowrun_typed"]
+    memo.update({"Nuyen": "2", "From (card)": "Fame"})  # what the phone typed (on_change keeps it)
+    built = view.panel(frame)
+    fields = {f.label: f for f in view_fields(built)}
+    assert (fields["Nuyen"].value, fields["From (card)"].value) == ("2", "Fame")
+    find(built, "Add secondary income")[0].on_click(None)
+    assert frame.dispatched == [R.SecondaryIncome(amount=2, source="Fame")]
+    fields = {f.label: f for f in view_fields(redrawn[-1])}
+    assert (fields["Nuyen"].value, fields["From (card)"].value) == ("", "")  # the redraw after sending
+    assert memo == {}
+
+    def refuse(action, pulse=False):
+        raise R.RuleError("no")
+    frame.dispatch = refuse
+    memo.update({"Nuyen": "5"})
+    built = view.panel(frame)
+    with pytest.raises(R.RuleError):
+        find(built, "Add secondary income")[0].on_click(None)
+    assert memo == {"Nuyen": "5"}  # refused: kept, to be corrected
+
+
+def view_fields(control) -> list:
+    found = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+        elif isinstance(c, ft.BaseControl):
+            if isinstance(c, ft.TextField):
+                found.append(c)
+            for attr in ("controls", "content"):
+                walk(getattr(c, attr, None))
+    walk(control)
+    return found

@@ -5,7 +5,8 @@ change is a ledger line, logged with the action's events: see `ledger.post`; the
 the balances, and `ledger(settings, events)` rebuilds the lines), walks the turn phase by phase,
 and declares every roll the book asks for as a chance node (how many dice, which die, why, the odds
 of each outcome): Luck of the Draw, tie-breaks, payment due, errands, events, pumped costs, random
-picks, damage, survival.
+picks, damage, survival. In new campaigns (`Settings.auto_pass`), a step with nothing to choose and
+no die to roll passes by itself within the action that reached it, and says so (`_carry_on`).
 
 Read top to bottom: the numbers of the game (pure formulas and the odds of each roll), settings,
 state, actions, which actions each phase allows (`why_not`) and what may be done now (`moves`),
@@ -18,11 +19,11 @@ import typing
 from fractions import Fraction
 from typing import Annotated, Any, Callable, Iterable, Literal, Optional, Union
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, model_serializer, model_validator
 
 from companion.games.base import (
-    DieSpec, Dice, Event, FieldSpec, Game, InputError, Model, Move, Outcome, RuleError, ceil_div, event, field_specs,
-    fmt_dice, require_range, throw, throw_one,
+    Chance, DieSpec, Dice, Event, FieldSpec, Game, InputError, Model, Move, NeedDice, Outcome, RuleError, ceil_div, d,
+    event, field_specs, fmt_dice, require_range, throw, throw_one,
 )
 from companion.games.shadowrun.ledger import ACCOUNTS, Account, Journal, Line, lines_in, post
 
@@ -250,6 +251,17 @@ class Settings(Model):
         default_factory=lambda: list(DEFAULT_DECK_TABLE), min_length=6, max_length=6,
         description="Luck of the Draw: the player deck named by die faces 1–6",
     )
+    # Off in every campaign made before it existed (their saved settings lack it), so their logs replay
+    # as they were played, one step per action; the setup form turns it on for new campaigns.
+    auto_pass: bool = Field(False, description="Steps with nothing to choose and no die to roll pass by themselves")
+
+    @model_serializer(mode="wrap")
+    def _written_only_when_on(self, handler: Any) -> Any:
+        # Off, it is left out: an old campaign's settings and states are saved byte for byte as before.
+        data = handler(self)
+        if isinstance(data, dict) and not self.auto_pass:
+            data.pop("auto_pass", None)
+        return data
 
 
 # --- State ---------------------------------------------------------------------------------------------
@@ -1608,6 +1620,106 @@ def _copy(state: State) -> State:
     })
 
 
+# --- Steps that pass by themselves (settings.auto_pass) ---------------------------------------------------
+# When an action leaves the turn at a step the table has nothing to choose in and no die to roll, the
+# same action takes the step's one required action (if any), says it passed and why, and moves on: so
+# it is logged, undone and replayed with the action that reached it. It never rolls: a step that would
+# need a die waits for the table.
+
+
+class _NoDice:
+    """The dice of a step passing by itself: any roll it would need stops the pass (NeedDice)."""
+
+    def throw(self, chance: Chance) -> list[int]:
+        raise NeedDice(chance)
+
+    def roll(self, sides: int) -> int:
+        raise NeedDice(Chance(count=1, die=d(sides), why="a roll"))
+
+
+# The one action a step requires, taken for the table when it leaves no choice (the rules may still
+# need a die for it: then the step waits). Payroll leaves a choice only when cash runs short.
+_REQUIRED: dict[str, Callable[[State], Optional[Any]]] = {
+    "objective": lambda s: RefreshChallenges() if len(s.objectives) >= OBJECTIVES_IN_PLAY else None,
+    "paid": lambda s: GetPaid(),
+    "payroll": lambda s: None if payroll_unpayable(s) else Payroll(),
+    "interest": lambda s: ChargeInterest(),
+    "payment": lambda s: RollPaymentDue() if s.payment_due is None and s.interest > 0 else None,
+    "victory": lambda s: CheckVictory(),
+}
+
+
+def _required_now(s: State) -> Optional[Any]:
+    make = _REQUIRED.get(s.phase)
+    action = make(s) if make is not None else None
+    return action if action is not None and why_not(s, action.kind) is None else None
+
+
+def _why_it_passes(s: State) -> Optional[str]:
+    """Why the turn may leave its current step with nothing for the table to do (None: it may not)."""
+    if s.pending_errand is not None or s.damage is not None:
+        return None
+    phase, done = s.phase, s.step_done
+    if phase == "objective" and done:
+        return "challenges placed as listed, nothing to choose"
+    if phase == "paid" and done:
+        pay = johnson_pay(s.rep_from_objectives_last_turn)
+        return f"+{pay} collected" if pay else "+0, nothing to collect"
+    if phase == "payroll" and done:
+        return f"upkeep {upkeep_due(s)} paid, cash covered it" if payroll_bill(s) else "no upkeep due"
+    if phase == "interest" and done:
+        return "interest charged, nothing to choose"
+    if phase == "payment":
+        # Decision: with no interest owed the payment-due roll changes nothing, so it isn't asked for.
+        if s.payment_due is None and s.interest == 0:
+            return "no interest owed, nothing to pay (no roll needed)"
+        if s.payment_due is False:
+            return "not due this turn"
+        return "the payment is settled" if done else None
+    if phase == "shadowrun" and s.run is None:
+        if s.run_taken:
+            return "the run for this turn is over"
+        if not s.objectives:
+            return "no objective in play, no run"
+        return None if any(not c.turned for c in _runners(s)) else "no unturned runner, no run"
+    if phase == "victory" and done:
+        return "not won yet" + (", and you survive the roll" if s.reputation < 0 else ", no roll to make")
+    return None
+
+
+def _carry_on(s: State, ev: Journal) -> State:
+    """Take the turn through the steps that pass by themselves, from wherever the action left it."""
+    ev.events()  # the action's own ledger lines ride on its own events, not on a passed step's
+    while s.phase != "over":
+        action = _required_now(s)
+        if action is not None:
+            trial, done = _copy(s), Journal()
+            try:
+                HANDLERS[action.kind](trial, action, _NoDice(), done)
+            except NeedDice:
+                return s  # this step needs a die: the table rolls it
+            s = trial
+            for e in done.events():
+                ev.append(e)
+            continue
+        why = _why_it_passes(s)
+        if why is None:
+            return s
+        ev.append(event("step_passed", f"{PHASE_TITLES[s.phase]}: {why} — passed.", phase=s.phase, why=why))
+        _advance(s, Advance(), _NoDice(), ev)
+    return s
+
+
+def advance_to(state: State) -> str:
+    """The phase an advance now leads to: the next one, or the first step after it the table has to
+    act in when steps pass by themselves (the next phase when that ends the game)."""
+    nxt = NEXT_PHASE.get(state.phase, state.phase)
+    if not state.settings.auto_pass or why_not(state, "advance") is not None:
+        return nxt
+    landed = apply(state, Advance(), _NoDice())[0].phase
+    return nxt if landed == "over" else landed
+
+
 def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     """The next state and what happened. Refuses (RuleError/InputError) without changing anything."""
     reason = why_not(state, action.kind)
@@ -1617,6 +1729,8 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
     new = _copy(state)
     journal = Journal()
     HANDLERS[action.kind](new, action, dice, journal)
+    if new.settings.auto_pass:
+        new = _carry_on(new, journal)
     return new, journal.events()
 
 

@@ -20,7 +20,7 @@ from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import icon_button, section, tagged
+from companion.ui.widgets import icon_button, section, switch_row, tagged
 
 # Drawn afresh from the state (and what was typed, kept in `_MEMO`) on every redraw, and never changed
 # in place: the frame reconciles it with what the phone shows, so its controls keep their identity.
@@ -88,6 +88,27 @@ def _box(*controls: ft.Control, color=ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft
                         bgcolor=color, border_radius=12, padding=12)
 
 
+def _tick_row(label: str, value: bool) -> tuple[ft.Control, ft.Checkbox]:
+    """A checkbox with its label wrapping beside it (a Checkbox's own label never wraps and is cut off
+    at phone width); a tap anywhere on the row ticks it. Returns (the row, the checkbox to read). A tap
+    changes this draw's row in place, as the kit's `switch_row` does; the next redraw draws it afresh."""
+    def changed(e):
+        row.checked = bool(box.value)
+        row.update()
+
+    def flip(e):
+        box.value = not box.value
+        box.update()
+        changed(e)
+
+    box = ft.Checkbox(value=value, on_change=changed)
+    row = ft.Semantics(label=label, checked=value, container=True, content=ft.Container(
+        ft.Row([box, ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE)],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        on_click=flip, border_radius=8, padding=ft.Padding.symmetric(vertical=4)))
+    return row, box
+
+
 def _sub(title: str) -> ft.Text:
     return ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD)
 
@@ -143,8 +164,15 @@ class Ui:
         pulses; at a physical-dice table the frame then asks for its dice."""
         def go(e):
             action = make()
-            self.frame.dispatch(action, pulse=R.GAME.chance_for(self.s, action) is not None)
-            self.memo.clear()  # sent: the form starts empty again
+            # Sent: the form starts empty again. Emptied before the dispatch, whose redraw would put the
+            # typed text back; kept when the action is refused, to be corrected.
+            typed = dict(self.memo)
+            self.memo.clear()
+            try:
+                self.frame.dispatch(action, pulse=R.GAME.chance_for(self.s, action) is not None)
+            except Exception:
+                self.memo.update(typed)
+                raise
         return self.guard(go)
 
     def button(self, text: str, kind: str, on_click, *, icon=None, primary: bool = False,
@@ -167,6 +195,11 @@ class Ui:
         """This kind's first ready move, or the greyed one that says why not."""
         return next(m for m in self.moves if m.kind == kind and (m.ready or m.why_not))
 
+    def just_now(self, *kinds: str) -> Optional[Event]:
+        """The event of one of these kinds the latest action made, if it made one."""
+        row = self.recent[0] if self.recent else None
+        return next((e for e in map(Event.coerce, row.events) if e.kind in kinds), None) if row else None
+
     def latest(self, kind: str) -> Optional[Event]:
         """The newest event of this kind among the recent history (typed data, never sentences)."""
         for row in self.recent:
@@ -183,7 +216,9 @@ class Ui:
 def panel(frame) -> ft.Control:
     ui = Ui(frame)
     s = ui.s
-    parts: list[ft.Control] = [dashboard(ui), stepper(ui)]
+    # Once over, the frame's end card says how the game ended: the panel keeps the final balances and
+    # what was in play, and says it no second time.
+    parts: list[ft.Control] = [dashboard(ui)] + ([stepper(ui)] if s.phase != "over" else [])
     if s.phase not in ("setup", "objective"):
         parts.append(objectives_section(ui, with_form=False))
     parts.append(runners_section(ui))
@@ -204,7 +239,7 @@ def _tile(label: str, value: int | str, identifier: str, *, color=None, width: i
 def dashboard(ui: Ui) -> ft.Control:
     s = ui.s
     rep_color = NEGATIVE if s.reputation < 0 else None
-    where = "Setup" if s.phase == "setup" else (f"Game over · {s.result}" if s.phase == "over" else f"Turn {s.turn}")
+    where = "Setup" if s.phase == "setup" else f"Turn {s.turn}"
     tiles = ft.Row([
         _tile("Loan", s.loan, "sr-loan"),
         _tile("Cash", s.cash, "sr-cash"),
@@ -216,8 +251,9 @@ def dashboard(ui: Ui) -> ft.Control:
     head = ft.Row([
         ft.Column([
             tagged("sr-turn", ft.Text(where, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)),
-            tagged("sr-phase", ft.Text(R.phase_title(s.phase), theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-                                       color=ft.Colors.PRIMARY)),
+            # Once over, the frame's end card says the result (the phase would only repeat it).
+            *([] if s.phase == "over" else [tagged("sr-phase", ft.Text(
+                R.phase_title(s.phase), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=ft.Colors.PRIMARY))]),
         ], spacing=0, expand=True),
         ft.OutlinedButton(content="Ledger", icon=ft.Icons.RECEIPT_LONG, height=TAP,
                           on_click=lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger")),
@@ -247,15 +283,19 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
     if not ui.recent or not ui.recent[0].events:
         return None
     row = ui.recent[0]
+    events = [Event.coerce(e) for e in row.events]
+    # A step that passed by itself says so (naming the step): the line announcing it would say it twice.
+    passed = {e.data.get("phase") for e in events if e.kind == "step_passed"}
+    shown = [e for e in events if not (e.kind == "phase" and e.data.get("phase") in passed)]
     return tagged("sr-last", _box(
         _small(f"Just now · {row.label}", weight=ft.FontWeight.BOLD),
-        *[_small(Event.coerce(e).text) for e in row.events], color=ft.Colors.SECONDARY_CONTAINER))
+        *[_small(e.text, italic=e.kind == "step_passed") for e in shown], color=ft.Colors.SECONDARY_CONTAINER))
 
 
 def stepper(ui: Ui) -> ft.Control:
     s = ui.s
     body: list[ft.Control] = []
-    if s.phase not in ("setup", "over"):
+    if s.phase != "setup":
         body.append(_strip(ui))
     body.append(tagged("sr-guide", _small(R.PHASE_GUIDE[s.phase], italic=True)))
     last = _last_events(ui)
@@ -266,26 +306,27 @@ def stepper(ui: Ui) -> ft.Control:
     elif s.damage is not None:
         body += damage_allocator(ui)
     else:
-        body += PHASES.get(s.phase, lambda ui: [])(ui)
-    if s.phase != "over":
-        body.append(advance_button(ui))
+        body += PHASES[s.phase](ui)
+    body.append(advance_button(ui))
     title = "Setup" if s.phase == "setup" else R.phase_title(s.phase)
     return section(title, *body)
 
 
 def advance_button(ui: Ui) -> ft.Control:
     s = ui.s
-    nxt = R.NEXT_PHASE[s.phase]
-    label = f"Advance to {R.phase_title(nxt)}"
+    to = R.phase_title(R.advance_to(s))  # past the steps that will pass by themselves
+    label = f"Advance to {to}"
     if s.phase == "setup":
-        label = "Start turn 1: Objective"
+        label = f"Start turn 1: {to}"
     elif s.phase == "end":
-        label = f"Advance to turn {s.turn + 1}: Objective"
+        label = f"Advance to turn {s.turn + 1}: {to}"
     reason = ui.why("advance")
     # A phase's required step keeps the advance closed until it is done: once open, it is THE next action.
     cls = ft.FilledButton if reason is None else ft.OutlinedButton
-    button = cls(content=label, icon=ft.Icons.ARROW_FORWARD, height=TAP, disabled=reason is not None,
-                 on_click=ui.send(R.Advance))
+    # No fixed height: a long phase name wraps onto a second line at phone width instead of being cut
+    # off; the padding keeps one line at least TAP tall.
+    button = cls(content=label, icon=ft.Icons.ARROW_FORWARD, disabled=reason is not None, on_click=ui.send(R.Advance),
+                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14)))
     rows: list[ft.Control] = [ft.Divider(), button]
     if reason:
         rows.append(_small(reason, italic=True))
@@ -362,13 +403,14 @@ def phase_payroll(ui: Ui) -> list[ft.Control]:
                           icon=ft.Icons.GROUPS, primary=True)]
     due = R.upkeep_due(s)
     unpayable = R.payroll_unpayable(s)  # a choice the rules accept, ticked to start with
-    boxes = {c.id: ft.Checkbox(label=f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", value=c.id in unpayable)
-             for c in bill}
+    ticks = {c.id: _tick_row(f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", c.id in unpayable) for c in bill}
+    rows = [row for row, _ in ticks.values()]
+    boxes = {cid: box for cid, (_, box) in ticks.items()}
     lines = [_small(f"3c · Upkeep due: {', '.join(f'{c.name} {c.upkeep}' for c in bill)} = {due}; cash {s.cash}.")]
     if unpayable:
         lines.append(_small(f"Cash is {due - s.cash} short: tick the cards you can't pay; they are trashed.",
                             color=NEGATIVE))
-    return [*lines, *boxes.values(),
+    return [*lines, *rows,
             ui.button("Pay the payroll", "payroll",
                       ui.send(lambda: R.Payroll(unpaid=[cid for cid, b in boxes.items() if b.value])),
                       icon=ft.Icons.GROUPS, primary=True)]
@@ -590,18 +632,10 @@ def phase_end(ui: Ui) -> list[ft.Control]:
                    f"reshuffle any empty deck.")]
 
 
-def phase_over(ui: Ui) -> list[ft.Control]:
-    s = ui.s
-    word = "You won." if s.result == "Won" else "Game lost."
-    return [tagged("sr-result", _txt(f"{word} Reputation {s.reputation}, loan {s.loan}, interest {s.interest}.",
-                                     ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD))]
-
-
 PHASES: dict[str, Callable[[Ui], list[ft.Control]]] = {
     "setup": phase_setup, "objective": phase_objective, "refresh": phase_refresh, "paid": phase_paid,
     "income": phase_income, "payroll": phase_payroll, "interest": phase_interest, "payment": phase_payment,
     "legwork": phase_legwork, "shadowrun": phase_shadowrun, "victory": phase_victory, "end": phase_end,
-    "over": phase_over,
 }
 
 
@@ -695,8 +729,16 @@ def effects_section(ui: Ui) -> ft.Control:
 
     def picks() -> list[str]:
         return [o.strip() for o in (options.value or "").split(",") if o.strip()]
+    picked = ui.just_now("random_pick")
+    answer: list[ft.Control] = [] if picked is None else [tagged("sr-picked", _box(
+        _txt(f"Picked: {picked.data['picked']}", ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        _small(f"Among {', '.join(picked.data['options'])}"
+               + (f" (die face {picked.data['face']})." if picked.data.get("face") else ".")),
+        color=ft.Colors.SECONDARY_CONTAINER))]
     return ft.ExpansionTile(
         title=ft.Text("Card effects and random targets", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
+        # Open after one of its own actions, so what it answered shows where it was asked.
+        expanded=ui.just_now("random_pick", "adjusted") is not None,
         controls_padding=ft.Padding.all(12),
         controls=[
             _small("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
@@ -708,6 +750,7 @@ def effects_section(ui: Ui) -> ft.Control:
             options,
             ui.button("Pick one at random", "pick_random", ui.send(lambda: R.PickRandom(options=picks())),
                       icon=ft.Icons.SHUFFLE),
+            *answer,
         ],
     )
 
@@ -727,17 +770,21 @@ class SetupForm:
         self.difficulty = ft.Dropdown(label="Difficulty (extra challenges per turn)", value=d.difficulty, expand=True,
                                       options=[ft.DropdownOption(key=k, text=f"{k} (+{n})")
                                                for k, n in R.EXTRA_CHALLENGES.items()])
-        self.luck = ft.Switch(label=f"Luck of the Draw: {spec['luck_of_the_draw'].label.lower()}",
-                              value=d.luck_of_the_draw)
-        self.chipjacks = ft.Switch(label=spec["chipjacks"].label, value=d.chipjacks)
+        # Switch rows: their labels wrap at phone width (a Switch's own label is cut off).
+        self.luck_row, self.luck = switch_row(f"Luck of the Draw: {spec['luck_of_the_draw'].label.lower()}",
+                                              d.luck_of_the_draw)
+        self.chipjacks_row, self.chipjacks = switch_row(spec["chipjacks"].label, d.chipjacks)
+        # On for every new campaign (the model's default stays off for campaigns saved before it).
+        self.auto_pass_row, self.auto_pass = switch_row(spec["auto_pass"].label, True)
         self.decks = [ft.TextField(label=f"Die face {i}: deck", value=name, max_length=30)
                       for i, name in enumerate(d.deck_table, start=1)]
 
     def controls(self) -> list[ft.Control]:
-        return [self.loan, self.target, self.difficulty, self.luck, self.chipjacks,
+        return [self.loan, self.target, self.difficulty, self.luck_row, self.chipjacks_row, self.auto_pass_row,
                 _small("Luck of the Draw: which player deck each die face names."), *self.decks]
 
     def collect(self) -> dict:
         return {"loan": whole_number(self.loan, "Starting loan"), "target_reputation": whole_number(self.target, "Target reputation"),
                 "difficulty": self.difficulty.value, "luck_of_the_draw": bool(self.luck.value),
-                "chipjacks": bool(self.chipjacks.value), "deck_table": [f.value or "" for f in self.decks]}
+                "chipjacks": bool(self.chipjacks.value), "auto_pass": bool(self.auto_pass.value),
+                "deck_table": [f.value or "" for f in self.decks]}
