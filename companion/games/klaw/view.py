@@ -26,6 +26,7 @@ from companion.ui.widgets import big_button, icon_button, section, switch_row, t
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
 RECONCILED = True
+WIDE = True  # a desktop puts the players (and their hosts) side by side
 
 ATTACK_COLOR = ft.Colors.RED_700
 DEFENSE_COLOR = ft.Colors.BLUE_700
@@ -207,18 +208,26 @@ def panel(frame) -> ft.Control:
     s: R.State = frame.loaded.game_state
     moves = R.GAME.legal_moves(s)
     last = _last_events(frame)
-    parts: list[ft.Control] = [_now(frame, s, moves)]
+    told: list[ft.Control] = []  # what just happened: beside "Now" on a wide screen, under it on a phone
     wiped = _singularity_events(last)
     if wiped:
-        parts.append(tagged("klaw-singularity", section(
+        told.append(tagged("klaw-singularity", section(
             "Singularity event: take these off the table",
             *[_txt(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped])))
+    if last:
+        told.append(tagged("klaw-last", section("Just happened", *[_txt(e.text) for e in last])))
+    now = _now(frame, s, moves)
+    now.col = {"xs": 12, "lg": 7}
+    parts: list[ft.Control] = [ft.ResponsiveRow(
+        [now, *([ft.Column(told, spacing=GAP, col={"xs": 12, "lg": 5})] if told else [])],
+        spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)]
     if s.combat is not None or s.last_exchange is not None:
         parts.append(_combat(frame, s, last, moves))
-    if last:
-        parts.append(tagged("klaw-last", section("Just happened", *[_txt(e.text) for e in last])))
-    for p in range(len(s.players)):
-        parts.append(_player(frame, s, p, moves))
+    # One column on a phone; on a wider screen two or three players (with their hosts) side by side.
+    players = [_player(frame, s, p, moves) for p in range(len(s.players))]
+    for player in players:
+        player.col = {"xs": 12, "lg": 6, "xxl": 4}
+    parts.append(ft.ResponsiveRow(players, spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
