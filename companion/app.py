@@ -223,6 +223,10 @@ class TableSession:
                 game_key = self.store.get(int(owner)).game
             except NotFound:
                 return None
+            from companion.ui.story import SCREENS as STORY_SCREENS  # every game's Luck and Recap
+
+            if name in STORY_SCREENS:
+                return STORY_SCREENS[name](self, int(owner))
             module = game_panel_module(game_key)
             factory = getattr(module, "SCREENS", {}).get(name) if module else None
             return factory(self, int(owner)) if factory else None

@@ -21,6 +21,7 @@ from companion.games import get_game
 from companion.live import HISTORY_SHOWN, Snapshot
 from companion.log import NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
+from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
@@ -109,7 +110,8 @@ class CampaignScreen:
                     icon_button(ft.Icons.TUNE, "Campaign settings", self._settings),
                 ],
             ),
-            controls=[readable_width(self.body)],
+            # A game with a board beside its tracks (WIDE = True in its view) uses a desktop's width.
+            controls=[readable_width(self.body, wide=getattr(game_panel_module(self.loaded.campaign.game), "WIDE", False))],
             bottom_appbar=self.bottom_bar,
             scroll=ft.ScrollMode.AUTO,
             padding=12,
@@ -246,12 +248,14 @@ class CampaignScreen:
             *([keyed("physical", self.physical_row)]
               if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
             *([self._pending_panel()] if loaded.state.pending else []),
+            *story.end_card(self),  # a finished game: its result, Play again, Luck, Recap, Log to BG Stats
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
             # A view that keeps no control across redraws says so (RECONCILED = True in its module):
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
             ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            story.links(self),  # Luck and Recap, one tap from every game
             self.tray_section,
             self.note_section,
             self.history_section,

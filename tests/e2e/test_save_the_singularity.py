@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 
 from companion.games.base import percent
 from companion.games.save_the_singularity import odds
-from tests.browser import OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import OPEN_PAGES, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
+
+SMALL_PHONE = {"width": 360, "height": 740}
 
 MAIN = re.compile(r"^(Roll \d+ (die|dice)|Stop and bank \d+|Take the bust.*|Roll the d12)$")
 
@@ -49,9 +51,10 @@ def step(page, name) -> None:
         expect(by_id(page, "sts-move")).to_have_text(str(before + 1))
 
 
-def enter_dice(page, faces: list[str]) -> None:
+def enter_dice(page, faces: list[str], *, more: bool = False) -> None:
     """The frame's "Waiting for dice" card: tap each face (Bug / Idea / Progress, or a d12 face with
-    its symbols), then use them; the action goes on and lands in the log."""
+    its symbols), then use them; the action goes on and lands in the log (`more`: the action then
+    waits for another throw, as the Venture Capitalist's first does)."""
     expect(by_id(page, "pending-dice")).to_be_visible()
     n = len(faces)
 
@@ -68,7 +71,8 @@ def enter_dice(page, faces: list[str]) -> None:
             tap(page, button)
             expect(entered(i + 1)).to_have_count(1)
     step(page, "Use these dice")
-    expect(by_id(page, "pending-dice")).to_have_count(0)
+    if not more:
+        expect(by_id(page, "pending-dice")).to_have_count(0)
 
 
 def main_button(page) -> str:
@@ -173,7 +177,7 @@ def test_two_players_play_undo_reload_to_the_end(browser, server, artifacts):
         if by_id(page, "sts-outcome").count():
             break
         step(page, re.compile("^Roll the d12$"))
-        enter_dice(page, ["11 Bad +Dice"])
+        enter_dice(page, ["11 Bad +Dice, no Stop"])
     assert reloaded and seen_world
     expect(by_id(page, "sts-outcome")).to_have_text(re.compile("The (team|world) wins"))
     expect(by_id(page, "sts-chart")).to_be_visible()
@@ -185,4 +189,104 @@ def test_two_players_play_undo_reload_to_the_end(browser, server, artifacts):
     expect(by_id(page, "sts-move")).to_have_text("0")
     expect(by_id(page, "sts-turn")).to_have_text(re.compile("Ada · Rationalist"))
     expect(by_id(page, "sts-world")).to_have_text("0")
+    context.close()
+
+
+def scroll_to(page, locator) -> None:
+    """Scroll Flutter's view (with the wheel, as a finger swipes) until `locator` is near the top."""
+    viewport = page.viewport_size
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box and 60 <= box["y"] <= viewport["height"] / 3:
+            return
+        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+        page.mouse.wheel(0, 120 if (box is None or box["y"] > 60) else -120)
+        page.wait_for_timeout(120)
+
+
+def both_phones(page, artifacts, name: str, locator) -> None:
+    """Screenshots of this screen, scrolled to `locator`, on a small phone (360×740) and a large one
+    (412×915); back at the small one after."""
+    for size, tag in ((SMALL_PHONE, "360"), (PHONE, "412")):
+        page.set_viewport_size(size)
+        scroll_to(page, locator)
+        shot(page, artifacts, f"{name}-{tag}")
+    page.set_viewport_size(SMALL_PHONE)
+
+
+def pick_role(page, player: int, role: str) -> None:
+    tap(page, by_id(page, f"sts-role-{player}"))
+    tap(page, page.get_by_role("button", name=role, exact=True))
+    expect(page.get_by_role("button", name=role, exact=True)).to_have_count(0)  # the menu closed
+
+
+def test_free_roles_venture_throws_apart_and_a_d12_without_stop(browser, server, artifacts):
+    """On a small phone: setup offers a player only the roles nobody else took; the Venture
+    Capitalist's two throws are asked for and shown apart; a d12 face without Stop says to roll again."""
+    context = new_context(browser, viewport=SMALL_PHONE)
+    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
+    page = context.new_page()
+    OPEN_PAGES.append(page)
+    page.goto(server["join"])
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="Save the Singularity"))
+    type_into(page.get_by_label("Campaign name"), "Venture night")
+    type_into(page.get_by_label("Player 1 name"), "Ada")
+    pick_role(page, 1, "Venture Capitalist")
+    tap(page, page.get_by_role("button", name="Add player"))
+    type_into(page.get_by_label("Player 2 name"), "Bo")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    # Bo is offered every role but Ada's.
+    tap(page, by_id(page, "sts-role-2"))
+    expect(page.get_by_role("button", name="Mathematician", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Venture Capitalist", exact=True)).to_have_count(0)
+    shot(page, artifacts, "setup-roles-360")
+    tap(page, page.get_by_role("button", name="Programmer", exact=True))
+    # ... and Ada every role but Bo's.
+    tap(page, by_id(page, "sts-role-1"))
+    expect(page.get_by_role("button", name="Rationalist", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Programmer", exact=True)).to_have_count(0)
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("button", name="Rationalist", exact=True)).to_have_count(0)
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "sts-turn")).to_have_text(re.compile("Ada · Venture Capitalist"))
+
+    # Physical dice: the Venture Capitalist's two throws are asked for one after the other.
+    switch = page.get_by_role("switch", name=re.compile("I roll physical dice"))
+    tap(page, switch)
+    expect(switch).to_be_checked()
+    step(page, re.compile(r"^Ada \(Venture Capitalist\): roll 3 dice ignoring Bugs"))
+    expect(by_id(page, "pending-why")).to_contain_text("Venture Capitalist throw 1 of 2, ignoring Bugs")
+    enter_dice(page, ["Bug (1)", "Idea (2–3)", "Progress (4–6)"], more=True)
+    expect(by_id(page, "pending-why")).to_contain_text("Venture Capitalist throw 2 of 2, counting Bugs")
+    enter_dice(page, ["Bug (1)", "Progress (4–6)", "Progress (4–6)"])
+    # Shown apart: each throw in its own frame with its own tally.
+    expect(by_id(page, "sts-throw-1")).to_contain_text("Throw 1 · 3 dice, Bugs ignored")
+    expect(by_id(page, "sts-throw-1")).to_contain_text("0 Bugs, 1 Idea, 1 Progress (1 Bug ignored)")
+    expect(by_id(page, "sts-throw-2")).to_contain_text("Throw 2 · 3 dice, Bugs count")
+    expect(by_id(page, "sts-throw-2")).to_contain_text("1 Bug, 0 Ideas, 2 Progress")
+    expect(by_id(page, "history")).to_contain_text(
+        "throw 1: 0 Bugs, 1 Idea, 1 Progress (1 Bug ignored); throw 2: 1 Bug, 0 Ideas, 2 Progress")
+    expect(by_id(page, "sts-risk")).to_have_text("3")
+    both_phones(page, artifacts, "venture-throws", by_id(page, "sts-turn"))
+
+    # Keep their places: press on above, stop below, whatever the hint says.
+    press = page.get_by_role("button", name=re.compile(r"^Press on with"))
+    stop = page.get_by_role("button", name="Stop and bank 3")
+    assert press.bounding_box()["y"] < stop.bounding_box()["y"]
+    step(page, "Stop and bank 3")
+
+    # The world's d12: a face without Stop says so on its button, on its row and in the history.
+    step(page, re.compile("^Roll the d12$"))
+    expect(page.get_by_role("button", name="face 8 +Dice, no Stop", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="face 1 Stop", exact=True)).to_be_visible()
+    shot(page, artifacts, "d12-pad-no-stop-360")
+    enter_dice(page, ["8 +Dice, no Stop"])
+    expect(by_id(page, "sts-no-stop")).to_have_text("no Stop — roll again")
+    expect(by_id(page, "history")).to_contain_text("d12 shows 8: +Dice → next player +1 die (1 owed); no Stop — roll again.")
+    both_phones(page, artifacts, "d12-no-stop", by_id(page, "sts-turn"))
+    step(page, re.compile("^Roll the d12$"))
+    enter_dice(page, ["1 Stop"])
+    expect(by_id(page, "sts-turn")).to_have_text(re.compile("Bo · Programmer"))
+    expect(by_id(page, "sts-no-stop")).to_have_count(1)  # the last world phase, the 8's row
     context.close()

@@ -371,8 +371,13 @@ def test_venture_capitalist_first_throw():
     assert not rules.is_bust(s) and s.pool == 3 and len(s.throw) == 6
     assert rules.at_risk(s) == 1 and rules.next_pool(s) == 3 + 2  # Ideas from both halves
     assert events[0].text == "Ada (Venture Capitalist): back the throw: 3 dice ignoring Bugs, then 3 more counting Bugs."
-    assert events[1].text.startswith("Ada throws 3 dice ignoring Bugs and 3 counting them: 1 Bug, 2 Ideas, 1 Progress")
+    # The two throws are told apart, each with its own tally (never merged into one).
+    assert events[1].text == ("Ada throws twice, 3 dice each (Venture Capitalist): "
+                              "throw 1: 0 Bugs, 1 Idea, 0 Progress (2 Bugs ignored); "
+                              "throw 2: 1 Bug, 1 Idea, 1 Progress; +1 at risk (1 this turn).")
     assert events[1].data["ignoring"] == 3 and events[1].data["thrown"] == [1, 1, 2, 4, 1, 3]
+    assert [(caption, [d.face for d in dice]) for caption, dice in rules.throw_parts(s)] == [
+        ("Throw 1 · 3 dice, Bugs ignored", [1, 1, 2]), ("Throw 2 · 3 dice, Bugs count", [4, 1, 3])]
 
 
 def test_venture_capitalist_when_pressing_on_and_both_halves_score():
@@ -446,9 +451,10 @@ def test_the_d6_is_entered_as_bug_idea_progress_and_the_d12_by_its_faces():
         symbol = rules.d6_symbol(value)
         assert label.startswith(symbol)
         assert rules.D6.probability(label) == {"Bug": odds.P_BUG, "Idea": odds.P_IDEA, "Progress": odds.P_PROGRESS}[symbol]
+    # A face without Stop says so on its button (and wherever an entered face is named).
     assert [label for label, _ in rules.D12.choices()] == [
-        "1 Stop", "2 Stop", "3 Stop", "4 Bad", "5 Bad", "6 +Dice Stop", "7 +Dice Stop", "8 +Dice",
-        "9 Bad Stop", "10 Bad Stop", "11 Bad +Dice", "12 Bad +Dice Stop"]
+        "1 Stop", "2 Stop", "3 Stop", "4 Bad, no Stop", "5 Bad, no Stop", "6 +Dice Stop", "7 +Dice Stop",
+        "8 +Dice, no Stop", "9 Bad Stop", "10 Bad Stop", "11 Bad +Dice, no Stop", "12 Bad +Dice Stop"]
 
 
 def test_the_first_throw_declares_the_pool_who_rolls_and_the_bust_chance():
@@ -468,9 +474,9 @@ def test_pressing_on_declares_the_grown_pool_and_what_a_bust_loses():
 
 def test_the_venture_capitalist_throw_is_two_chances():
     first, second = chances(game("venture_capitalist"), VentureCapitalist(by=0), 1, 1, 1, 4, 4, 4)
-    assert (first.count, first.why) == (3, "Ada's Venture Capitalist throw, ignoring Bugs")
+    assert (first.count, first.why) == (3, "Ada's Venture Capitalist throw 1 of 2, ignoring Bugs")
     assert [(o.label, o.probability) for o in first.outcomes] == [("can't bust (Bugs ignored)", 1.0)]
-    assert (second.count, second.why) == (3, "Ada's Venture Capitalist throw, counting Bugs")
+    assert (second.count, second.why) == (3, "Ada's Venture Capitalist throw 2 of 2, counting Bugs")
     assert second.outcomes[0].probability == float(odds.bust_chance(3))
 
 
@@ -490,8 +496,8 @@ def test_rerolls_are_declared_with_their_own_bust_chance():
 def test_the_rationalist_rerolls_a_venture_throw_as_its_two_halves():
     s, _ = go(game("venture_capitalist", "rationalist"), VentureCapitalist(by=0), 1, 1, 1, 4, 2, 5)
     first, second = chances(s, Rationalist(by=1), 1, 1, 1, 4, 4, 4)
-    assert first.why.endswith("the 3 that ignore Bugs") and [o.probability for o in first.outcomes] == [1.0]
-    assert second.why.endswith("the 3 that count Bugs")
+    assert first.why.endswith("throw 1, the 3 that ignore Bugs") and [o.probability for o in first.outcomes] == [1.0]
+    assert second.why.endswith("throw 2, the 3 that count Bugs")
     assert second.outcomes[0].probability == float(odds.bust_chance(3))
 
 
@@ -500,7 +506,7 @@ def test_the_world_d12_is_declared_with_exclusive_outcomes():
     [c] = chances(s, RollD12(), 1)
     assert (c.count, c.die, c.who, c.why) == (1, rules.D12, "Ada", "the world's roll")
     assert [(o.label, o.probability) for o in c.outcomes] == [
-        ("Bad: the world wins", 6 / 12), ("Stop, no Bad: the world phase ends", 5 / 12), ("+Dice only: roll again", 1 / 12)]
+        ("Bad: the world wins", 6 / 12), ("Stop, no Bad: the world phase ends", 5 / 12), ("+Dice only, no Stop — roll again", 1 / 12)]
     [c] = chances(s.model_copy(update={"world": 2}), MediaLiaison(by=1), 8)
     assert [(o.label, o.probability) for o in c.outcomes] == [
         ("Bad: world 3 of 8", 6 / 12), ("Stop, no Bad: the world phase ends", 6 / 12)]
@@ -510,9 +516,9 @@ def test_a_physical_table_is_asked_for_each_venture_capitalist_throw_in_turn():
     state = CampaignState(game=game("venture_capitalist").model_dump(mode="json"))
     state = step(GAME, state, SetPhysicalDice(on=True), PhysicalDice()).state
     done = step(GAME, state, VentureCapitalist(by=0), PhysicalDice())
-    assert done.state.pending.chance.why == "Ada's Venture Capitalist throw, ignoring Bugs" and done.dice == []
+    assert done.state.pending.chance.why == "Ada's Venture Capitalist throw 1 of 2, ignoring Bugs" and done.dice == []
     done = step(GAME, done.state, GiveDice(faces=[1, 1, 2]), PhysicalDice())
-    assert done.state.pending.chance.why == "Ada's Venture Capitalist throw, counting Bugs"
+    assert done.state.pending.chance.why == "Ada's Venture Capitalist throw 2 of 2, counting Bugs"
     done = step(GAME, done.state, GiveDice(faces=[4, 1, 4]), PhysicalDice())
     assert done.state.pending is None and [d.value for d in done.dice] == [4, 1, 4]
     s = State.model_validate(done.state.game)
@@ -590,10 +596,37 @@ def test_world_rows_give_the_running_score_and_dice_owed():
     s = game("mathematician", "programmer").model_copy(update={"phase": "world", "world": 5})
     for face in (8, 11, 4):
         s, _ = go(s, RollD12(), face)
-    assert [(r.face, symbols, world, extra) for r, symbols, world, extra in rules.world_rows(s)] == [
-        (8, ("+Dice",), 5, 1), (11, ("Bad", "+Dice"), 6, 2), (4, ("Bad",), 7, 2)]
-    s, _ = go(s, RollD12(), 11)  # the world reaches 8: this +Dice is not given
-    assert rules.world_rows(s)[-1][2:] == (8, 2) and s.owed == 2
+    assert [(r.roll.face, r.symbols, r.world, r.extra, r.again) for r in rules.world_rows(s)] == [
+        (8, ("+Dice",), 5, 1, True), (11, ("Bad", "+Dice"), 6, 2, True), (4, ("Bad",), 7, 2, True)]
+    s, _ = go(s, RollD12(), 11)  # the world reaches 8: this +Dice is not given, and nothing is rolled again
+    assert rules.world_rows(s)[-1][2:] == (8, 2, False) and s.owed == 2
+
+
+def test_a_d12_result_without_stop_says_roll_again():
+    s = game("mathematician", "media_liaison").model_copy(update={"phase": "world"})
+    s, events = go(s, RollD12(), 8)
+    assert events[0].text == "d12 shows 8: +Dice → next player +1 die (1 owed); no Stop — roll again."
+    s, events = go(s, RollD12(), 2)
+    assert events[0].text == "d12 shows 2: Stop → stop." and [r.again for r in rules.world_rows(s)] == [True, False]
+    # The Media Liaison's Stop is a Stop: nothing is rolled again.
+    s = game("mathematician", "media_liaison").model_copy(update={"phase": "world"})
+    s, events = go(s, MediaLiaison(by=1), 4)
+    assert [r.again for r in rules.world_rows(s)] == [False] and "roll again" not in events[1].text
+
+
+def test_setup_offers_only_the_roles_still_free():
+    assert rules.free_roles([]) == rules.ROLES
+    assert rules.free_roles(["rationalist", "media_liaison"]) == (
+        "mathematician", "computer_scientist", "programmer", "venture_capitalist")
+    # Beyond six players roles repeat, but only once all six are in play.
+    assert rules.free_roles(rules.ROLES) == rules.ROLES
+    assert rules.free_roles(["rationalist"] * 2 + ["programmer"]) == (
+        "mathematician", "computer_scientist", "venture_capitalist", "media_liaison")
+    # Whatever is offered, the settings accept.
+    for others in ([], ["programmer"], list(rules.ROLES[:5]), list(rules.ROLES), list(rules.ROLES) + ["rationalist"]):
+        for role in rules.free_roles(others):
+            players = [Player(name=f"P{i}", role=r) for i, r in enumerate([*others, role])]
+            Settings(players=players)
 
 
 # --- Bad input -----------------------------------------------------------------------------------------------
@@ -760,3 +793,10 @@ def test_random_legal_play_keeps_the_invariants_and_replays(table, seed, picks):
     for n, (action, stored) in enumerate(log):
         replay, _ = rules.apply(replay, GAME.parse_action(GAME.dump_action(action)), SeededDice(seed, n))
         assert replay == stored
+
+
+def test_undo_labels_name_the_player_using_a_power():
+    s = game("venture_capitalist", "rationalist")
+    assert GAME.label(s, VentureCapitalist(by=0)) == "Ada's Venture Capitalist power"
+    assert GAME.label(s, Rationalist(by=1)) == "Bea's Rationalist power"
+    assert GAME.label(s, Roll()) == "roll the dice"

@@ -135,3 +135,72 @@ def test_setup_takes_the_pool_range_from_the_settings():
     form.rows[0][0].value = "Ada"
     form.max_pool.value = "7"
     assert form.collect()["max_pool"] == 7
+
+
+def _quiet(form: view.SetupForm) -> view.SetupForm:
+    """A setup form off the page: its redraws change the controls without sending them."""
+    form.list.update = form.targets.update = lambda: None
+    return form
+
+
+def _offered(dropdown: ft.Dropdown) -> list[str]:
+    return [o.key for o in dropdown.options]
+
+
+def test_setup_offers_each_player_only_the_roles_still_free():
+    form = _quiet(view.SetupForm(SimpleNamespace(guard=lambda fn: fn)))
+    assert _offered(form.rows[0][1]) == list(rules.ROLES)  # alone: any role
+    form._add(None)
+    first, second = form.rows[0][1], form.rows[1][1]
+    assert (first.value, second.value) == ("rationalist", "mathematician")
+    assert "rationalist" not in _offered(second) and "mathematician" not in _offered(first)
+    # Player 2 picks the Programmer: it leaves player 1's list, and the Mathematician comes back to it.
+    second.value = "programmer"
+    second.on_select(None)
+    assert "programmer" not in _offered(first) and "mathematician" in _offered(first)
+    assert form.rows[1][2].value == rules.ROLE_POWERS["programmer"]
+    # A removed player's role is free again for the others.
+    form._remove(1)
+    assert _offered(form.rows[0][1]) == list(rules.ROLES)
+    # Six players take the six roles; a seventh may repeat any of them.
+    for _ in range(5):
+        form._add(None)
+    assert sorted(d.value for _, d, _ in form.rows) == sorted(rules.ROLES)
+    assert all(len(_offered(d)) == 1 for _, d, _ in form.rows)  # each keeps its own, the others are taken
+    form._add(None)
+    assert _offered(form.rows[6][1]) == list(rules.ROLES)
+    for row in form.rows:
+        row[0].value = f"P{form.rows.index(row)}"
+    rules.Settings.model_validate(form.collect())  # what the form offered, the settings accept
+
+
+def test_the_venture_capitalists_two_throws_are_shown_apart():
+    s = table("venture_capitalist", "rationalist")
+    s, _ = rules.apply(s, rules.VentureCapitalist(by=0), ScriptedDice([1, 2, 4, 1, 3, 5]))
+    panel = view.panel(FakeFrame(s))
+    ids = {c.identifier: c for c in controls(panel) if isinstance(c, ft.Semantics) and c.identifier}
+    first, second = texts(ids["sts-throw-1"]), texts(ids["sts-throw-2"])
+    assert first.split("\n") == ["Throw 1 · 3 dice, Bugs ignored", "0 Bugs, 1 Idea, 1 Progress (1 Bug ignored)",
+                                  "Ignored", "Idea", "Progress"]
+    assert second.split("\n") == ["Throw 2 · 3 dice, Bugs count", "1 Bug, 1 Idea, 1 Progress", "Bug", "Idea", "Progress"]
+    # After stopping, the world phase shows the last throw apart too.
+    s, _ = rules.apply(s, Stop(), ScriptedDice([]))
+    panel = view.panel(FakeFrame(s))
+    ids = {c.identifier for c in controls(panel) if isinstance(c, ft.Semantics)}
+    assert {"sts-throw-1", "sts-throw-2"} <= ids
+    # An ordinary throw is one row under one caption.
+    s, _ = rules.apply(table("rationalist"), Roll(), ScriptedDice([4, 4, 2]))
+    words = texts(view.panel(FakeFrame(s)))
+    assert "This throw (3 dice)\n0 Bugs, 1 Idea, 2 Progress" in words and "Throw 1" not in words
+
+
+def test_a_d12_without_stop_says_roll_again_on_its_row():
+    s, _ = rules.apply(table("rationalist"), Roll(), ScriptedDice([4, 4, 2]))
+    s, _ = rules.apply(s, Stop(), ScriptedDice([]))
+    s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([8]))
+    panel = view.panel(FakeFrame(s))
+    marks = [c for c in controls(panel) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
+    assert [m.content.value for m in marks] == ["no Stop — roll again"]
+    s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([2]))  # a Stop: the next turn shows the last world phase
+    marks = [c for c in controls(view.panel(FakeFrame(s))) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
+    assert len(marks) == 1  # the 8 still says it, the 2 (a Stop) doesn't

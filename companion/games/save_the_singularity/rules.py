@@ -34,7 +34,7 @@ chance from `odds.bust_chance`. Events are typed (see `apply`); `moves` lists wh
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterable, Literal, Optional, Union
+from typing import Annotated, Any, Iterable, Literal, NamedTuple, Optional, Union
 
 from pydantic import Field, field_validator, model_validator
 
@@ -73,13 +73,23 @@ def _numbers_showing(symbol: str) -> str:
     return str(faces[0]) if len(faces) == 1 else f"{faces[0]}–{faces[-1]}"
 
 
+NO_STOP = "no Stop — roll again"  # what a d12 result without Stop means for the world phase
+
+
+def d12_face_name(face: int) -> str:
+    """A d12 face as the table reads it: its number and symbols, and "no Stop" when it has none
+    ("11 Bad +Dice, no Stop"), so a face that keeps the world phase going says so."""
+    symbols = D12_CHART[face]
+    return f"{face} {' '.join(symbols)}" + ("" if "Stop" in symbols else ", no Stop")
+
+
 # The dice as a table enters them. The book plays with plain numbered dice, but on the d6 only the
 # symbol matters: three big buttons ("Idea (2–3)") are quicker than six for a throw of up to 24 dice,
 # and a face is recorded as the lowest number with its symbol. On the d12 every face is its own
-# button, named with its number and symbols ("11 Bad +Dice"): the table taps the number it sees
-# and reads what it means, rather than looking a number up in the chart.
+# button, named with its number and symbols ("11 Bad +Dice, no Stop"): the table taps the number it
+# sees and reads what it means, rather than looking a number up in the chart.
 D6 = DieSpec(sides=6, faces=tuple(f"{s} ({_numbers_showing(s)})" for s in D6_SYMBOLS), name="d6")
-D12 = DieSpec(sides=12, faces=tuple(f"{face} {' '.join(D12_CHART[face])}" for face in range(1, 13)), name="d12")
+D12 = DieSpec(sides=12, faces=tuple(d12_face_name(face) for face in range(1, 13)), name="d12")
 
 # --- Roles -----------------------------------------------------------------------------------------
 
@@ -110,6 +120,21 @@ ROLE_POWERS: dict[str, str] = {
 }
 # Powers that act on a throw already made (offered after every throw, before a bust is applied).
 THROW_POWERS = ("rationalist", "computer_scientist", "programmer")
+
+
+def free_roles(others: Iterable[str]) -> tuple[str, ...]:
+    """The roles a player may take beside the other players' (`Settings` checks the same): a role
+    nobody else has, or any role once all six are in play (only then do roles repeat).
+
+    >>> free_roles(["rationalist", "programmer"])
+    ('mathematician', 'computer_scientist', 'venture_capitalist', 'media_liaison')
+    >>> free_roles(ROLES) == ROLES
+    True
+    """
+    taken = set(others)
+    if taken >= set(ROLES):
+        return ROLES
+    return tuple(r for r in ROLES if r not in taken)
 
 
 # --- Settings ----------------------------------------------------------------------------------------
@@ -355,6 +380,25 @@ def die_symbol(die: Die) -> str:
     return "Bug (ignored)" if symbol == "Bug" and die.bugs_ignored else symbol
 
 
+def throw_parts(state: State) -> list[tuple[str, list[Die]]]:
+    """The current (or last) throw as the table made it, each part with its caption: one throw, or
+    the Venture Capitalist's two apart — throw 1 ignoring Bugs, then throw 2 counting them."""
+    half, n = state.vc_half, len(state.throw)
+    if not half:
+        return [(f"This throw ({n} {_dice(n)})", list(state.throw))]
+    rest = n - half
+    return [(f"Throw 1 · {half} {_dice(half)}, Bugs ignored", state.throw[:half]),
+            (f"Throw 2 · {rest} {_dice(rest)}, Bugs count", state.throw[half:])]
+
+
+def throw_tally(state: State) -> str:
+    """The current throw in words, the Venture Capitalist's two throws apart:
+    "throw 1: 0 Bugs, 1 Idea, 2 Progress (1 Bug ignored); throw 2: 1 Bug, 2 Ideas, 0 Progress"."""
+    if not state.vc_half:
+        return tally(state.throw)
+    return "; ".join(f"throw {i}: {tally(dice)}" for i, (_, dice) in enumerate(throw_parts(state), start=1))
+
+
 def count_bugs(throw: list[Die]) -> int:
     return sum(1 for d in throw if d.face == 1 and not d.bugs_ignored)
 
@@ -433,9 +477,17 @@ def researcher_result(state: State) -> tuple[bool, int]:
     return False, state.risk_before_throw + count_progress(state.throw)
 
 
-def world_rows(state: State) -> list[tuple[WorldRoll, tuple[str, ...], int, int]]:
-    """Each d12 of the (last) world phase with its symbols, the world's score after it and the +Dice
-    given so far."""
+class WorldRow(NamedTuple):
+    roll: WorldRoll
+    symbols: tuple[str, ...]
+    world: int  # the world's score after this roll
+    extra: int  # +Dice given to the next player so far
+    again: bool  # no Stop (nor the Media Liaison's) and the world hasn't won: the d12 is rolled again
+
+
+def world_rows(state: State) -> list[WorldRow]:
+    """Each d12 of the (last) world phase with its symbols, the world's score after it, the +Dice
+    given so far and whether it left the world phase going (`NO_STOP`)."""
     bads = sum(1 for r in state.world_rolls if "Bad" in D12_CHART[r.face])
     world, extra = state.world - bads, 0
     rows = []
@@ -443,7 +495,8 @@ def world_rows(state: State) -> list[tuple[WorldRoll, tuple[str, ...], int, int]
         symbols = D12_CHART[r.face]
         world += "Bad" in symbols
         extra += "+Dice" in symbols and world < world_target(state)
-        rows.append((r, symbols, world, extra))
+        again = "Stop" not in symbols and not r.liaison and world < world_target(state)
+        rows.append(WorldRow(r, symbols, world, extra, again))
     return rows
 
 
@@ -458,6 +511,14 @@ def describe(action: Action) -> str:
     if action.kind in plain:
         return plain[action.kind]
     return f"{ROLE_NAMES[action.kind]} power (player {action.by + 1})"
+
+
+def label(state: State, action: Action) -> str:
+    """`describe` with the player who uses a power named ("Ada's Venture Capitalist power"), for undo
+    and the history."""
+    if isinstance(action, POWER_ACTIONS):
+        return f"{player_name(state, action.by)}'s {ROLE_NAMES[action.kind]} power"
+    return describe(action)
 
 
 # --- What is allowed now ---------------------------------------------------------------------------
@@ -674,8 +735,9 @@ def _rationalist(s: State, action: Rationalist, dice: Dice, events: list[Event])
     # half ignores Bugs (a Computer Scientist's earlier reroll no longer applies to the new dice),
     # so the table rerolls that half apart from the rest.
     if half:
-        faces = (_throw_d6(s, dice, half, f"{why}: the {half} that ignore Bugs", lost=None)
-                 + _throw_d6(s, dice, n - half, f"{why}: the {n - half} that count Bugs", lost=s.risk_before_throw))
+        faces = (_throw_d6(s, dice, half, f"{why}: throw 1, the {half} that ignore Bugs", lost=None)
+                 + _throw_d6(s, dice, n - half, f"{why}: throw 2, the {n - half} that count Bugs",
+                             lost=s.risk_before_throw))
     else:
         faces = _throw_d6(s, dice, n, why, lost=s.risk_before_throw)
     s.throw = [Die(face=f, bugs_ignored=i < half) for i, f in enumerate(faces)]
@@ -788,7 +850,7 @@ def _world_outcomes(s: State, liaison: bool) -> list[Outcome]:
     outcomes = [Outcome(label=bad_label, probability=bad / len(D12_CHART)),
                 Outcome(label="Stop, no Bad: the world phase ends", probability=stop / len(D12_CHART))]
     if again:
-        outcomes.append(Outcome(label="+Dice only: roll again", probability=again / len(D12_CHART)))
+        outcomes.append(Outcome(label=f"+Dice only, {NO_STOP}", probability=again / len(D12_CHART)))
     return outcomes
 
 
@@ -819,8 +881,9 @@ def _throw(s: State, dice: Dice, events: list[Event], cause: str) -> None:
     """A new throw of the pool: the turn's first, pressing on, or the Venture Capitalist's two."""
     n, name, lost = s.pool, player_name(s, s.current), s.risk_before_throw
     if cause == "venture_capitalist":
-        ignoring = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw, ignoring Bugs", lost=None)
-        counting = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw, counting Bugs", lost=lost)
+        # Two throws, each asked for and shown apart: throw 1 ignores Bugs, throw 2 counts them.
+        ignoring = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw 1 of 2, ignoring Bugs", lost=None)
+        counting = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw 2 of 2, counting Bugs", lost=lost)
         s.throw = [Die(face=f, bugs_ignored=True) for f in ignoring] + [Die(face=f) for f in counting]
         s.vc_half = n
     else:
@@ -840,15 +903,16 @@ def _throw_event(s: State, events: list[Event], cause: str, picks: list[int], re
     thrown = [throw_now[i].face for i in picks]
     busts = count_bugs(throw_now) >= 2
     gained = 0 if busts else count_progress(throw_now)
-    shows = tally(throw_now)
+    shows = throw_tally(s)  # a Venture Capitalist's two throws stay apart in words too
     if replaced:
         text = f"Rerolled {_symbols(replaced)} → {_symbols(thrown)}: the throw shows {shows}"
         text += "." if busts else f"; {at_risk(s)} at risk this turn."
     else:
         n = s.pool
-        dice_words = (f"{n} {_dice(n)} ignoring Bugs and {n} counting them" if cause == "venture_capitalist"
-                      else f"{n} {_dice(n)}")
-        text = f"{name} throws {dice_words}: {shows}"
+        if cause == "venture_capitalist":
+            text = f"{name} throws twice, {n} {_dice(n)} each (Venture Capitalist): {shows}"
+        else:
+            text = f"{name} throws {n} {_dice(n)}: {shows}"
         text += "." if busts else f"; +{gained} at risk ({at_risk(s)} this turn)."
     events.append(event(
         "throw", text, player=name, cause=cause, thrown=thrown, replaced=replaced,
@@ -906,7 +970,7 @@ def _world_roll(s: State, dice: Dice, liaison: bool, events: list[Event]) -> Non
     if stops:
         parts.append("stop" + (" (Media Liaison)" if liaison and "Stop" not in symbols else ""))
     elif s.world < world_target(s):
-        parts.append("roll again")
+        parts.append(NO_STOP)
     events.append(event(
         "world_roll", f"d12 shows {face}: {', '.join(symbols)} → {'; '.join(parts)}.",
         face=face, symbols=list(symbols), bad=bad, plus_dice=plus_dice, stop=stops, liaison=liaison,
@@ -987,6 +1051,7 @@ GAME = Game(
     new_state=new_state,
     apply=apply,
     describe=describe,
+    label=label,
     headline=headline,
     outcome=outcome,
     moves=moves,

@@ -14,7 +14,6 @@ flet.canvas because flet-charts isn't installed; its points come from the campai
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import flet as ft
@@ -101,23 +100,22 @@ class SetupForm:
             ]),
         ]
 
-    def _free_role(self) -> str:
-        taken = {dropdown.value for _, dropdown, _ in self.rows}
-        return next((r for r in ROLES if r not in taken), ROLES[len(self.rows) % len(ROLES)])
+    def _roles_free_for(self, row: int) -> tuple[str, ...]:
+        """The roles player `row` may pick: the rules' answer given everyone else's role."""
+        return rules.free_roles(dropdown.value for i, (_, dropdown, _) in enumerate(self.rows) if i != row)
 
     def _add_row(self) -> None:
         n = len(self.rows) + 1
         name = ft.TextField(label=f"Player {n} name", max_length=40, expand=True)
-        role = ft.Dropdown(label=f"Player {n} role", value=self._free_role(), expand=True,
-                           options=[ft.DropdownOption(key=r, text=ROLE_NAMES[r]) for r in ROLES])
+        role = ft.Dropdown(label=f"Player {n} role", value=rules.free_roles(d.value for _, d, _ in self.rows)[0],
+                           expand=True)
         power = ft.Text(ROLE_POWERS[role.value], theme_style=ft.TextThemeStyle.BODY_SMALL)
-
-        def picked(e, role=role, power=power):
-            power.value = ROLE_POWERS.get(role.value or "", "")
-            power.update()
-
-        role.on_select = picked
+        role.on_select = self._picked
         self.rows.append((name, role, power))
+
+    def _picked(self, e) -> None:
+        # A role taken here leaves the other players' lists (and one given up comes back to them).
+        self._draw()
 
     def _add(self, e) -> None:
         self._add_row()
@@ -131,6 +129,13 @@ class SetupForm:
 
     def _draw(self, update: bool = True) -> None:
         n = len(self.rows)
+        for i, (_, role, power) in enumerate(self.rows):
+            free = self._roles_free_for(i)
+            # A role made a repeat by removing a player stays listed, so the field never goes blank;
+            # creating the campaign then says which role is taken twice.
+            shown = free if role.value in free else (role.value, *free)
+            role.options = [ft.DropdownOption(key=r, text=ROLE_NAMES[r]) for r in shown]
+            power.value = ROLE_POWERS.get(role.value or "", "")
         self.targets.value = (f"Targets for {n} {'player' if n == 1 else 'players'}: team {TEAM_POINTS_PER_PLAYER * n}, "
                               f"world {WORLD_POINTS_PER_PLAYER * n}" if n else
                               f"Add at least one player (targets: team {TEAM_POINTS_PER_PLAYER}, "
@@ -140,7 +145,7 @@ class SetupForm:
                 ft.Row([name, icon_button(ft.Icons.PERSON_REMOVE, f"Remove player {i + 1}",
                                           self.app.guard(lambda e, i=i: self._remove(i)))],
                        vertical_alignment=ft.CrossAxisAlignment.START),
-                ft.Row([role]),
+                ft.Row([self._tagged_role(i, role)]),
                 power,
             ], spacing=6), padding=ft.Padding.only(bottom=8),
                 border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)))
@@ -149,6 +154,13 @@ class SetupForm:
         if update:
             self.list.update()
             self.targets.update()
+
+    @staticmethod
+    def _tagged_role(i: int, role: ft.Dropdown) -> ft.Control:
+        """The role field with a stable locator (a drop-down has no label a test or reader can find)."""
+        field = tagged(f"sts-role-{i + 1}", role)
+        field.expand = True  # the Row's child is the Semantics: it takes the row's width
+        return field
 
     def collect(self) -> dict:
         return {
@@ -181,6 +193,24 @@ def dice_row(throw: list[rules.Die], sizes) -> ft.Control:
     return ft.Row([die_tile(d, sizes) for d in throw], wrap=True, spacing=8, run_spacing=8)
 
 
+def throw_dice(state: State, sizes) -> ft.Control:
+    """The current (or last) throw, part by part as the rules give it: the Venture Capitalist's two
+    throws each under its own caption with its own tally, never merged into one row."""
+    parts = rules.throw_parts(state)
+    boxes = []
+    for i, (caption, dice) in enumerate(parts, start=1):
+        box = ft.Column([
+            ft.Column([_text(caption, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+                       _text(rules.tally(dice), ft.TextThemeStyle.BODY_MEDIUM)], spacing=0),
+            dice_row(dice, sizes),
+        ], spacing=6)
+        if len(parts) > 1:  # a frame around each throw keeps the two visibly apart
+            box = tagged(f"sts-throw-{i}", ft.Container(box, padding=10, border_radius=12,
+                                                         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
+        boxes.append(box)
+    return tagged("sts-dice", ft.Column(boxes, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+
+
 def symbol_chip(symbol: str, extra: str = "") -> ft.Control:
     icon, colour = D12_STYLE[symbol]
     return ft.Container(
@@ -191,10 +221,13 @@ def symbol_chip(symbol: str, extra: str = "") -> ft.Control:
     )
 
 
-def d12_row(roll: rules.WorldRoll, symbols, world: int, extra: int, sizes) -> ft.Control:
+def d12_row(row: rules.WorldRow, sizes) -> ft.Control:
+    roll, symbols, world, extra = row.roll, row.symbols, row.world, row.extra
     chips = [symbol_chip(s) for s in symbols]
     if roll.liaison and "Stop" not in symbols:
         chips.append(symbol_chip("Stop", " (Media Liaison)"))
+    if row.again:
+        chips.append(tagged("sts-no-stop", ft.Text(rules.NO_STOP, weight=ft.FontWeight.BOLD)))
     return ft.Row([
         ft.Container(ft.Text(str(roll.face), size=sizes(24), weight=ft.FontWeight.BOLD),
                      width=sizes(52), height=sizes(52), alignment=ft.Alignment.CENTER, border_radius=26,
@@ -386,7 +419,7 @@ class _TurnPanel:
 
     def last_world(self) -> list[ft.Control]:
         rows = rules.world_rows(self.state)
-        return [d12_row(r, symbols, world, extra, self.sizes) for r, symbols, world, extra in rows]
+        return [d12_row(row, self.sizes) for row in rows]
 
     def turn_result(self) -> tuple[str, str]:
         """How the turn's researcher phase ended (the world phase is on): bust, or banked points."""
@@ -430,8 +463,7 @@ class _TurnPanel:
                 self.title(self.who()),
                 self.banner(f"Bust: {rules.count_bugs(s.throw)} Bugs! {lost} {_points(lost)} at risk will be lost "
                             "unless a reroll power changes this throw.", "bad"),
-                tagged("sts-dice", dice_row(s.throw, self.sizes)),
-                _text(rules.tally(s.throw), ft.TextThemeStyle.TITLE_SMALL),
+                throw_dice(s, self.sizes),
                 *self.powers_now(),
                 ft.Row([self.move_button("take_bust", filled=False, icon=ft.Icons.HEART_BROKEN)]),
             ]
@@ -440,11 +472,9 @@ class _TurnPanel:
         stop_first = o is not None and o.hint == "stop"
         stop = self.move_button("stop", filled=stop_first, icon=ft.Icons.SAVINGS)
         press = self.move_button("press_on", filled=not stop_first, icon=ft.Icons.CASINO)
-        n = len(s.throw)
         body = [
             self.title(self.who()),
-            _text(f"This throw ({n} {_dice(n)}): {rules.tally(s.throw)}", ft.TextThemeStyle.TITLE_SMALL),
-            tagged("sts-dice", dice_row(s.throw, self.sizes)),
+            throw_dice(s, self.sizes),
             self.numbers(("At risk", str(risk), "sts-risk"), ("Next throw", f"{pool} {_dice(pool)}", "sts-pool")),
             *([ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
                        ft.Container(tagged("sts-hint", ft.Text(
@@ -481,8 +511,7 @@ class _TurnPanel:
         ]
         out = [section(f"Turn {s.turn} · world phase", *body)]
         if s.throw:
-            out.append(section(f"{self.name()}'s last throw", dice_row(s.throw, self.sizes),
-                               _text(rules.tally(s.throw), ft.TextThemeStyle.BODY_MEDIUM)))
+            out.append(section(f"{self.name()}'s last throw", throw_dice(s, self.sizes)))
         return out
 
     def over(self) -> list[ft.Control]:
@@ -494,21 +523,11 @@ class _TurnPanel:
             self.banner(text, "win" if won else "lose", identifier="sts-outcome"),
             _text(f"Game over after {s.turn} {'turn' if s.turn == 1 else 'turns'}.", ft.TextThemeStyle.TITLE_MEDIUM),
             score_chart(s, logged_scores(self.frame)),
-            ft.Row([self.button("Play again with the same players", self.play_again, icon=ft.Icons.REPLAY)]),
-        ]
-        out = [section("Game over", *body)]
+        ]  # Play again, Luck, Recap and BG Stats are on the frame's end card, above (companion.ui.story)
+        out = [section("Final scores", *body)]
         if s.world_rolls:
             out.append(section("The last world phase", *self.last_world()))
         return out
-
-    def play_again(self, e) -> None:
-        campaign = self.frame.loaded.campaign
-        match = re.search(r" · game (\d+)$", campaign.name)
-        base = campaign.name[: match.start()] if match else campaign.name
-        number = int(match.group(1)) + 1 if match else 2
-        suffix = f" · game {number}"
-        new_id = self.frame.app.store.create(GAME_KEY, base[: 60 - len(suffix)] + suffix, dict(campaign.settings))
-        self.frame.app.go(f"/c/{new_id}")
 
 
 def roster(frame, state: State) -> ft.Control:

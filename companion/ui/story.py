@@ -1,0 +1,406 @@
+"""The story of a campaign, for every game: Luck (the dice against their odds, with a chart over the
+session), the Recap (the night in words, to copy or save), the end card a finished game shows
+(its result, Play again, Luck, Recap, Log to BG Stats) and the BG Stats dialog.
+
+The numbers and words come from pure modules (companion.luck, .recap, .bgstats, .standings,
+.sessions); this module only draws them. Every screen and card is drawn afresh from the campaign
+each time (no control is kept across redraws), so Flet's reconciliation keeps them straight.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Optional
+
+import flet as ft
+import flet.canvas as cv
+
+from companion import bgstats, luck, sessions
+from companion.games import get_game
+from companion.log import NAME_MAX, NotFound
+from companion.recap import recap
+from companion.standings import standings
+from companion.ui.style import GAP, TAP
+from companion.ui.widgets import big_button, dialog_error, keyed, readable_width, section, tagged
+
+
+def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
+    return ft.Text(value, theme_style=style, **kw)
+
+
+def _go(app, campaign_id: int, name: str):
+    return lambda e: app.go(f"/c/{campaign_id}/{name}")
+
+
+def _story_buttons(app, campaign_id: int) -> ft.Control:
+    """Luck and Recap side by side: one tap from a campaign's screen."""
+    return ft.Row([
+        ft.FilledTonalButton(content="Luck", icon=ft.Icons.INSIGHTS, height=TAP, expand=True,
+                             on_click=_go(app, campaign_id, "luck")),
+        ft.FilledTonalButton(content="Recap", icon=ft.Icons.AUTO_STORIES, height=TAP, expand=True,
+                             on_click=_go(app, campaign_id, "recap")),
+    ], spacing=GAP)
+
+
+def links(frame) -> ft.Control:
+    """The campaign screen's way to the story, under the game's panel (keyed: the frame diffs it);
+    once the game is over, the end card at the top has them instead."""
+    if _finished(frame):
+        return keyed("story-links", ft.Container())
+    return keyed("story-links", tagged("story-links", _story_buttons(frame.app, frame.campaign_id)))
+
+
+def _finished(frame) -> bool:
+    return frame.loaded.game.outcome(frame.loaded.game_state) is not None
+
+
+# --- The end of a game ---------------------------------------------------------------------------
+
+
+def end_card(frame) -> list[ft.Control]:
+    """A finished game's card (empty while it goes on): how it ended, how long it took, and what
+    comes next — Play again, Luck, Recap, Log to BG Stats."""
+    if not _finished(frame):
+        return []
+    loaded = frame.loaded
+    game = loaded.game
+    state = loaded.game_state
+    app, campaign = frame.app, loaded.campaign
+    table = standings(campaign.game, state)
+    lines = bgstats.play_lines(campaign.game, loaded.lines[: loaded.cursor])  # Human Ethos: the issue that ended
+    nights = sessions.split(lines, created=campaign.created_at if lines and lines[0].seq == 1 else None)
+    minutes = sum(s.minutes for s in nights)
+    dice = sum(len(line.dice) for line in lines)
+    played = (f"Played for {sessions.duration(minutes)}" + (f" over {len(nights)} sessions" if len(nights) > 1 else "")
+              + f" · {len(lines)} action{'s' if len(lines) != 1 else ''} · {dice} {'die' if dice == 1 else 'dice'}")
+    again = "Play again with the same players" if table.named else "Play again with the same settings"
+    card = section(
+        f"Game over · {game.outcome(state)}",
+        tagged("end-result", _text(table.result, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
+        _text(played, ft.TextThemeStyle.BODY_MEDIUM),
+        # No fixed height: on a narrow phone the words wrap onto a second line and the button grows.
+        ft.Row([ft.FilledButton(content=ft.Text(again, text_align=ft.TextAlign.CENTER), icon=ft.Icons.REPLAY,
+                                expand=True, style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14)),
+                                on_click=app.guard(lambda e: play_again(app, campaign.id)))]),
+        _story_buttons(app, campaign.id),
+        ft.Row([ft.OutlinedButton(content="Log to BG Stats", icon=ft.Icons.LEADERBOARD, height=TAP, expand=True,
+                                  on_click=app.guard(lambda e: bgstats_dialog(app, campaign.id)))]),
+    )
+    return [keyed("end-card", tagged("end-card", card))]
+
+
+def play_again(app, campaign_id: int) -> None:
+    """A new campaign of the same game with the same settings and players, opened at once; named
+    after this one with its number ("Friday · game 2")."""
+    campaign = app.store.get(campaign_id)
+    match = re.search(r" · game (\d+)$", campaign.name)
+    base = campaign.name[: match.start()] if match else campaign.name
+    suffix = f" · game {int(match.group(1)) + 1 if match else 2}"
+    new_id = app.store.create(campaign.game, base[: NAME_MAX - len(suffix)] + suffix, dict(campaign.settings))
+    app.go(f"/c/{new_id}")
+
+
+# --- Log to BG Stats ---------------------------------------------------------------------------------
+
+
+def _bgg_id(app, game_key: str) -> Optional[int]:
+    value = app.ctx.setting(bgstats.bgg_setting(game_key))
+    return value if isinstance(value, int) else None
+
+
+def bgstats_dialog(app, campaign_id: int) -> None:
+    """The finished game as a BG Stats play: open the link (on a phone with BG Stats), copy it, or
+    save the file. The game's BoardGameGeek id, unknown to the app, is the table's setting here."""
+    campaign = app.store.get(campaign_id)
+    live = app.ctx.live.get(campaign_id)
+    snapshot = live.snapshot if live is not None else None
+    loaded = snapshot or app.store.load(campaign_id)
+    lines = list(snapshot.lines[: snapshot.cursor]) if snapshot else app.store.lines(campaign_id)[: campaign.cursor]
+    table = standings(campaign.game, loaded.game_state)
+    bgg = _bgg_id(app, campaign.game)
+    data = bgstats.play(game_key=campaign.game, campaign=campaign, lines=lines, standings=table, bgg_id=bgg)
+    url = bgstats.link(data)
+    filename = bgstats.filename(data, campaign.name)
+    error_box, error = dialog_error()
+    bgg_field = ft.TextField(label="BoardGameGeek id", value=str(bgg or ""), keyboard_type=ft.KeyboardType.NUMBER,
+                             helper="Optional: the number in the game's BoardGameGeek address", helper_max_lines=3)
+
+    def close(e=None) -> None:
+        app.page.pop_dialog()
+
+    def save_id(e) -> None:
+        value = bgstats.parse_bgg_id(bgg_field.value or "")
+        app.ctx.set_setting(bgstats.bgg_setting(campaign.game), value)
+        close()
+        bgstats_dialog(app, campaign_id)  # drawn again with the id in the link and the file
+        app.toast("BoardGameGeek id saved for every play of this game." if value else "BoardGameGeek id cleared.")
+
+    # Should the phone refuse to copy (a page on the LAN is no secure context), the whole link shows
+    # in a field to select and copy by hand (as the QR sheet does).
+    by_hand = ft.TextField(value=url, read_only=True, multiline=True, max_lines=3, label="Select and copy",
+                           text_style=ft.TextStyle(size=12), visible=False)
+
+    async def copy(e) -> None:
+        copied = await app.copy(url)
+        e.control.content = "Link copied" if copied else "Copy again"
+        e.control.update()
+        if not copied:
+            by_hand.visible = True
+            by_hand.update()
+
+    async def save_file(e) -> None:
+        await app.file_picker.save_file(file_name=filename, src_bytes=json.dumps(data, ensure_ascii=False, indent=2)
+                                        .encode("utf-8"))
+
+    players = ", ".join(p["name"] + (" (won)" if p["winner"] else "") for p in data["players"])
+    started = datetime.strptime(data["playDate"], bgstats.DATE_FORMAT).replace(tzinfo=timezone.utc).astimezone()
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Log to BG Stats"),
+        content=ft.Column([
+            _text(f"{data['game']['name']}, {started.day} {started:%b %Y, %H:%M}, {data['durationMin']} min: {players}.",
+                  ft.TextThemeStyle.BODY_MEDIUM),
+            _text("Open the link on a phone with BG Stats to add this play there, or save the file.",
+                  ft.TextThemeStyle.BODY_SMALL),
+            ft.FilledButton(content="Open in BG Stats", icon=ft.Icons.OPEN_IN_NEW, height=TAP, url=url),
+            ft.OutlinedButton(content="Copy link", icon=ft.Icons.COPY, height=TAP, on_click=copy),
+            ft.OutlinedButton(content="Save file", icon=ft.Icons.DOWNLOAD, height=TAP, on_click=save_file),
+            tagged("bgstats-link", ft.Text(url, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS,
+                                           theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)),
+            by_hand,
+            bgg_field,
+            ft.FilledTonalButton(content="Save the id", height=TAP, on_click=app.guard(save_id, show_in=error)),
+            error_box,
+        ], tight=True, scroll=ft.ScrollMode.AUTO, spacing=GAP, width=360,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        actions=[ft.TextButton(content="Close", height=TAP, on_click=close)],
+    ))
+
+
+# --- The Luck and Recap screens ---------------------------------------------------------------------
+
+
+def _when(session: sessions.Session) -> str:
+    """'Thu 12 Mar, 20:05–21:40' (the table's time zone)."""
+    start, end = session.start.astimezone(), session.end.astimezone()
+    return f"{start.strftime('%a')} {start.day} {start.strftime('%b')}, {start:%H:%M}–{end:%H:%M}"
+
+
+class _StoryScreen:
+    """A campaign's story screen: a scope chooser (the whole campaign, or one of its sessions) and
+    the content for it, all drawn afresh on every redraw."""
+
+    name = ""
+    title = ""
+
+    def __init__(self, app, campaign_id: int):
+        self.app = app
+        self.campaign_id = campaign_id
+        self.route = f"/c/{campaign_id}/{self.name}"
+        self.body = ft.Column(spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.scope: Optional[int] = None  # a session's number; None: chosen when first drawn
+        self._read_at = None  # the campaign's cursor, head and last change, as last read
+
+    def view(self) -> ft.View:
+        self._draw()
+        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(self.title)),
+                       controls=[readable_width(self.body)], scroll=ft.ScrollMode.AUTO, padding=12)
+
+    def entered(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        self._draw()
+        self.app.page.update()
+
+    def _read(self) -> None:
+        """The campaign as the store has it (read again only when it changed)."""
+        campaign = self.app.store.get(self.campaign_id)
+        if self._read_at == (campaign.cursor, campaign.head, campaign.updated_at):
+            return
+        self._read_at = (campaign.cursor, campaign.head, campaign.updated_at)
+        self.campaign = campaign
+        self.game = get_game(campaign.game)
+        self.lines = self.app.store.lines(self.campaign_id)[: campaign.cursor]
+        self.sessions = sessions.split(self.lines, created=campaign.created_at)
+        self._changed()
+
+    def _changed(self) -> None:
+        """What a screen computes once per change of the campaign."""
+
+    def _pick(self, number: Optional[int]) -> None:
+        self.scope = number
+        self.refresh()
+
+    def _scopes(self) -> list[ft.Control]:
+        """One button per session and one for the whole campaign (only when there are several)."""
+        if len(self.sessions) < 2:
+            return []
+        options = [(s.number, f"Session {s.number}") for s in self.sessions] + [(0, "Whole campaign")]
+        chosen = self.scope or 0
+        return [tagged("story-scope", ft.Row([
+            (ft.FilledButton if number == chosen else ft.OutlinedButton)(
+                content=label, height=TAP, icon=ft.Icons.CHECK if number == chosen else None,
+                on_click=lambda e, n=number: self._pick(n))
+            for number, label in options
+        ], wrap=True, spacing=8, run_spacing=8))]
+
+    def _session(self) -> Optional[sessions.Session]:
+        if self.scope is None:  # first drawn: the latest night
+            self.scope = self.sessions[-1].number if len(self.sessions) > 1 else 0
+        return self.sessions[self.scope - 1] if self.scope and self.scope <= len(self.sessions) else None
+
+    def _draw(self) -> None:
+        try:
+            self._read()
+        except NotFound:  # deleted on another screen meanwhile
+            self.body.controls = [_text("This campaign no longer exists (it may have been deleted on another screen)."),
+                                  big_button("Back to campaigns", lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
+            return
+        scope = self._session()
+        self.body.controls = [
+            _text(f"{self.campaign.name} · {self.game.title}", ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+            *self._scopes(),
+            *self._content(scope),
+            big_button("Back to the game", lambda e: self.app.go(f"/c/{self.campaign_id}"), icon=ft.Icons.ARROW_BACK,
+                       filled=False),
+        ]
+
+    def _content(self, scope: Optional[sessions.Session]) -> list[ft.Control]:
+        raise NotImplementedError
+
+
+class LuckScreen(_StoryScreen):
+    name, title = "luck", "Luck"
+
+    def _changed(self) -> None:
+        store = self.app.store
+        rows = [r for r in store.log_rows(self.campaign_id) if 0 < r.seq <= self.campaign.cursor]
+        start = store.state_at(self.campaign_id, 0)
+        self.steps = list(luck.trace(self.game, start, rows))
+
+    def _content(self, scope) -> list[ft.Control]:
+        found = luck.report(self.campaign.game, self.campaign.settings, self.steps, scope.seqs if scope else None)
+        where = "this session" if scope else "the whole campaign"
+        count = len(self.sessions)
+        said = (f"Session {scope.number} of {count}: {_when(scope)}" if scope else
+                f"The whole campaign: {count} session{'s' if count != 1 else ''}, "
+                f"{sessions.duration(sum(s.minutes for s in self.sessions))} of play")
+        top = [tagged("luck-scope", _text(said, ft.TextThemeStyle.BODY_MEDIUM))]
+        if found.empty:
+            empty = (f"No dice were rolled in {where}." if self.game.rolls_dice else
+                     "This game rolls no dice, and none were rolled on the dice tray.")
+            return [*top, section("Luck", tagged("luck-empty", _text(empty)),
+                                  *[_text(n, ft.TextThemeStyle.BODY_MEDIUM, italic=True) for n in found.notes])]
+        out = top
+        for i, part in enumerate(found.parts):
+            title = "Where the table stands" if i == 0 else f"{part.who}'s dice"
+            rows = [_line(line) for line in part.dice]
+            if part.meanings:
+                rows += [ft.Divider(height=1), _text("What the dice meant" if i == 0 else "What they meant",
+                                                     ft.TextThemeStyle.TITLE_MEDIUM)]
+                rows += [_line(line) for line in part.meanings]
+            out.append(tagged("luck-table" if i == 0 else f"luck-player-{i}", section(title, *rows)))
+            if i == 0 and found.chart:
+                out.append(section(f"Over {where}", _chart(found.chart, self.app.page.width, self.app.sizes),
+                                   _text(f"{found.dice} dice: {found.dice - found.physical} rolled by the app, "
+                                         f"{found.physical} physical.", ft.TextThemeStyle.BODY_SMALL)))
+        out.append(section("What these numbers rest on", *[
+            _text(n, ft.TextThemeStyle.BODY_MEDIUM) for n in found.notes + [
+                "Every figure is exact: the sum's distribution is the convolution of each roll's own, from the "
+                "rules' chance nodes (no sampling). “Than X% of tables” compares with every way the same rolls "
+                f"could have fallen. Fewer than {luck.MIN_DICE} dice (or {luck.MIN_TRIALS} rolls of a kind) get no "
+                "verdict."]]))
+        return out
+
+
+def _line(line: luck.Line) -> ft.Control:
+    return tagged("luck-line", ft.Column([
+        _text(line.label, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+        _text(line.sentence, ft.TextThemeStyle.BODY_LARGE if line.standing else ft.TextThemeStyle.BODY_MEDIUM,
+              italic=line.standing is None),
+    ], spacing=2))
+
+
+def _chart(points: list[tuple[float, bool]], page_width: Optional[float], sizes) -> ft.Control:
+    """Pips above (+) or below (−) the average, added up die by die: the line ends where the table
+    stands. Drawn with flet.canvas (flet-charts isn't installed). Physical dice are dots."""
+    width = max(260, min(600, int((page_width or 360) - 24 - 32 - 8)))  # the page, less the view's and card's padding
+    height = 190
+    left, right, top, bottom = 40, 10, 10, 24
+    w, h = width - left - right, height - top - bottom
+    extent = max(3.0, max(abs(v) for v, _ in points))
+    x = lambda i: left + w * (i + 1) / len(points)  # noqa: E731
+    y = lambda v: top + h / 2 - (h / 2) * v / extent  # noqa: E731
+    label = ft.TextStyle(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+    grid = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
+    zero = ft.Paint(color=ft.Colors.OUTLINE, stroke_width=1.5, style=ft.PaintingStyle.STROKE, stroke_dash_pattern=[6, 4])
+    shapes: list = [cv.Line(left, y(extent), left + w, y(extent), paint=grid),
+                    cv.Line(left, y(-extent), left + w, y(-extent), paint=grid),
+                    cv.Line(left, y(0), left + w, y(0), paint=zero)]
+    for value, text in ((extent, f"+{extent:.0f}"), (0, "0"), (-extent, f"−{extent:.0f}")):
+        shapes.append(cv.Text(left - 6, y(value), text, style=label, alignment=ft.Alignment.CENTER_RIGHT))
+    shapes.append(cv.Text(left, top + h + 4, "1", style=label))
+    shapes.append(cv.Text(left + w, top + h + 4, f"{len(points)} dice", style=label, alignment=ft.Alignment.TOP_RIGHT))
+    path = [cv.Path.MoveTo(left, y(0))] + [cv.Path.LineTo(x(i), y(v)) for i, (v, _) in enumerate(points)]
+    colour = ft.Colors.PRIMARY if points[-1][0] >= 0 else ft.Colors.ERROR
+    shapes.append(cv.Path(path, paint=ft.Paint(color=colour, stroke_width=2.5, style=ft.PaintingStyle.STROKE,
+                                                stroke_join=ft.StrokeJoin.ROUND)))
+    if len(points) <= 300:  # beyond that the dots would hide the line
+        shapes += [cv.Circle(x(i), y(v), 3, paint=ft.Paint(color=ft.Colors.TERTIARY))
+                   for i, (v, physical) in enumerate(points) if physical]
+    end = points[-1][0]
+    said = f"{'+' if end >= 0 else '−'}{abs(end):.1f} pips"
+    return ft.Column([
+        tagged("luck-chart", ft.Semantics(
+            label=f"Chart of the table's luck over {len(points)} dice, ending at {said} against the average",
+            content=cv.Canvas(shapes, width=width, height=height))),
+        _text(f"Pips above (+) or below (−) the average, added up roll by roll: it ends at {said}."
+              + (" Dots are physical dice." if any(p for _, p in points) else ""), ft.TextThemeStyle.BODY_SMALL),
+    ], spacing=6)
+
+
+class RecapScreen(_StoryScreen):
+    name, title = "recap", "Recap"
+
+    def _content(self, scope) -> list[ft.Control]:
+        campaign = self.campaign
+        live = self.app.ctx.live.get(self.campaign_id)
+        state = live.snapshot.game_state if live is not None and live.snapshot else self.app.store.load(self.campaign_id).game_state
+        told = recap(game_key=campaign.game, title=self.game.title, name=campaign.name, lines=self.lines,
+                     sessions=self.sessions, standings=standings(campaign.game, state), scope=scope,
+                     settings=campaign.settings)
+        text = told.text
+        filename = f"recap-{re.sub(r'[^A-Za-z0-9]+', '-', campaign.name).strip('-')[:40] or 'campaign'}" + (
+            f"-session-{scope.number}" if scope else "") + ".txt"
+
+        # Should the phone refuse to copy (a page on the LAN is no secure context), the whole text
+        # shows in a field to select and copy by hand.
+        by_hand = tagged("recap-copy", ft.TextField(value=text, read_only=True, multiline=True, max_lines=8,
+                                                    label="Select and copy", text_style=ft.TextStyle(size=14)))
+        by_hand.visible = False
+
+        async def copy(e) -> None:
+            copied = await self.app.copy(text)
+            e.control.content = "Copied" if copied else "Copy again"
+            e.control.update()
+            if not copied:
+                by_hand.visible = True
+                by_hand.update()
+
+        async def save(e) -> None:
+            await self.app.file_picker.save_file(file_name=filename, src_bytes=text.encode("utf-8"))
+
+        return [
+            tagged("recap-text", section(told.title, *[
+                ft.Text(p, theme_style=ft.TextThemeStyle.BODY_LARGE) for p in told.paragraphs])),
+            ft.Row([
+                ft.FilledButton(content="Copy text", icon=ft.Icons.COPY, height=TAP, expand=True, on_click=copy),
+                ft.OutlinedButton(content="Save file", icon=ft.Icons.DOWNLOAD, height=TAP, expand=True, on_click=save),
+            ], spacing=GAP),
+            by_hand,
+        ]
+
+
+SCREENS = {"luck": LuckScreen, "recap": RecapScreen}
