@@ -1,8 +1,10 @@
-"""Biosphere 5 end to end in headless Chromium: import a complete catalog, create a Man-against-Machine
-campaign, reveal cards, let the Machine decide, read its instruction, undo, redo, reload (kept); three
-Machine turns with a human catastrophe between them, at a table rolling physical dice: the Machine's
-rescue dice are entered as black hand / blank faces on the frame's dice pad; the catalog's delete
-button and its QR codes in parts; The Abyss on a desktop, a leader using a lower tier's ability."""
+"""Biosphere 5 end to end in headless Chromium: import a complete catalog from a file, create a
+Man-against-Machine campaign, reveal cards by tapping their tiles, let the Machine decide, read its
+instruction, undo, redo, reload (kept); three Machine turns with a human catastrophe between them, at a
+table rolling physical dice: the Machine's rescue dice are entered as black hand / blank faces on the
+frame's dice pad; the catalog's delete button and its QR codes in parts; The Abyss on a desktop, a
+leader using a lower tier's ability; the changed screens and dialogs at 360 px (also at the largest
+text), 412 px and 1280 px."""
 
 import re
 
@@ -24,11 +26,11 @@ def open_page(browser, server, viewport=None):
     return open_app(browser, server, viewport=viewport or PHONE)
 
 
-def pick(page, query: str, name: str) -> None:
-    """Search the catalog and tap a revealed card; wait until it is listed as tapped (the redraw
-    moves the buttons below it: a tap made before it settles can land on empty space)."""
-    type_into(page.get_by_label(re.compile("Search the catalog")), query)
-    tap(page, page.get_by_role("button", name=re.compile(f"^{name}")))
+def pick(page, name: str) -> None:
+    """Tap a revealed card's tile on the grid of the whole catalog (no typing); wait until it is listed
+    as tapped (the redraw moves the tiles below it: a tap made before it settles can land on empty
+    space)."""
+    tap(page, page.get_by_role("button", name=re.compile(f"^{name}")), steady=True)
     expect(page.get_by_role("button", name=re.compile(f"^Remove {name}")).first).to_be_visible()
 
 
@@ -68,7 +70,7 @@ def enter_dice(page, faces: list[str]) -> None:
     expect(by_id(page, "pending-dice")).to_have_count(0)
 
 
-def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts):
+def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts, tmp_path):
     context, page = open_page(browser, server)
     tap(page, page.get_by_role("button", name="New campaign"))
     tap(page, page.get_by_role("radio", name="Biosphere 5"))
@@ -79,22 +81,26 @@ def test_catalog_import_machine_turn_undo_redo_reload(browser, server, artifacts
     expect(by_id(page, "machine-level")).to_have_text("2")
     campaign_url = page.url
 
-    # The shipped catalog is incomplete: import a complete deck, replacing it.
+    # The shipped catalog is incomplete: import a complete deck from a file, replacing it.
     tap(page, page.get_by_role("button", name=re.compile("^Card catalog")))
     expect(by_id(page, "catalog-summary")).to_contain_text("of 25 cards entered")
     settled_screenshot(page, artifacts / "biosphere5-catalog-phone.png")
     tap(page, page.get_by_role("button", name="Import"))
-    type_into(page.get_by_label("Paste the catalog text (JSON or QR text)"),
-              dump_catalog(Catalog(complete=True, cards=TEST_DECK)))
+    deck = tmp_path / "biosphere5-catalog.json"
+    deck.write_text(dump_catalog(Catalog(complete=True, cards=TEST_DECK)), encoding="utf-8")
+    with page.expect_file_chooser() as chooser:
+        tap(page, page.get_by_role("button", name="Choose a file"))
+    chooser.value.set_files(str(deck))
+    expect(page.get_by_text("biosphere5-catalog.json is read: add its cards or replace yours.")).to_be_visible()
     tap(page, page.get_by_role("button", name="Replace my catalog"))
     expect(by_id(page, "catalog-summary")).to_have_text("25 of 25 cards entered")
     tap(page, page.get_by_role("button", name="Back to the game"))
 
     # Round 1: the Machine reveals 2 cards; it plays the highest-value playable achievement.
     tap(page, page.get_by_role("button", name="Reveal 2 cards"))
-    pick(page, "deep", "Deep Well")
+    pick(page, "Deep Well")
     expect(by_id(page, "reveal-status")).to_have_text("1 of 2 tapped — tap 1 more")
-    pick(page, "shack", "Shack")
+    pick(page, "Shack")
     expect(by_id(page, "reveal-status")).to_have_text("2 of 2 tapped — ready")
     settled_screenshot(page, artifacts / "biosphere5-reveal-phone.png")
     decide(page)
@@ -136,8 +142,8 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
 
         # Machine turn 1 (level 2: two cards): the highest-value playable achievement.
         tap(page, page.get_by_role("button", name="Reveal 2 cards"))
-        pick(page, "deep", "Deep Well")
-        pick(page, "shack", "Shack")
+        pick(page, "Deep Well")
+        pick(page, "Shack")
         decide(page)
         expect(by_id(page, "machine-instruction")).to_have_text(
             "The Machine plays Deep Well — perfect water achievement: place a green cube on water.")
@@ -148,12 +154,14 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
         tap(page, switch)
         expect(switch).to_be_checked()
 
-        # The human: hand size, then a Hurricane with a rescue card; the Machine's rescue dice.
+        # The human: the first turn asks for the hand size (every play greyed for that one reason),
+        # then a Hurricane with a rescue card; the Machine's rescue dice.
+        expect(by_id(page, "play-reasons")).to_have_text("Enter your hand size first: the app counts 0 cards in your hand.")
         for n in ("1", "2", "3"):
             tap_until(page, page.get_by_role("button", name="Your hand cards +1"),
                       lambda: expect(by_id(page, "human-hand")).to_have_text(n, timeout=3000))
         tap(page, page.get_by_role("button", name="Catastrophe"))
-        type_into(page.get_by_label("Its name (e.g. Hurricane), optional"), "Hurricane")
+        type_into(page.get_by_label("Its name"), "Hurricane")
         tap(page, page.get_by_role("switch", name="I discard a matching rescue card with it"))
         tap(page, page.get_by_role("button", name="Housing catastrophe"))
         # The action waits for the table's hand dice: named faces on the frame's pad, with the odds.
@@ -174,7 +182,7 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
 
         # Machine turn 2 (level 1: one card).
         tap(page, page.get_by_role("button", name="Reveal 1 card"))
-        pick(page, "bunker", "Protection Bunker")
+        pick(page, "Protection Bunker")
         expect(by_id(page, "reveal-status")).to_have_text("1 of 1 tapped — ready")
         decide(page)
         expect(by_id(page, "machine-instruction")).to_have_text(
@@ -184,7 +192,7 @@ def test_three_machine_turns_and_a_human_catastrophe(browser, tmp_path, artifact
 
         # Machine turn 3: Ruins' Espionage tells the human exactly what to discard.
         tap(page, page.get_by_role("button", name="Reveal 1 card"))
-        pick(page, "ruins", "Ruins")
+        pick(page, "Ruins")
         decide(page)
         espionage = "The Machine plays Espionage (Ruins): discard your hand card with the highest level."
         expect(by_id(page, "machine-instruction")).to_have_text(espionage)
@@ -271,3 +279,91 @@ def test_abyss_against_people_desktop(browser, server, artifacts):
     expect(by_id(page, "doom-0")).to_have_text("1")
     expect(by_id(page, "tier-0-true_believer")).to_have_text("2")
     context.close()
+
+
+SMALL = {"width": 360, "height": 740}  # the narrowest phone
+SIZES = {"360": SMALL, "360-huge": SMALL, "412": PHONE, "1280": DESKTOP}  # 360-huge: at the largest text size
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_reveal_grid_first_turn_and_dialogs_at_phone_and_desktop_sizes(browser, tmp_path, artifacts, size):
+    """The screens this pass changed, looked at on a small phone (also at its largest text), a phone
+    and a desktop: the reveal grid of tiles, the first human turn asking for the hand size, the catastrophe
+    dialog's rescue switch (its label wraps), the catalog import from a file refusing a bad one, and
+    the card dialog's refusal — with no red "Semantics.content must be provided" box anywhere."""
+    from companion.games.biosphere5.screens import import_text
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "sizes.sqlite")
+    import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
+    cid = store.create("biosphere5", "Sizes", {}, seed=7)
+    store.db.close()
+
+    def shot(name: str) -> None:
+        settled_screenshot(page, artifacts / f"biosphere5-{name}-{size}.png")
+
+    def no_error_box() -> None:  # Flet's red box for a Semantics whose content is hidden
+        expect(page.get_by_text(re.compile("must be provided"))).to_have_count(0)
+
+    with served(f"sqlite:///{tmp_path / 'sizes.sqlite'}", token="biosphere5-e2e-token") as server:
+        context, page = open_page(browser, server, viewport=SIZES[size])
+        if size == "360-huge":  # this phone's largest text size, chosen as a player does
+            page.goto(f"{server['base']}settings")
+            tap(page, page.get_by_role("button", name="Huge", exact=True))
+            page.wait_for_function("localStorage.getItem('flutter.companion.text_scale') === '1.7'")
+        page.goto(f"{server['base']}c/{cid}")
+
+        tap(page, page.get_by_role("button", name="Reveal 2 cards"))
+        expect(page.get_by_role("button", name=re.compile("^Deep Well"))).to_be_visible()
+        shot("grid")
+        tap(page, page.get_by_role("button", name=re.compile("^Surveillance Technology")), bottom_margin=300)
+        expect(by_id(page, "reveal-status")).to_have_text("1 of 2 tapped — tap 1 more")
+        shot("grid-tiles")
+        tap(page, page.get_by_role("button", name="Remove Surveillance Technology"))
+        expect(by_id(page, "reveal-status")).to_have_text("0 of 2 tapped — tap 2 more")
+        pick(page, "Deep Well")
+        pick(page, "Shack")
+        decide(page)
+
+        # The first turn: one reason greys every play, said where the hand size is entered.
+        reasons = by_id(page, "play-reasons")
+        expect(reasons).to_have_text("Enter your hand size first: the app counts 0 cards in your hand.")
+        tap(page, reasons)  # scrolls it into view (a tap on words does nothing)
+        shot("first-turn")
+        for n in ("1", "2"):
+            tap_until(page, page.get_by_role("button", name="Your hand cards +1"),
+                      lambda: expect(by_id(page, "human-hand")).to_have_text(n, timeout=3000))
+        expect(by_id(page, "play-reasons")).to_contain_text("Espionage: You can't play Espionage (level II)")
+        tap(page, by_id(page, "play-reasons"))
+        shot("turn-reasons")
+        tap(page, page.get_by_role("button", name="Catastrophe"))
+        rescue = page.get_by_role("switch", name="I discard a matching rescue card with it")
+        tap(page, rescue)
+        expect(rescue).to_be_checked()
+        shot("catastrophe")
+        tap(page, page.get_by_role("button", name="Cancel"))
+
+        # The catalog: import from a file (a broken one is refused in the dialog), the card dialog.
+        page.goto(f"{server['base']}g/biosphere5/catalog?from={cid}")
+        tap(page, page.get_by_role("button", name="Import"))
+        no_error_box()
+        broken = tmp_path / "broken.json"
+        broken.write_text('{"format": "biosphere5-catalog", "cards": [', encoding="utf-8")
+        with page.expect_file_chooser() as chooser:
+            tap(page, page.get_by_role("button", name="Choose a file"))
+        chooser.value.set_files(str(broken))
+        expect(page.get_by_text("broken.json is read: add its cards or replace yours.")).to_be_visible()
+        tap(page, page.get_by_role("button", name="Add / correct"))
+        expect(by_id(page, "import-error")).to_contain_text("not valid")
+        no_error_box()
+        shot("import")
+        tap(page, page.get_by_role("button", name="Cancel"))
+        expect(by_id(page, "import-error")).to_have_count(0)
+        # Back at the top: reaching the dialog's lower buttons scrolled the long list under it.
+        page.goto(f"{server['base']}g/biosphere5/catalog?from={cid}")
+        tap(page, page.get_by_role("button", name="Add a card"))
+        tap(page, page.get_by_role("button", name="Save card"))
+        expect(by_id(page, "card-error")).to_have_text("Give the card its name, as printed on it.")
+        no_error_box()
+        shot("card-dialog")
+        context.close()

@@ -5,6 +5,8 @@ RULES.md §4 is the spec; the book's examples #3 and #4 are played verbatim on t
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_biosphere5_cards import DECK
 
@@ -596,3 +598,51 @@ def test_headline_and_new_game():
     assert headline(state) == "Round 1 · Machine's turn · reveal 2 · Machine level 2"
     assert outcome(state) is None and ready_kinds(state) == ["machine_reveal", "set_hand"]
     assert GAME.key == "biosphere5" and GAME.title == "Biosphere 5"
+
+
+# --- the human's words ----------------------------------------------------------------------------
+
+
+def test_with_no_hand_cards_every_play_first_asks_for_the_hand_size():
+    state = solo(phase="human", hand=0, machine={"water": "green"},
+                 human={"water": "green", "housing": "green", "nature": "green", "community": "green"})
+    for action in (HumanAchievement(category="security", cube="green"), HumanCatastrophe(category="water"),
+                   HumanEspionage(), HumanSabotage(), HumanAttack(category="water"), HumanBiosphere()):
+        refused(state, action, match="^Enter your hand size first: the app counts 0 cards in your hand.$")
+    refused(solo(phase="human", hand=1), HumanCatastrophe(category="water", rescue=True), match="You need 2 hand cards")
+
+
+def test_the_humans_achievements_are_never_called_cubes_and_older_saves_still_replay():
+    """The Machine's achievements are cubes on its board (§4.1); the human's are cards on display.
+    A save from before that wording kept the Machine's Attack instruction with "(green cube)": it
+    loads in today's words and its log still replays to its recorded states."""
+    from companion.games.biosphere5.screens import import_text
+    from companion.games.biosphere5.cards import Catalog, dump_catalog
+    from companion.log import replay
+    from test_biosphere5_cards import TEST_DECK
+    from tests.helpers import memory_store
+
+    store = memory_store()
+    import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
+    cid = store.create("biosphere5", "t", {}, seed=7)
+    for action in (reveal_action(DECK, ["water-canister", "rain-barrel"]),  # nothing to play: level 2 → 4
+                   SetHand(cards=3), HumanAchievement(category="housing", cube="green"), EndTurn(),
+                   reveal_action(DECK, [BIO, "tent", "herbs"])):  # rule 3: you hold more achievements
+        store.apply(cid, action, expected_cursor=store.load(cid).cursor)
+    solo_now = store.load(cid).game_state.solo
+    assert solo_now.decision.instruction == ("The Machine plays Attack (Biosphere 5 / Attack): remove your perfect "
+                                             "housing achievement, your highest-value one.")
+    said = " ".join(e["text"] for r in store.history(cid) for e in r.events)
+    assert "You play a perfect housing achievement." in said and "Your perfect housing achievement is destroyed." in said
+    assert "cube" not in said.replace("place a green cube", "")  # only the Machine's own cubes
+
+    new = "perfect housing achievement, your highest-value one."
+    old = "perfect housing (green cube), your highest-value achievement."
+    rows = store.log_rows(cid)
+    entries = [{"seq": r.seq, "action": r.action, "dice": r.dice, "snapshot": r.snapshot,
+                "state": None if r.state is None else json.loads(json.dumps(r.state).replace(new, old))}
+               for r in rows]
+    assert old in json.dumps(entries[-1]["state"])  # the old words, as an older save kept them
+    assert State.model_validate(entries[-1]["state"]["game"]).solo.decision.instruction.endswith(new)
+    report = replay(GAME, {}, entries, seed=7)
+    assert report.ok, report.mismatches

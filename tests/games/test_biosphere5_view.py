@@ -15,8 +15,9 @@ from companion.dice import ScriptedDice
 from companion.games.biosphere5 import view
 from companion.games.biosphere5.cards import Catalog, dump_catalog
 from companion.games.biosphere5.rules import LeaderPromote, apply, reveal_action
-from companion.games.biosphere5.screens import import_text
+from companion.games.biosphere5.screens import import_text, load_cards
 from companion.table import GiveDice, SetPhysicalDice
+from companion.ui.style import Sizes
 from tests.helpers import memory_store
 
 
@@ -27,7 +28,7 @@ class FakeFrame:
         self.store, self.campaign_id = store, cid
         self.dialogs: list[ft.AlertDialog] = []
         page = SimpleNamespace(show_dialog=self.dialogs.append, update=lambda: None, views=[], run_task=lambda f: None)
-        self.app = SimpleNamespace(store=store, guard=lambda fn: fn, go=lambda route: None, sizes=lambda x: x,
+        self.app = SimpleNamespace(store=store, guard=lambda fn: fn, go=lambda route: None, sizes=Sizes(1.0),
                                    page=page, confirm=lambda title, text, yes, go, danger=False: go())
         self.dispatched: list = []
         self.refresh()
@@ -53,7 +54,7 @@ def walk(control):
             yield from walk(x)
     elif isinstance(control, ft.BaseControl):
         yield control
-        for attr in ("controls", "content", "actions"):
+        for attr in ("controls", "content", "actions", "title"):
             yield from walk(getattr(control, attr, None))
 
 
@@ -67,11 +68,23 @@ def texts(control) -> str:
     return "\n".join(out)
 
 
+BUTTONS = (ft.FilledButton, ft.FilledTonalButton, ft.OutlinedButton, ft.TextButton)
+
+
+def words(b) -> str | None:
+    """A button's words: its content, or the Text in it (padded in a Container, so they wrap)."""
+    content = b.content
+    if isinstance(content, ft.Container):
+        content = content.content
+    return content.value if isinstance(content, ft.Text) else content
+
+
 def button(control, text: str, nth: int | None = None):
     """The one control whose words (content, or a screen reader's label) are `text`; with `nth`, the
     nth of several (one per player)."""
     found = [c for c in walk(control) if getattr(c, "content", None) == text or
-             (isinstance(c, ft.Semantics) and c.label == text)]
+             (isinstance(c, ft.Semantics) and c.label == text) or
+             (isinstance(c, BUTTONS) and words(c) == text)]
     if nth is None:
         assert len(found) == 1, f"{len(found)} controls read {text!r}"
     c = found[nth or 0]
@@ -142,8 +155,10 @@ def test_giving_up_achievements_is_chosen_from_the_moves_field():
     go = button(panel, "I discarded 1 card and give up 2 achievements")
     assert go.disabled  # nothing chosen yet
     boxes = [c for c in walk(panel) if isinstance(c, ft.Checkbox)]
-    assert [b.label for b in boxes] == ["Give up perfect housing (green cube)", "Give up makeshift water (yellow cube)",
-                                        "Give up makeshift security (yellow cube)"]  # lowest value first
+    # lowest value first; the human's achievements are cards on display, never "cubes" (those are the Machine's)
+    assert [b.label for b in boxes] == ["Give up your perfect housing achievement",
+                                        "Give up your makeshift water achievement",
+                                        "Give up your makeshift security achievement"]
     view._input(frame).give_up = ["water", "security"]
     assert not button(frame.panel(), "I discarded 1 card and give up 2 achievements").disabled
 
@@ -153,6 +168,7 @@ def test_abyss_offers_every_usable_tier_and_greys_out_what_the_rules_refuse():
     panel = frame.panel()
     lower = "Lower doom −1 (discard as many cards as your doom)"
     assert button(panel, lower, 0).disabled and button(panel, lower, 0).tooltip == "Ann's doom is already 0."
+    assert texts(tagged_part(panel, "doom-reasons-0")) == f"{lower}: Ann's doom is already 0."  # shown, not only hovered
     tap(panel, "Draw pile empty +2", 0)
     promote = "Promote True Believer (Ann)"
     button(frame.panel(), promote).on_click(None)
@@ -175,3 +191,147 @@ def test_abyss_offers_every_usable_tier_and_greys_out_what_the_rules_refuse():
     dialog = frame.dialogs.pop()
     tap(dialog, "Ann played it on Bo")
     assert [p.doom for p in frame.loaded.game_state.abyss.players] == [2, 4]
+
+
+# --- the first human turn, the reveal grid, the catalog dialogs ---------------------------------------
+
+
+def tagged_part(control, identifier: str):
+    found = [c for c in walk(control) if isinstance(c, ft.Semantics) and c.identifier == identifier]
+    assert len(found) == 1, f"{len(found)} parts tagged {identifier!r}"
+    return found[0]
+
+
+def tiles(control) -> dict:
+    """The reveal grid's tiles by card name: big buttons laid out in a ResponsiveRow."""
+    grid = next(c for c in walk(control) if isinstance(c, ft.ResponsiveRow))
+    return {b.content.content.controls[0].value: b for b in grid.controls}
+
+
+def test_the_first_human_turn_asks_for_the_hand_size_and_says_why_each_play_is_greyed():
+    frame = campaign({}, physical=False)
+    tap(frame.panel(), "Reveal 2 cards")
+    tiles(frame.panel())["Deep Well"].on_click(None)
+    tiles(frame.panel())["Shack"].on_click(None)
+    tap(frame.panel(), "Let the Machine decide")
+    panel = frame.panel()
+    plays = ("Achievement", "Catastrophe", "Espionage", "Sabotage", "Attack", "Biosphere 5")
+    assert all(button(panel, p).disabled for p in plays)
+    # One reason greys them all: said once, in words on the screen (a tooltip needs a mouse).
+    assert texts(tagged_part(panel, "play-reasons")) == "Enter your hand size first: the app counts 0 cards in your hand."
+    turn = next(c for c in walk(panel) if isinstance(c, ft.Card) and "Round 1: your turn" in texts(c))
+    assert "Your hand cards +1" in [c.label for c in walk(turn) if isinstance(c, ft.Semantics)]  # entered right there
+    assert not button(panel, "End my turn").disabled
+
+    button(panel, "Your hand cards +1").on_click(None)
+    panel = frame.panel()
+    assert not button(panel, "Achievement").disabled
+    reasons = texts(tagged_part(panel, "play-reasons"))
+    assert "Catastrophe: You can't play a housing catastrophe without housing protection" in reasons
+    assert "Espionage: You can't play Espionage (level II): level II needs both level I achievements" in reasons
+    assert "Attack: Attack needs a target: the Machine holds no achievement." not in reasons  # it holds Deep Well
+    assert "Biosphere 5: You can't play Biosphere 5: it needs both level III achievements" in reasons
+    assert not any(line.startswith("Achievement") for line in reasons.splitlines())  # playable now
+
+
+def test_revealed_cards_are_tapped_on_a_grid_of_every_catalog_card():
+    frame = campaign({}, physical=False)
+    tap(frame.panel(), "Reveal 2 cards")
+    grid = tiles(frame.panel())
+    assert sorted(grid) == sorted(c.name for c in TEST_DECK)  # every card, no typing needed
+    shack = grid["Shack"]
+    assert shack.col == {"xs": 6, "md": 4, "lg": 3}  # two columns on a phone, more on a wider screen
+    assert "makeshift · housing · I" in texts(shack) and "water catastrophe · I" in texts(shack)
+
+    shack.on_click(None)
+    tiles(frame.panel())["Shack"].on_click(None)  # a second Shack: the deck holds one
+    panel = frame.panel()
+    assert texts(tagged_part(panel, "reveal-status")) == "2 of 2 tapped"
+    assert texts(tagged_part(panel, "reveal-refusal")) == "The deck has 1 Shack; it was tapped 2 times this turn."
+    assert button(panel, "Let the Machine decide").disabled
+    assert "Tapped ×2" in texts(tiles(panel)["Shack"])
+    tap(panel, "Remove Shack", 1)
+    tiles(frame.panel())["Deep Well"].on_click(None)
+    panel = frame.panel()
+    assert texts(tagged_part(panel, "reveal-status")) == "2 of 2 tapped — ready"
+    assert not button(panel, "Let the Machine decide").disabled
+
+    view._input(frame).query = "bunker"  # the optional filter narrows the grid
+    assert sorted(tiles(frame.panel())) == ["Destructive Bunker", "Protection Bunker"]
+    frame.app.sizes = Sizes(1.7)  # this phone's largest text: one tile a row, so no name breaks mid-word
+    assert tiles(frame.panel())["Protection Bunker"].col["xs"] == 12
+
+
+def test_the_catastrophe_dialogs_rescue_switch_wraps_its_label():
+    frame = campaign({}, physical=False)
+    tap(frame.panel(), "Reveal 2 cards")
+    view._input(frame).picked = ["deep-well", "shack"]
+    tap(frame.panel(), "Let the Machine decide")
+    for _ in range(3):
+        button(frame.panel(), "Your hand cards +1").on_click(None)
+    tap(frame.panel(), "Catastrophe")
+    dialog = frame.dialogs.pop()
+    label = next(c for c in walk(dialog) if isinstance(c, ft.Text) and c.value == "I discard a matching rescue card with it")
+    assert label.expand  # a Text beside the switch, free to wrap (a Switch's own label is cut off at 360 px)
+
+
+def no_hidden_tagged_content(control) -> None:
+    """A tagged part hides as a whole: Flet's client draws a red "Semantics.content must be provided
+    and visible" box for a Semantics whose content is hidden."""
+    for c in walk(control):
+        if isinstance(c, ft.Semantics) and c.content is not None:
+            assert c.content.visible is not False, f"{c.identifier or c.label}: its content is hidden, not the part"
+
+
+def test_the_card_and_import_dialogs_hide_their_error_as_a_whole_and_import_a_chosen_file(monkeypatch):
+    import asyncio
+
+    from companion.games.biosphere5.screens import CatalogScreen, card_dialog
+
+    monkeypatch.setattr(ft.BaseControl, "update", lambda self: None)  # no page in this test
+    frame = campaign({}, physical=False)
+    app = frame.app
+    card_dialog(app, None, lambda c: None)
+    dialog = frame.dialogs.pop()
+    no_hidden_tagged_content(dialog)
+    error = tagged_part(dialog, "card-error")
+    assert error.visible is False
+    dialog.actions[-1].on_click(None)  # "Save card" without a name
+    assert error.visible and error.content.value == "Give the card its name, as printed on it."
+    no_hidden_tagged_content(dialog)
+
+    chosen = SimpleNamespace(name="biosphere5-catalog.json", size=None,
+                             bytes=dump_catalog(Catalog(complete=True, cards=TEST_DECK[:3])).encode("utf-8"))
+
+    async def pick_files(**kw):
+        assert kw["with_data"] and "json" in kw["allowed_extensions"]
+        return [chosen]
+
+    app.file_picker = SimpleNamespace(pick_files=pick_files)
+    app.toast = lambda text, error=False: None
+    app.page.route = "/g/biosphere5/catalog"
+    screen = CatalogScreen(app)
+    screen._import(None)
+    dialog = frame.dialogs.pop()
+    no_hidden_tagged_content(dialog)
+    assert tagged_part(dialog, "import-error").visible is False
+    choose = button(dialog, "Choose a file")
+    asyncio.run(choose.on_click(None))
+    assert "biosphere5-catalog.json is read" in texts(dialog)
+    dialog.actions[-1].on_click(None)  # "Replace my catalog" with the file's cards
+    assert sorted(c.name for c in load_cards(frame.store)) == sorted(c.name for c in TEST_DECK[:3])
+
+    chosen.bytes = b"\xff\xfe not text"
+    screen._import(None)
+    dialog = frame.dialogs.pop()
+    asyncio.run(button(dialog, "Choose a file").on_click(None))
+    assert tagged_part(dialog, "import-error").content.value == "biosphere5-catalog.json is not a text file."
+
+
+def test_a_greyed_out_leader_ability_says_why_under_it():
+    frame = campaign({"opponent": "people", "abyss": True, "players": 2, "names": ["Ann", "Bo"]}, physical=False)
+    frame.dispatch(LeaderPromote(player=0, leader="true_believer"))
+    panel = frame.panel()
+    assert button(panel, "Use tier 1 – Glimmer of Hope").disabled
+    assert texts(tagged_part(panel, "leader-reasons-0-true_believer")) == \
+        "Use tier 1 – Glimmer of Hope: Glimmer of Hope would do nothing: Ann's doom is already 0."

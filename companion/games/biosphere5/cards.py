@@ -175,7 +175,13 @@ def value_label(card: Card) -> str:
 
 
 def cube_label(category: str, cube: str) -> str:
+    """One of the Machine's achievements, as its board shows it: a coloured cube (§4.1)."""
     return f"{KIND_OF_CUBE[cube]} {category} ({cube} cube)"
+
+
+def achievement_label(category: str, cube: str) -> str:
+    """One of the human's achievements: a card on display, never a cube (the cubes are the Machine's)."""
+    return f"{KIND_OF_CUBE[cube]} {category} achievement"
 
 
 # --- Playability by level (§2.3) ------------------------------------------------------------------

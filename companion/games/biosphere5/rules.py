@@ -24,11 +24,12 @@ replay uses the cards as they were when played, even if the catalog is corrected
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from fractions import Fraction
 from typing import Annotated, Any, Literal, Mapping, Optional, Sequence, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from companion.games.base import (
     Dice,
@@ -57,6 +58,7 @@ from companion.games.biosphere5.cards import (
     Lower,
     Upper,
     achievement_block,
+    achievement_label,
     achievement_value,
     card_value,
     cards_due,
@@ -217,6 +219,11 @@ Play = Literal["biosphere", "attack", "store", "achievement", "sabotage", "espio
                "catastrophe", "level_up", "nothing"]
 
 
+# The Machine's Attack in older saves' words (see Decision._todays_words).
+_LEGACY_ATTACK = re.compile(r"remove your (perfect|makeshift) (\w+) \((?:green|yellow) cube\), "
+                            r"your highest-value achievement\.")
+
+
 class Decision(Model):
     """What the Machine plays and why: the rule that fired and why the higher rules didn't."""
 
@@ -233,6 +240,13 @@ class Decision(Model):
     why: str
     not_fired: list[str] = Field(default_factory=list)
     cards: str  # what to do with the revealed cards
+
+    @field_validator("instruction")
+    @classmethod
+    def _todays_words(cls, text: str) -> str:
+        """Saves from before the human's achievements stopped being called cubes read in today's
+        words, so they show them and still replay to the state today's rules make."""
+        return _LEGACY_ATTACK.sub(r"remove your \1 \2 achievement, your highest-value one.", text)
 
 
 Phase = Literal["machine", "new_hope", "discard", "human"]
@@ -440,8 +454,8 @@ def _decision_for(solo: Solo, play: str, card: Card, rule: int, why: str, not_fi
         target = _highest_human_achievement(solo)
         return Decision(**common, option="lower", category=target,
                         instruction=f"The Machine plays Attack ({card.name}): remove your "
-                                    f"{cube_label(target, solo.human.achievements[target])}, your "
-                                    f"highest-value achievement.")
+                                    f"{achievement_label(target, solo.human.achievements[target])}, your "
+                                    f"highest-value one.")
     if play == "achievement":
         cat, kind = card.upper.category, card.upper.kind or "perfect"
         cube = CUBE_OF[kind]
@@ -997,7 +1011,7 @@ def _carry_out(state: State, d: Decision, dice: Dice, events: list[Event]) -> No
     elif d.play == "attack":
         cat = d.category
         assert cat is not None
-        events.append(event("achievement_lost", f"Your {cube_label(cat, h.achievements[cat])} is destroyed.",
+        events.append(event("achievement_lost", f"Your {achievement_label(cat, h.achievements[cat])} is destroyed.",
                             side="human", lost={cat: h.achievements[cat]}))
         del h.achievements[cat]
         if d.rule == 1:
@@ -1099,7 +1113,7 @@ def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[Event
                 else "You have no hand cards to discard.")
         events.append(event("human_discard", said, cards=paid, hand_from=h.hand + paid, hand_to=h.hand))
         for cat in a.give_up:
-            events.append(event("achievement_lost", f"You give up your {cube_label(cat, h.achievements[cat])}.",
+            events.append(event("achievement_lost", f"You give up your {achievement_label(cat, h.achievements[cat])}.",
                                 side="human", lost={cat: h.achievements[cat]}))
             del h.achievements[cat]
         missing = short - need
@@ -1121,7 +1135,18 @@ def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[Event
 # Human's turn ----------------------------------------------------------------------------------
 
 
+# Every play costs a card, so with none counted this is the first thing the human is told (a new
+# game starts at 0: the first turn asks for the hand size rather than for a level).
+NO_HAND = "Enter your hand size first: the app counts 0 cards in your hand."
+
+
+def _need_hand(h: HumanBoard) -> None:
+    if h.hand == 0:
+        raise RuleError(NO_HAND)
+
+
 def _play_card(h: HumanBoard, count: int = 1) -> None:
+    _need_hand(h)
     if h.hand < count:
         raise RuleError(f"You need {count} hand card{'s' if count > 1 else ''} for that; you have {h.hand} "
                         f"(correct your hand size if it is wrong).")
@@ -1131,6 +1156,7 @@ def _play_card(h: HumanBoard, count: int = 1) -> None:
 def _human_achievement(state: State, a: HumanAchievement, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
+    _need_hand(solo.human)
     h = solo.human
     if a.category == "salvation":
         raise InputError("Achievements are water, housing, security, production, nature or community.")
@@ -1142,13 +1168,14 @@ def _human_achievement(state: State, a: HumanAchievement, dice: Dice, events: li
     _play_card(h)
     h.achievements[a.category] = a.cube
     h.achievement_this_turn = True
-    events.append(event("human_achievement", f"You play a {cube_label(a.category, a.cube)}.",
+    events.append(event("human_achievement", f"You play a {achievement_label(a.category, a.cube)}.",
                         category=a.category, cube=a.cube))
 
 
 def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
+    _need_hand(solo.human)
     h, cat = solo.human, a.category
     if cat == "salvation":
         raise InputError("Catastrophes are of water, housing, security, production, nature or community.")
@@ -1187,6 +1214,7 @@ def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: li
 def _human_espionage(state: State, a: HumanEspionage, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
+    _need_hand(solo.human)
     blocked = level_block(solo.human.achievements, 2)
     if blocked:
         raise RuleError(f"You can't play Espionage (level II): {blocked}.")
@@ -1204,6 +1232,7 @@ def _human_espionage(state: State, a: HumanEspionage, dice: Dice, events: list[E
 def _human_sabotage(state: State, a: HumanSabotage, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
+    _need_hand(solo.human)
     blocked = level_block(solo.human.achievements, 3)
     if blocked:
         raise RuleError(f"You can't play Sabotage (level III): {blocked}.")
@@ -1220,6 +1249,7 @@ def _human_sabotage(state: State, a: HumanSabotage, dice: Dice, events: list[Eve
 def _human_attack(state: State, a: HumanAttack, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
+    _need_hand(solo.human)
     m = solo.machine
     if not m.achievements:
         raise RuleError("Attack needs a target: the Machine holds no achievement.")
@@ -1236,6 +1266,7 @@ def _human_attack(state: State, a: HumanAttack, dice: Dice, events: list[Event])
 def _human_biosphere(state: State, a: HumanBiosphere, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     _need_phase(solo, "human")
+    _need_hand(solo.human)
     h = solo.human
     blocked = level_block(h.achievements, 4)
     if blocked:

@@ -1,7 +1,7 @@
 """Biosphere 5's card catalog in the app: stored once per database (companion/catalog.py, seeded from
 the shipped incomplete catalog), the "Add / correct a card" dialog (also used right in the Machine's
 reveal flow), and the catalog screen (/g/biosphere5/catalog): the cards with their two options, how
-many of 25 are entered, the problems flagged, export as a file or QR text, import from pasted text.
+many of 25 are entered, the problems flagged, export as a file or QR text, import from a file or pasted text.
 
 Every check is in cards.py (pure); this module only reads and writes and draws."""
 
@@ -40,7 +40,7 @@ from companion.games.biosphere5.cards import (
 from companion.ui.style import GAP, TAP
 from companion.share import qr_png
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import big_button, icon_button, qr_dialog, section, tagged
+from companion.ui.widgets import icon_button, qr_dialog, section, tagged
 from models.tables import CatalogEntry
 
 log = logging.getLogger(__name__)
@@ -241,21 +241,57 @@ def _close(app, dialog) -> None:
     app.page.update()
 
 
-def _in_dialog(app, error: ft.Text, fn: Callable) -> Callable:
-    """Like app.guard, but a refusal is shown inside the dialog (a message bar would sit under it)."""
+def _in_dialog(app, box: ft.Control, fn: Callable) -> Callable:
+    """Like app.guard, but a refusal is shown inside the dialog (a message bar would sit under it),
+    in `box` from _error_box."""
     def handler(e=None):
         try:
-            error.value, error.visible = "", False
+            box.visible = False
             return fn(e)
         except (InputError, ValueError) as exc:
-            error.value, error.visible = str(exc), True
-            error.update()
+            box.content.value, box.visible = str(exc), True
+            box.update()
     return handler
 
 
-def _error_text() -> ft.Text:
-    return ft.Text("", color=ft.Colors.ERROR, visible=False, theme_style=ft.TextThemeStyle.BODY_LARGE,
-                   weight=ft.FontWeight.BOLD)
+def _error_box(identifier: str) -> ft.Control:
+    """Where a dialog says why it refused, hidden until then. The tagged wrapper is what hides: a
+    Semantics whose content is hidden makes the phone draw a red "Semantics.content must be
+    provided and visible" box instead."""
+    box = tagged(identifier, ft.Text("", color=ft.Colors.ERROR, theme_style=ft.TextThemeStyle.BODY_LARGE,
+                                     weight=ft.FontWeight.BOLD))
+    box.visible = False
+    return box
+
+
+def roomy(text: str, *, centred: bool = False) -> ft.Control:
+    """A button's words, padded so the button is 56 px tall (TAP) at normal text, in place of a fixed
+    height: the button grows and its words wrap instead of being cut off (a long label, or a phone at
+    its largest text size). Padding the words, not the button's style: a given style greys a button
+    out darker."""
+    return ft.Container(ft.Text(text, text_align=ft.TextAlign.CENTER if centred else None),
+                        padding=ft.Padding.symmetric(vertical=4))
+
+
+def wide_button(text: str, on_click, *, icon=None, filled: bool = True, disabled: bool = False,
+                tooltip: Optional[str] = None) -> ft.Control:
+    """A big button whose words wrap onto more lines, centred, instead of being cut off."""
+    cls = ft.FilledButton if filled else ft.OutlinedButton
+    return cls(content=roomy(text, centred=True), icon=icon, on_click=on_click, disabled=disabled, tooltip=tooltip)
+
+
+def dialog_frame(title: str, *, error: Optional[ft.Control] = None, **kw) -> ft.AlertDialog:
+    """An AlertDialog that leaves a 360 px phone its width (the default margins take 80 px), whose
+    title doesn't break a word at the largest text size, and whose refusal (`error`, from
+    _error_box) shows under the title: always in sight, however far its fields are scrolled."""
+    head = ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE)
+    return ft.AlertDialog(title=ft.Column([head, error], tight=True, spacing=8) if error else head,
+                          inset_padding=ft.Padding.symmetric(horizontal=12, vertical=24), **kw)
+
+
+def _fields(controls: list[ft.Control]) -> ft.Control:
+    return ft.Column(controls, tight=True, scroll=ft.ScrollMode.AUTO, width=380, spacing=10,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def _dropdown(label: str, value: Optional[str], options: dict[str, str], on_select=None) -> ft.Dropdown:
@@ -281,9 +317,9 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
     l_kind = _dropdown("Lower option", c.lower.kind, LOWER_KINDS)
     l_cat = _dropdown("Catastrophe's category", c.lower.category, {k: k for k in CATEGORY_ORDER[:-1]})
     l_level = _dropdown("Lower option: level", str(c.lower.level) if c.lower.level else None, levels)
-    l_name = ft.TextField(label="Lower option's name (e.g. Hurricane), optional", value=c.lower.name or "",
+    l_name = ft.TextField(label="Lower option's name", hint_text="optional, e.g. Hurricane", value=c.lower.name or "",
                           max_length=40, text_size=18)
-    error = _error_text()
+    error = _error_box("card-error")
 
     # A level follows from the category or the lower kind (cards.py's tables); fill it in when unknown.
     def upper_changed(e):
@@ -335,21 +371,19 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
                                                           f" (still unknown: {', '.join(made.missing())})."))
         on_saved(made)
 
-    dialog = ft.AlertDialog(
+    dialog = dialog_frame(
+        title or ("Add a card" if card is None else f"Correct {card.name}"), error=error,
         modal=True,
-        title=ft.Text(title or ("Add a card" if card is None else f"Correct {card.name}")),
-        content=ft.Column([
+        content=_fields([
             name,
             ft.Text("Upper option (the achievement or rescue side)", theme_style=ft.TextThemeStyle.TITLE_SMALL),
             u_kind, u_cat, u_level,
             ft.Text("Lower option", theme_style=ft.TextThemeStyle.TITLE_SMALL),
             l_kind, l_cat, l_level, l_name, copies,
             *([ft.Text(card.note, theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if card and card.note else []),
-            tagged("card-error", error),
-        ], tight=True, scroll=ft.ScrollMode.AUTO, width=380, spacing=10),
+        ]),
         actions=[ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog)),
-                 ft.FilledButton(content="Save card", icon=ft.Icons.SAVE, height=TAP,
-                                 on_click=_in_dialog(app, error, save))],
+                 wide_button("Save card", _in_dialog(app, error, save), icon=ft.Icons.SAVE)],
     )
     app.page.show_dialog(dialog)
 
@@ -435,19 +469,20 @@ class CatalogScreen(DrawnScreen):
                 [ft.Text("Impossible as entered — please fix:", color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD)]
                 + [ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
                            ft.Text(p, color=ft.Colors.ERROR, expand=True)]) for p in report.problems], spacing=4)))
-        buttons = [big_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: self.refresh())),
-                              icon=ft.Icons.ADD, expand=True)]
+        buttons = [wide_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: self.refresh())),
+                               icon=ft.Icons.ADD)]
         if self.back_to:
-            buttons.append(big_button("Back to the game", lambda e: app.go(self.back_to), icon=ft.Icons.ARROW_BACK,
-                                      filled=False))
+            buttons.append(wide_button("Back to the game", lambda e: app.go(self.back_to), icon=ft.Icons.ARROW_BACK,
+                                       filled=False))
         share = ft.Row([
-            ft.OutlinedButton(content="Save file", icon=ft.Icons.DOWNLOAD, height=TAP, on_click=self._save_file),
-            ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE_2, height=TAP, on_click=app.guard(self._qr)),
-            ft.OutlinedButton(content="Import", icon=ft.Icons.FILE_OPEN, height=TAP, on_click=app.guard(self._import)),
+            ft.OutlinedButton(content=roomy("Save file"), icon=ft.Icons.DOWNLOAD, on_click=self._save_file),
+            ft.OutlinedButton(content=roomy("Show QR"), icon=ft.Icons.QR_CODE_2, on_click=app.guard(self._qr)),
+            ft.OutlinedButton(content=roomy("Import"), icon=ft.Icons.FILE_OPEN, on_click=app.guard(self._import)),
         ], wrap=True, spacing=8, run_spacing=8)
         rows = [self._card_row(c) for c in sorted(cards, key=lambda c: c.name.lower())]
         self.body.controls = [
-            section("Card catalog", *head, ft.Row(buttons, spacing=GAP)),
+            # wrapping: side by side they squeeze one button to nothing at the largest text size
+            section("Card catalog", *head, ft.Row(buttons, spacing=GAP, run_spacing=8, wrap=True)),
             section(f"Cards ({len(cards)} kinds)", *rows) if rows else section("Cards", ft.Text("No cards yet.")),
             section("Share the catalog", ft.Text("Pass a completed catalog to another phone: a file, or a QR code "
                                                  "whose text the other phone pastes into Import.",
@@ -505,10 +540,32 @@ class CatalogScreen(DrawnScreen):
             self.app.page.show_dialog(qr_pages_dialog(self.app, parts))
 
     def _import(self, e) -> None:
+        """Import cards from a file (an exported catalog) or from pasted text (a QR code's text)."""
         app = self.app
-        pasted = ft.TextField(label="Paste the catalog text (JSON or QR text)", multiline=True, min_lines=3,
+        pasted = ft.TextField(label="…or paste the catalog text (JSON or QR text)", multiline=True, min_lines=3,
                               max_lines=6, text_size=15)
-        error = _error_text()
+        loaded = ft.Text("", visible=False, theme_style=ft.TextThemeStyle.BODY_MEDIUM, weight=ft.FontWeight.BOLD)
+        error = _error_box("import-error")
+
+        async def pick(e):
+            files = await app.file_picker.pick_files(allowed_extensions=["json", "txt"], with_data=True)
+            if not files:
+                return
+            f = files[0]
+
+            def load(_):
+                if f.size and f.size > exchange.MAX_BYTES:  # refuse before decoding it all
+                    raise InputError(f"{f.name} is too big for a catalog.")
+                try:
+                    text = (f.bytes or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    raise InputError(f"{f.name} is not a text file.") from None
+                # Into the field: the same two buttons import it, and the player sees what was read.
+                pasted.value = text
+                loaded.value, loaded.visible = f"{f.name} is read: add its cards or replace yours.", True
+                dialog.update()
+
+            _in_dialog(app, error, load)(None)
 
         def run(replace: bool):
             def go(e):
@@ -518,16 +575,18 @@ class CatalogScreen(DrawnScreen):
                 self.refresh()
             return _in_dialog(app, error, go)
 
-        dialog = ft.AlertDialog(
-            modal=True, title=ft.Text("Import cards"),
-            content=ft.Column([
+        dialog = dialog_frame(
+            "Import cards", error=error, modal=True,
+            content=_fields([
+                wide_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN),
+                loaded,
                 pasted,
-                ft.Text("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the imported "
-                        "one. Nothing changes if anything in the text is wrong.", theme_style=ft.TextThemeStyle.BODY_SMALL),
-                tagged("import-error", error),
-            ], tight=True, width=380),
+                ft.Text("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the "
+                        "imported one. Nothing changes if anything in it is wrong.",
+                        theme_style=ft.TextThemeStyle.BODY_SMALL),
+            ]),
             actions=[ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog)),
-                     ft.OutlinedButton(content="Add / correct", height=TAP, on_click=run(False)),
-                     ft.FilledButton(content="Replace my catalog", height=TAP, on_click=run(True))],
+                     wide_button("Add / correct", run(False), filled=False),
+                     wide_button("Replace my catalog", run(True))],
         )
         app.page.show_dialog(dialog)

@@ -1,13 +1,14 @@
 """Biosphere 5's panel: Man against Machine (the Machine's board, its turn as "Reveal N cards" → tap the
-cards → "Let the Machine decide" → one instruction with the rule that fired and why the higher ones
-didn't; the human's turn helpers) and The Abyss (doom 0–8 per player, one button per cause, leader
+cards on a grid of the catalog → "Let the Machine decide" → one instruction with the rule that fired and
+why the higher ones didn't; the human's turn helpers) and The Abyss (doom 0–8 per player, one button per cause, leader
 tiers 0–3 with their abilities). The catalog screen is in screens.py (GAME_SCREENS["catalog"]).
 
-The view decides nothing. Its buttons, their disabled reasons, ranges and labels come from the game's
-answers (`GAME.legal_moves`, `GAME.why_not`, `GAME.chance_for`) and rules.py's helpers (reveal_count,
-usable_tiers, ability_targets, …); cards.py checks cards. The Machine's rescue dice are the frame's
+The view decides nothing. Its buttons, their disabled reasons (shown in words under them: a phone has no
+tooltips), ranges and labels come from the game's answers (`GAME.legal_moves`, `GAME.why_not`,
+`GAME.chance_for`) and rules.py's helpers (reveal_count, usable_tiers, ability_targets, …); cards.py
+checks cards. The Machine's rescue dice are the frame's
 business: at a physical-dice table the action waits and the frame asks for hand-die faces. Only
-transient input (the cards tapped so far, the search text, the achievements chosen to give up) lives
+transient input (the cards tapped so far, the filter text, the achievements chosen to give up) lives
 here, on the frame."""
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from companion.games.biosphere5.cards import (
     CATEGORY_LEVEL,
     ROMAN,
     Card,
-    cube_label,
+    achievement_label,
     protection,
 )
 from companion.games.biosphere5.rules import (
@@ -61,9 +62,20 @@ from companion.games.biosphere5.rules import (
     reveal_more_action,
     usable_tiers,
 )
-from companion.games.biosphere5.screens import CatalogScreen, _close, card_dialog, card_lines, load_cards
+from companion.games.biosphere5.screens import (
+    CatalogScreen,
+    _close,
+    card_dialog,
+    card_lines,
+    dialog_frame,
+    load_cards,
+    lower_text,
+    roomy,
+    upper_text,
+    wide_button,
+)
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, icon_button, section, tagged, track
+from companion.ui.widgets import icon_button, section, switch_row, tagged, track
 
 # Drawn afresh from the state and the screen's choices (`_ui`) on every redraw, and never changed in
 # place: the frame reconciles it with what the phone shows, so its controls keep their identity.
@@ -80,7 +92,7 @@ YOUR_MOVES = {"human_discard", "human_rescue", "human_achievement", "human_catas
 
 
 class _Input:
-    """Transient input of one screen: the reveal being tapped, the search, achievements to give up."""
+    """Transient input of one screen: the reveal being tapped, the filter, achievements to give up."""
 
     def __init__(self) -> None:
         self.picking = False
@@ -123,7 +135,7 @@ def panel(frame) -> ft.Control:
         parts += _solo_parts(frame, state, moves)
     if state.abyss is not None:
         parts.append(_abyss_section(frame, state))
-    parts.append(ft.OutlinedButton(content=_catalog_label(frame), icon=ft.Icons.STYLE, height=TAP,
+    parts.append(ft.OutlinedButton(content=roomy(_catalog_label(frame)), icon=ft.Icons.STYLE,
                                    on_click=lambda e: frame.app.go(f"/g/biosphere5/catalog?from={frame.campaign_id}")))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -178,8 +190,8 @@ def _machine_turn(frame, state: State, reveal: Move) -> ft.Control:
         why = (f"The stored {BIO_NAME} card is checked before revealing." if solo.machine.stored
                else f"At hand card level {solo.machine.level} the Machine reveals no cards.")
         return section(title, _text(why, ft.TextThemeStyle.BODY_LARGE),
-                       big_button(reveal.label, app.guard(lambda e: _decide(frame, state, [])),
-                                  icon=ft.Icons.SMART_TOY))
+                       wide_button(reveal.label, app.guard(lambda e: _decide(frame, state, [])),
+                                   icon=ft.Icons.SMART_TOY))
     n = reveal.fields[0].low
     earlier = []
     if new_hope and solo.reveal:
@@ -191,7 +203,7 @@ def _machine_turn(frame, state: State, reveal: Move) -> ft.Control:
             title, *earlier,
             _text(f"Turn over the top {_s(n, 'card')} of the Machine's draw pile, then tap which came up.",
                   ft.TextThemeStyle.BODY_LARGE),
-            big_button(reveal.label, lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
+            wide_button(reveal.label, lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
         )
     return section(title, *earlier, *_picker(frame, state, n))
 
@@ -203,6 +215,8 @@ def _start_picking(frame) -> None:
 
 
 def _picker(frame, state: State, n: int) -> list[ft.Control]:
+    """Tap each card that came up on a grid of the whole catalog (a filter narrows it, if wanted);
+    "Let the Machine decide" is greyed out, with the game's reason, until the tapped cards fit."""
     app, ui = frame.app, _input(frame)
     cards = load_cards(app.store)
     by_id = {c.id: c for c in cards}
@@ -215,55 +229,70 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
                     icon_button(ft.Icons.CLOSE, f"Remove {name}", lambda e, i=i: _unpick(frame, i), size=22)],
                    spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=12), border_radius=24, bgcolor=ft.Colors.PRIMARY_CONTAINER))
-    listing = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    search = ft.TextField(label="Search the catalog", value=ui.query, prefix_icon=ft.Icons.SEARCH, text_size=18)
-
-    def fill(query: str) -> None:
-        q = query.strip().lower()
-        shown = [c for c in sorted(cards, key=lambda c: c.name.lower())
-                 if not q or q in " ".join(card_lines(c)).lower()]
-        listing.controls = [_pick_button(frame, c) for c in shown] or [
-            _text(f"No card matches “{query}”. Add it below.", italic=True)]
+    q = ui.query.strip().lower()
+    shown = [c for c in sorted(cards, key=lambda c: c.name.lower()) if not q or q in " ".join(card_lines(c)).lower()]
+    # Two tiles a row on a phone, more on a wider screen; at the larger text sizes half as many, or
+    # long names ("Surveillance Technology") break mid-word.
+    cols = {"xs": 12, "sm": 6, "md": 6, "lg": 4} if app.sizes.scale >= 1.4 else {"xs": 6, "md": 4, "lg": 3}
+    grid = (ft.ResponsiveRow([_tile(frame, c, ui.picked.count(c.id), cols) for c in shown], spacing=8, run_spacing=8)
+            if shown else _text(f"No card matches “{ui.query}”. Add it below.", italic=True))
 
     def searched(e) -> None:
-        ui.query = search.value or ""
-        frame.refresh()  # drawn again with the query; the field itself is matched, so typing goes on
+        ui.query = e.control.value or ""
+        frame.refresh()  # drawn again with the filter; the field itself is matched, so typing goes on
 
-    search.on_change = searched
-    fill(ui.query)
-    ready = count == n
+    search = ft.TextField(label="Filter the cards (optional)", value=ui.query, prefix_icon=ft.Icons.SEARCH,
+                          text_size=18, on_change=searched)
+    refusal = None
+    if count == n:  # the rules' own check (a card tapped more often than the deck holds it, say)
+        try:
+            refusal = GAME.why_not(state, _reveal(state, by_id, ui.picked))
+        except InputError as exc:
+            refusal = str(exc)
     status = (f"{count} of {n} tapped — tap {n - count} more" if count < n
-              else f"{count} of {n} tapped — ready" if count == n else f"{count} tapped, but only {n} came up")
+              else f"{count} tapped, but only {n} came up" if count > n
+              else f"{count} of {n} tapped" if refusal else f"{count} of {n} tapped — ready")
     return [
         ft.Container(tagged("reveal-status", _text(status, ft.TextThemeStyle.TITLE_MEDIUM,
                                                    color=ft.Colors.ERROR if count > n else None)),
                      key=ft.ScrollKey("reveal-top")),
         ft.Row(chips, wrap=True, spacing=8, run_spacing=8) if chips else _text("No card tapped yet.", italic=True),
-        big_button("Let the Machine decide", app.guard(lambda e: _decide(frame, state, list(ui.picked))),
-                   icon=ft.Icons.SMART_TOY, disabled=not ready),
+        wide_button("Let the Machine decide", app.guard(lambda e: _decide(frame, state, list(ui.picked))),
+                    icon=ft.Icons.SMART_TOY, disabled=count != n or refusal is not None, tooltip=refusal),
+        *([tagged("reveal-refusal", _text(refusal, color=ft.Colors.ERROR))] if refusal else []),
+        _text("Tap each card that came up:", ft.TextThemeStyle.TITLE_SMALL),
         search,
-        listing,
+        grid,
         ft.Row([
-            big_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: _picked_new(frame, c),
-                                                                    title="Add the revealed card")),
-                       icon=ft.Icons.ADD, filled=False, expand=True),
-            big_button("Cancel", lambda e: _cancel_picking(frame), filled=False),
-        ], spacing=GAP),
+            wide_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: _picked_new(frame, c),
+                                                                     title="Add the revealed card")),
+                        icon=ft.Icons.ADD, filled=False),
+            wide_button("Cancel", lambda e: _cancel_picking(frame), filled=False),
+        ], spacing=GAP, run_spacing=8, wrap=True),
     ]
 
 
-def _pick_button(frame, card: Card) -> ft.Control:
-    lines = card_lines(card)
-    missing = card.missing()
-    texts = [_text(lines[0], ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-             _text(lines[1], ft.TextThemeStyle.BODY_SMALL), _text(lines[2], ft.TextThemeStyle.BODY_SMALL)]
-    if missing:
+def _tile(frame, card: Card, tapped: int, cols: dict) -> ft.Control:
+    """One catalog card as a big tile: its name and both options; highlighted once tapped."""
+    def line(icon, words: str) -> ft.Control:
+        return ft.Row([ft.Icon(icon, size=14), _text(words, ft.TextThemeStyle.BODY_SMALL, expand=True)],
+                      spacing=4, vertical_alignment=ft.CrossAxisAlignment.START)
+
+    texts = [_text(card_lines(card)[0], ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+             line(ft.Icons.NORTH, upper_text(card)), line(ft.Icons.SOUTH, lower_text(card))]
+    if not card.is_complete:
         texts.append(_text("Incomplete: tap to complete it", ft.TextThemeStyle.BODY_SMALL, italic=True,
                            color=ft.Colors.TERTIARY))
+    if tapped:
+        texts.append(_text("Tapped" + (f" ×{tapped}" if tapped > 1 else ""), ft.TextThemeStyle.LABEL_LARGE,
+                           weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
     return ft.OutlinedButton(
-        content=ft.Container(ft.Column(texts, spacing=0), padding=ft.Padding.symmetric(vertical=8)),
-        style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12), alignment=ft.Alignment.CENTER_LEFT,
-                             padding=ft.Padding.symmetric(horizontal=14)),
+        content=ft.Container(ft.Column(texts, spacing=2), padding=ft.Padding.symmetric(vertical=8)),
+        style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12), alignment=ft.Alignment.TOP_LEFT,
+                             padding=ft.Padding.symmetric(horizontal=10),
+                             bgcolor=ft.Colors.PRIMARY_CONTAINER if tapped else None,
+                             side=ft.BorderSide(2, ft.Colors.PRIMARY) if tapped else None),
+        col=dict(cols),
         on_click=frame.app.guard(lambda e: _pick(frame, card)),
     )
 
@@ -284,8 +313,8 @@ def _picked_new(frame, card: Card) -> None:
 
 
 def _add_pick(frame, card: Card) -> None:
-    """Tap one revealed card; the search clears, and once all have been tapped the screen scrolls back
-    up to "Let the Machine decide" (the list of 25 cards is long on a phone)."""
+    """Tap one revealed card; the filter clears, and once all have been tapped the screen scrolls back
+    up to "Let the Machine decide" (the grid of 25 cards is long on a phone)."""
     ui = _input(frame)
     ui.picked.append(card.id)
     ui.query = ""
@@ -315,12 +344,12 @@ def _cancel_picking(frame) -> None:
     frame.refresh()
 
 
+def _reveal(state: State, catalog: dict, ids: list[str]):
+    return reveal_more_action(state, catalog, ids) if state.solo.phase == "new_hope" else reveal_action(catalog, ids)
+
+
 def _decide(frame, state: State, ids: list[str]) -> None:
-    catalog = {c.id: c for c in load_cards(frame.app.store)}
-    if state.solo.phase == "new_hope":
-        action = reveal_more_action(state, catalog, ids)
-    else:
-        action = reveal_action(catalog, ids)
+    action = _reveal(state, {c.id: c for c in load_cards(frame.app.store)}, ids)
     frame.dispatch(action, pulse=True)  # a catastrophe the Machine plays may roll its rescue dice
 
 
@@ -365,10 +394,10 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
             def toggle(e, cat=cat):
                 (ui.give_up.remove if cat in ui.give_up else ui.give_up.append)(cat)
                 frame.refresh()
-            rows.append(ft.Checkbox(label=f"Give up {cube_label(cat, h.achievements[cat])}",
+            rows.append(ft.Checkbox(label=f"Give up your {achievement_label(cat, h.achievements[cat])}",
                                     value=cat in ui.give_up, on_change=toggle))
         chosen = len(ui.give_up)
-        rows.append(big_button(move.label, app.guard(lambda e: frame.dispatch(
+        rows.append(wide_button(move.label, app.guard(lambda e: frame.dispatch(
             GAME.parse_action({"kind": move.kind, "give_up": list(ui.give_up)}), pulse=True)),
             icon=ft.Icons.CHECK, disabled=not give_up.low <= chosen <= give_up.high))
     for move in rescue:
@@ -377,24 +406,32 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
 
 
 def _move_button(frame, move: Move, icon, *, filled: bool = True) -> ft.Control:
-    """A big button for a ready move: greyed out with the game's reason when it isn't allowed now. A
-    move may roll (the Machine's rescue check): the frame asks a physical-dice table for the dice."""
-    return big_button(move.label, frame.app.guard(lambda e: frame.dispatch(move.action, pulse=True)), icon=icon,
-                      filled=filled, disabled=move.why_not is not None, tooltip=move.why_not)
+    """A big button for a ready move: greyed out with the game's reason, shown under it, when it isn't
+    allowed now. A move may roll (the Machine's rescue check): the frame asks a physical-dice table
+    for the dice."""
+    button = wide_button(move.label, frame.app.guard(lambda e: frame.dispatch(move.action, pulse=True)), icon=icon,
+                         filled=filled, disabled=move.why_not is not None, tooltip=move.why_not)
+    if move.why_not is None:
+        return button
+    return ft.Column([button, _text(move.why_not, ft.TextThemeStyle.BODY_SMALL)], spacing=4,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 # --- the human's turn -----------------------------------------------------------------------------------
 
 
 def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
+    """Your turn: your hand size first (every play costs a card, and a new game counts none), the
+    plays, and under them, in words, why each greyed-out one can't be played now."""
     app, solo = frame.app, state.solo
     guard = app.guard
     rows: list[ft.Control] = []
     last = _last_human_move(frame)
     if last:
         rows.append(last)
-    rows.append(_text("Play from your hand, then end your turn. Keep your hand size right (below): the "
-                      "Machine compares it.", ft.TextThemeStyle.BODY_MEDIUM))
+    at = len(rows)  # where a reason greying every play goes: first, above the hand size it may ask for
+    rows.append(_hand_track(frame, state, _of_kind(moves, "set_hand")))
+    rows.append(_text("Play from your hand, then end your turn.", ft.TextThemeStyle.BODY_MEDIUM))
     levels = []
     for level in (1, 2, 3, 4):
         block = human_can_play(state, level)
@@ -404,17 +441,16 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
             padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
             bgcolor=ft.Colors.GREEN_100 if block is None else ft.Colors.SURFACE_CONTAINER_HIGHEST))
     rows.append(ft.Row([_text("You can play levels:", ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True, spacing=6))
-    first_block = next((b for b in (human_can_play(state, lv) for lv in (2, 3, 4)) if b), None)
-    if first_block:
-        rows.append(_text(f"Next level: {first_block}.", ft.TextThemeStyle.BODY_SMALL, italic=True))
+    greyed: list[tuple[str, Optional[str]]] = []
 
     def kind_button(text, kind, on_click, icon):
-        """One button for a kind of move: enabled when any of its moves is allowed, else the reason."""
+        """One button for a kind of move: enabled when any of its moves is allowed, else greyed out
+        with the reason of its first move."""
         options = _of_kind(moves, kind)
         allowed = any(m.why_not is None for m in options)
-        reason = next((m.why_not for m in options if m.why_not), None)
-        return ft.FilledTonalButton(content=text, icon=icon, height=TAP, disabled=not allowed,
-                                    tooltip=None if allowed else reason,
+        reason = None if allowed else next((m.why_not for m in options if m.why_not), None)
+        greyed.append((text, reason))
+        return ft.FilledTonalButton(content=roomy(text), icon=icon, disabled=not allowed, tooltip=reason,
                                     on_click=guard(lambda e: on_click(options)))
 
     rows.append(ft.Row([
@@ -429,12 +465,45 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
                                            "Play it", lambda: frame.dispatch(ms[0].action), danger=False),
                     ft.Icons.PUBLIC),
     ], wrap=True, spacing=8, run_spacing=8))
+    reasons = _reasons(greyed, "play-reasons")
+    if _one_reason(greyed):
+        rows[at:at] = reasons
+    else:
+        rows += reasons
     excess = hand_limit_excess(state)
     if excess:
         rows.append(_text(f"Hand limit {HAND_LIMIT}: ending the turn discards {excess}.", ft.TextThemeStyle.BODY_SMALL))
     for end in _of_kind(moves, "end_turn"):
         rows.append(_move_button(frame, end, ft.Icons.SKIP_NEXT))
     return section(f"Round {solo.round}: your turn", *rows)
+
+
+def _one_reason(buttons: list[tuple[str, Optional[str]]]) -> Optional[str]:
+    """The reason that greys out every one of several buttons, if one does."""
+    reasons = {reason for _, reason in buttons}
+    return next(iter(reasons)) if len(buttons) > 1 and len(reasons) == 1 else None
+
+
+def _reasons(buttons: list[tuple[str, Optional[str]]], identifier: str) -> list[ft.Control]:
+    """Why greyed-out buttons are greyed out, in words a phone shows (a tooltip needs a mouse): one
+    line per reason naming its buttons, or the reason alone, standing out, when it greys them all."""
+    grouped: dict[str, list[str]] = {}
+    for label, reason in buttons:
+        if reason:
+            grouped.setdefault(reason, []).append(label)
+    if not grouped:
+        return []
+    reason = _one_reason(buttons)
+    if reason:
+        return [tagged(identifier, ft.Container(
+            ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, color=ft.Colors.ON_TERTIARY_CONTAINER),
+                    _text(reason, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD, expand=True,
+                          color=ft.Colors.ON_TERTIARY_CONTAINER)],
+                   vertical_alignment=ft.CrossAxisAlignment.START),
+            padding=12, border_radius=10, bgcolor=ft.Colors.TERTIARY_CONTAINER))]
+    return [tagged(identifier, ft.Column(
+        [_text(f"{', '.join(labels)}: {reason}", ft.TextThemeStyle.BODY_SMALL) for reason, labels in grouped.items()],
+        spacing=4))]
 
 
 def _last_human_move(frame) -> Optional[ft.Control]:
@@ -453,8 +522,8 @@ def _last_human_move(frame) -> Optional[ft.Control]:
 
 
 def _dialog(app, title: str, *controls: ft.Control) -> ft.AlertDialog:
-    dialog = ft.AlertDialog(title=ft.Text(title), content=ft.Column(list(controls), tight=True, width=380,
-                                                                     scroll=ft.ScrollMode.AUTO, spacing=10))
+    dialog = dialog_frame(title=title, content=ft.Column(list(controls), tight=True, width=380,
+                                                         scroll=ft.ScrollMode.AUTO, spacing=10))
     dialog.actions = [ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog))]
     return dialog
 
@@ -478,7 +547,7 @@ def _achievement_dialog(frame, options: list[Move]) -> None:
         reason = next((m.why_not for m in pair if m.why_not), None)
         rows.append(ft.Column([
             _text(f"{cat.capitalize()} (level {ROMAN[CATEGORY_LEVEL[cat]]})", ft.TextThemeStyle.TITLE_SMALL),
-            ft.Row([ft.FilledButton(content="Perfect" if m.action.cube == "green" else "Makeshift", height=TAP,
+            ft.Row([ft.FilledButton(content=roomy("Perfect" if m.action.cube == "green" else "Makeshift", centred=True),
                                     disabled=m.why_not is not None, expand=True,
                                     style=ft.ButtonStyle(bgcolor=colors[m.action.cube]),
                                     on_click=_closing(app, dialog, lambda m=m: frame.dispatch(m.action)))
@@ -493,9 +562,10 @@ def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
     """One button per category, enabled when the catastrophe may be played with or without a rescue
     card; under it the protections and the Machine's rescue odds, from the roll the rules declare."""
     app, solo = frame.app, state.solo
-    name = ft.TextField(label="Its name (e.g. Hurricane), optional", max_length=40, text_size=18)
-    rescue = ft.Switch(label="I discard a matching rescue card with it", value=False)
-    dialog = _dialog(app, "Catastrophe against the Machine", name, rescue,
+    name = ft.TextField(label="Its name", hint_text="optional, e.g. Hurricane", max_length=40, text_size=18)
+    # switch_row: a Switch's own label never wraps, and this one is cut off on a 360 px phone.
+    rescue_row, rescue = switch_row("I discard a matching rescue card with it", False)
+    dialog = _dialog(app, "Catastrophe against the Machine", name, rescue_row,
                      _text("Which category? The Machine is hit first, you last.", ft.TextThemeStyle.BODY_SMALL))
 
     def play(cat):
@@ -515,7 +585,7 @@ def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
         else:
             hint = pair[-1].why_not or ""
         dialog.content.controls.append(ft.Column([
-            ft.FilledTonalButton(content=f"{cat.capitalize()} catastrophe", height=TAP, disabled=not allowed,
+            ft.FilledTonalButton(content=roomy(f"{cat.capitalize()} catastrophe", centred=True), disabled=not allowed,
                                  on_click=_closing(app, dialog, play(cat))),
             _text(hint, ft.TextThemeStyle.BODY_SMALL, italic=not allowed),
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
@@ -532,14 +602,15 @@ def _attack_dialog(frame, options: list[Move]) -> None:
     for move in options:
         if move.why_not is None:
             dialog.content.controls.append(ft.FilledTonalButton(
-                content=move.label, height=TAP, on_click=_closing(app, dialog, lambda m=move: frame.dispatch(m.action))))
+                content=roomy(move.label, centred=True),
+                on_click=_closing(app, dialog, lambda m=move: frame.dispatch(m.action))))
     app.page.show_dialog(dialog)
 
 
 # --- the boards -----------------------------------------------------------------------------------------
 
 
-def _cubes(prefix: str, held: dict, sizes) -> ft.Control:
+def _achievement_cells(prefix: str, held: dict, sizes) -> ft.Control:
     cells = []
     for cat in ACHIEVEMENTS:
         cube = held.get(cat)
@@ -580,29 +651,35 @@ def _machine_board(frame, state: State) -> ft.Control:
         tagged("machine-reveals", _text(f"Reveals {_s(n, 'card')} " + (
             "this turn" if solo.phase in ("machine", "new_hope") else "next turn"), ft.TextThemeStyle.TITLE_MEDIUM)),
         _text("Achievements (lowest value first)", ft.TextThemeStyle.TITLE_SMALL),
-        _cubes("machine", m.achievements, sizes),
+        _achievement_cells("machine", m.achievements, sizes),
         tagged("machine-stored", ft.Row([ft.Icon(ft.Icons.PUBLIC if m.stored else ft.Icons.CHECK_BOX_OUTLINE_BLANK),
                                          _text(stored, expand=True)])),
     )
 
 
-def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
-    """Your board; the hand size's range is the set-hand move's (none once the game is over)."""
-    solo, guard = state.solo, frame.app.guard
-    h = solo.human
+def _hand_track(frame, state: State, set_hand: list[Move]) -> ft.Control:
+    """Your hand size; its range is the set-hand move's (none once the game is over)."""
+    h, guard = state.solo.human, frame.app.guard
     field = set_hand[0].fields[0] if set_hand else None
 
     def change(by: int):
         return guard(lambda e: frame.dispatch(SetHand(cards=h.hand + by)))
 
+    return track(field.label if field else "Your hand cards", h.hand, identifier="human-hand",
+                 low=field.low if field else None, high=field.high if field else None, sizes=frame.app.sizes,
+                 on_minus=change(-1) if field else None, on_plus=change(+1) if field else None,
+                 caption="Enter it after you draw; the Machine's catastrophes compare it.")
+
+
+def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
+    """Your board: your hand size (on your turn it sits with your plays instead) and achievements."""
+    solo = state.solo
+    hand = [] if solo.phase == "human" and state.result is None else [_hand_track(frame, state, set_hand)]
     return section(
         "Your board",
-        track(field.label if field else "Your hand cards", h.hand, identifier="human-hand",
-              low=field.low if field else None, high=field.high if field else None, sizes=frame.app.sizes,
-              on_minus=change(-1) if field else None, on_plus=change(+1) if field else None,
-              caption="Enter it after you draw; the Machine's catastrophes compare it."),
+        *hand,
         _text("Your achievements", ft.TextThemeStyle.TITLE_SMALL),
-        _cubes("human", h.achievements, frame.app.sizes),
+        _achievement_cells("human", solo.human.achievements, frame.app.sizes),
     )
 
 
@@ -624,7 +701,7 @@ def _act(frame, state: State, action, label: str, *, outlined: bool = False, ico
     """A button for one concrete action, greyed out with the game's reason when it isn't allowed."""
     reason = GAME.why_not(state, action)
     cls = ft.OutlinedButton if outlined else ft.FilledTonalButton
-    return cls(content=label, icon=icon, height=TAP, disabled=reason is not None, tooltip=reason,
+    return cls(content=roomy(label), icon=icon, disabled=reason is not None, tooltip=reason,
                on_click=frame.app.guard(lambda e: frame.dispatch(action)))
 
 
@@ -654,24 +731,33 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
                                     bgcolor=ft.Colors.RED_400 if i < p.doom else ft.Colors.SURFACE_CONTAINER_HIGHEST)
                        for i in range(MAX_DOOM)], spacing=3, wrap=True)
 
+    greyed: list[tuple[str, Optional[str]]] = []
+
+    def one(action, label: str, **kw) -> ft.Control:
+        greyed.append((label, GAME.why_not(state, action)))
+        return _act(frame, state, action, label, **kw)
+
     def two_sided(what: str, label: str) -> ft.Control:
         options = _two_sided_options(state, index, what)
-        return ft.FilledTonalButton(content=label + "…", height=TAP, disabled=not options,
+        # None allowed: why this player can't move at all (out, or the game is over), from the game.
+        reason = None if options else GAME.why_not(state, DoomDrawPile(player=index))
+        greyed.append((label, reason))
+        return ft.FilledTonalButton(content=roomy(label + "…"), disabled=not options, tooltip=reason,
                                     on_click=guard(lambda e: _two_sided_dialog(frame, state, label, options)))
 
     causes = ft.Row([
-        _act(frame, state, DoomDrawPile(player=index), ABYSS_LABELS["doom_draw_pile"]),
-        _act(frame, state, DoomMissing(player=index, count=1), ABYSS_LABELS["doom_missing"]),
+        one(DoomDrawPile(player=index), ABYSS_LABELS["doom_draw_pile"]),
+        one(DoomMissing(player=index, count=1), ABYSS_LABELS["doom_missing"]),
         two_sided("attack", ABYSS_LABELS["doom_attack"]),
         two_sided("spy", ABYSS_LABELS["doom_spy"]),
-        _act(frame, state, DoomFaceUp(player=index), ABYSS_LABELS["doom_face_up"]),
-        _act(frame, state, DoomDecrease(player=index), ABYSS_LABELS["doom_decrease"], outlined=True),
+        one(DoomFaceUp(player=index), ABYSS_LABELS["doom_face_up"]),
+        one(DoomDecrease(player=index), ABYSS_LABELS["doom_decrease"], outlined=True),
     ], wrap=True, spacing=8, run_spacing=8)
     leaders = [_leader_row(frame, state, index, lead) for lead in LEADERS]
     extra = []
     declare = DeclareBiosphere(player=index)
     if state.solo is None and GAME.why_not(state, declare) is None:
-        extra.append(ft.OutlinedButton(content=f"{p.name} established Biosphere 5", icon=ft.Icons.PUBLIC, height=TAP,
+        extra.append(ft.OutlinedButton(content=roomy(f"{p.name} established Biosphere 5"), icon=ft.Icons.PUBLIC,
                                        on_click=guard(lambda e: app.confirm(
                                            "Biosphere 5 established?", f"{p.name} wins the game.", "Yes, wins",
                                            lambda: frame.dispatch(declare), danger=False))))
@@ -685,6 +771,7 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         doom_bar,
         _text(f"At doom {MAX_DOOM} {p.name} is out at once.", ft.TextThemeStyle.BODY_SMALL, italic=True),
         causes,
+        *_reasons(greyed, f"doom-reasons-{index}"),
         _text("Leaders", ft.TextThemeStyle.TITLE_MEDIUM),
         *leaders, *extra,
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
@@ -702,6 +789,7 @@ def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
     nxt = [_text("Next: " + ability_text(leader, tier + 1), ft.TextThemeStyle.BODY_SMALL, italic=True)] \
         if tier + 1 in LEADER_ABILITIES[leader] else []
     uses = [_use_button(frame, state, index, leader, t) for t in usable_tiers(p, leader)]
+    reasons = _reasons([(label, reason) for _, label, reason in uses], f"leader-reasons-{index}-{leader}")
     return ft.Container(ft.Column([
         ft.Row([_text(name, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD, expand=True),
                 _text("tier", ft.TextThemeStyle.BODY_SMALL),
@@ -713,23 +801,29 @@ def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
                vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4),
         _text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM),
         *nxt,
-        *([ft.Row(uses, wrap=True, spacing=8, run_spacing=8)] if uses else []),
+        *([ft.Row([b for b, _, _ in uses], wrap=True, spacing=8, run_spacing=8)] if uses else []),
+        *reasons,
     ], spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
 
 
-def _use_button(frame, state: State, index: int, leader: str, tier: int) -> ft.Control:
-    """"Use tier k – <title>": at once, or first a dialog for whom, when the ability names a player."""
+def _use_button(frame, state: State, index: int, leader: str, tier: int) -> tuple[ft.Control, str, Optional[str]]:
+    """"Use tier k – <title>": at once, or first a dialog for whom, when the ability names a player.
+    Returns (the button, its label, the game's reason when it is greyed out)."""
     app = frame.app
     title = LEADER_ABILITIES[leader][tier][0]
     label = f"Use tier {tier} – {title}"
     targets = ability_targets(state.abyss, index, leader, tier)
     if targets is None:
-        return _act(frame, state, LeaderAbility(player=index, leader=leader, tier=tier), label)
-    options = [(t, a) for t in targets
-               if GAME.why_not(state, a := LeaderAbility(player=index, leader=leader, tier=tier, target=t)) is None]
-    return ft.FilledTonalButton(content=label, height=TAP, disabled=not options, tooltip=ability_text(leader, tier),
-                                on_click=app.guard(lambda e: _target_dialog(frame, state, leader, tier, options)))
+        action = LeaderAbility(player=index, leader=leader, tier=tier)
+        return _act(frame, state, action, label), label, GAME.why_not(state, action)
+    tried = [(t, LeaderAbility(player=index, leader=leader, tier=tier, target=t)) for t in targets]
+    reasons = [GAME.why_not(state, a) for _, a in tried]
+    options = [(t, a) for (t, a), reason in zip(tried, reasons) if reason is None]
+    reason = None if options else next((r for r in reasons if r), None)
+    return (ft.FilledTonalButton(content=roomy(label), disabled=not options, tooltip=ability_text(leader, tier),
+                                 on_click=app.guard(lambda e: _target_dialog(frame, state, leader, tier, options))),
+            label, reason)
 
 
 def _target_dialog(frame, state: State, leader: str, tier: int, options: list) -> None:
@@ -740,7 +834,7 @@ def _target_dialog(frame, state: State, leader: str, tier: int, options: list) -
         who = (("The Machine / not recorded" if state.solo else "Not recorded") if target is None
                else state.abyss.players[target].name)
         dialog.content.controls.append(ft.FilledTonalButton(
-            content=who, height=TAP, on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
+            content=roomy(who, centred=True), on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
     app.page.show_dialog(dialog)
 
 
@@ -749,7 +843,7 @@ def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
     dialog = _dialog(app, label)
     for by, on, action in options:
         dialog.content.controls.append(ft.FilledTonalButton(
-            content=f"{_side_name(state, by)} played it on {_side_name(state, on)}", height=TAP,
+            content=roomy(f"{_side_name(state, by)} played it on {_side_name(state, on)}", centred=True),
             on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
     app.page.show_dialog(dialog)
 
