@@ -23,6 +23,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-s
 PHONE = {"width": 412, "height": 915}
 OPEN_PAGES: list = []  # pages of the running e2e test; screenshotted when it fails
 DESKTOP = {"width": 1280, "height": 800}
+SMALL_PHONE = {"width": 360, "height": 740}
 
 ENABLE_SEMANTICS = """
 new MutationObserver((_, obs) => {
@@ -184,3 +185,25 @@ def open_app(browser, server: dict, *, viewport=PHONE):
     page.goto(server["join"])
     page.get_by_text("Table Companion").first.wait_for()
     return context, page
+
+
+def scroll_to(page, locator) -> None:
+    """Scroll Flutter's view (with the wheel, as a finger swipes) until `locator` is near the top."""
+    viewport = page.viewport_size
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box and 60 <= box["y"] <= viewport["height"] / 3:
+            return
+        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+        page.mouse.wheel(0, 120 if (box is None or box["y"] > 60) else -120)
+        page.wait_for_timeout(120)
+
+
+def both_phones(page, locator, save) -> None:
+    """Screenshots of this screen, scrolled to `locator`, on a small phone (360×740) and a large one
+    (412×915), each by `save(tag)` ("360", "412"); back at the small one after."""
+    for size, tag in ((SMALL_PHONE, "360"), (PHONE, "412")):
+        page.set_viewport_size(size)
+        scroll_to(page, locator)
+        save(tag)
+    page.set_viewport_size(SMALL_PHONE)

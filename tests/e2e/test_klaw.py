@@ -10,9 +10,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import PHONE, by_id, served, settled_screenshot, tap, tap_until, type_into, open_app
+from tests.browser import SMALL_PHONE, PHONE, by_id, served, settled_screenshot, tap, tap_until, type_into, open_app
+from tests.browser import both_phones as shared_both_phones
 
-SMALL_PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
@@ -263,26 +263,8 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     context.close()
 
 
-def scroll_to(page, locator) -> None:
-    """Scroll Flutter's view (with the wheel, as a finger swipes) until `locator` is near the top."""
-    viewport = page.viewport_size
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and 60 <= box["y"] <= viewport["height"] / 3:
-            return
-        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, 120 if (box is None or box["y"] > 60) else -120)
-        page.wait_for_timeout(120)
-
-
 def both_phones(page, artifacts, name: str, locator) -> None:
-    """Screenshots of this screen, scrolled to `locator`, on a small phone (360×740) and a large one
-    (412×915); back at the small one after."""
-    for size, tag in ((SMALL_PHONE, "360"), (PHONE, "412")):
-        page.set_viewport_size(size)
-        scroll_to(page, locator)
-        settled_screenshot(page, artifacts / f"klaw-{name}-{tag}.png")
-    page.set_viewport_size(SMALL_PHONE)
+    shared_both_phones(page, locator, lambda tag: settled_screenshot(page, artifacts / f"klaw-{name}-{tag}.png"))
 
 
 def says(page, locator, pattern: str, timeout: float = 10.0) -> None:

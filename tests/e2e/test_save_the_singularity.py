@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from companion.games.base import percent
 from companion.games.save_the_singularity import odds
-from tests.browser import OPEN_PAGES, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import SMALL_PHONE, OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import both_phones as shared_both_phones
 
-SMALL_PHONE = {"width": 360, "height": 740}
 
 MAIN = re.compile(r"^(Roll \d+ (die|dice)|Stop and bank \d+|Take the bust.*|Roll the d12)$")
 
@@ -192,26 +192,8 @@ def test_two_players_play_undo_reload_to_the_end(browser, server, artifacts):
     context.close()
 
 
-def scroll_to(page, locator) -> None:
-    """Scroll Flutter's view (with the wheel, as a finger swipes) until `locator` is near the top."""
-    viewport = page.viewport_size
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and 60 <= box["y"] <= viewport["height"] / 3:
-            return
-        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, 120 if (box is None or box["y"] > 60) else -120)
-        page.wait_for_timeout(120)
-
-
 def both_phones(page, artifacts, name: str, locator) -> None:
-    """Screenshots of this screen, scrolled to `locator`, on a small phone (360×740) and a large one
-    (412×915); back at the small one after."""
-    for size, tag in ((SMALL_PHONE, "360"), (PHONE, "412")):
-        page.set_viewport_size(size)
-        scroll_to(page, locator)
-        shot(page, artifacts, f"{name}-{tag}")
-    page.set_viewport_size(SMALL_PHONE)
+    shared_both_phones(page, locator, lambda tag: shot(page, artifacts, f"{name}-{tag}"))
 
 
 def pick_role(page, player: int, role: str) -> None:

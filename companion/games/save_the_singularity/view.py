@@ -33,7 +33,6 @@ from companion.ui.widgets import icon_button, section, tagged
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
 RECONCILED = True
 
-GAME_KEY = "save_the_singularity"
 
 SYMBOL_STYLE = {  # symbol -> (icon, background, foreground)
     "Bug": (ft.Icons.BUG_REPORT, ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER),
