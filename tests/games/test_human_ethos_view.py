@@ -13,6 +13,7 @@ from companion.games.human_ethos import view
 from companion.games.human_ethos.hexmap import Hex, from_label
 from tests.games.human_ethos_fixtures import HOST, NANO
 from tests.helpers import memory_store
+from tests.views import all_controls
 
 
 class FakeFrame:
@@ -49,21 +50,7 @@ def words(control) -> str:
 
 
 def buttons(control) -> list:
-    found = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.BaseControl):
-            if isinstance(c, ft.FilledButton):
-                found.append(c)
-            for attr in ("content", "controls"):
-                v = getattr(c, attr, None)
-                if v is not None and not isinstance(v, str):
-                    walk(v)
-    walk(control)
-    return found
+    return [c for c in all_controls(control, ("content", "controls")) if isinstance(c, ft.FilledButton)]
 
 
 def C(label: str):
@@ -173,38 +160,6 @@ def test_a_desktop_sets_the_map_beside_the_track_and_the_next_step():
     assert view._map_width(frame) > view._map_width(FakeFrame(store, cid, view.Ui()))
 
 
+
 def _all(control) -> list:
-    found = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.BaseControl):
-            found.append(c)
-            for attr in ("content", "controls"):
-                v = getattr(c, attr, None)
-                if v is not None and not isinstance(v, str):
-                    walk(v)
-    walk(control)
-    return found
-
-
-def test_the_map_is_drawn_again_only_when_something_on_it_changed():
-    store = memory_store()
-    cid = store.create("human_ethos", "memo", {})
-    seq = store.apply(cid, R.StartIssue(map=view.parse_map_json(view.SAMPLE_PATH.read_text()), track=20,
-                                        members=["Max", "Ana"]), expected_cursor=0).cursor
-    ui = view.Ui()
-
-    def canvas():
-        frame = FakeFrame(store, cid, ui)
-        view.panel(frame)
-        return ui.map_memo[1]
-
-    first = canvas()
-    assert canvas() is first  # a redraw with the same map and marks keeps the control the phone has
-    seq = store.apply(cid, R.Adjust(track="threat", delta=1, reason="test"), expected_cursor=seq).cursor
-    assert canvas() is first  # threat +1 leaves the map alone
-    store.apply(cid, R.Move(member="Max", to=Hex.of(C("B3")), move=1), expected_cursor=seq)
-    assert canvas() is not first  # Max moved: drawn again
+    return all_controls(control, ("content", "controls"))

@@ -19,6 +19,7 @@ from companion.games.shadowrun.screens import LedgerScreen, campaign_ledger, cha
 from companion.log import replay
 from models.tables import ActionRow
 from tests.helpers import memory_store
+from tests.views import all_controls
 
 
 class FakeFrame:
@@ -68,19 +69,7 @@ def step(state: R.State, action, n: int, history: list) -> R.State:
 
 def find(control, text: str) -> list:
     """The controls whose content is exactly `text` (a button's words)."""
-    found = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.BaseControl):
-            if getattr(c, "content", None) == text:
-                found.append(c)
-            for attr in ("controls", "content"):
-                walk(getattr(c, attr, None))
-    walk(control)
-    return found
+    return [c for c in all_controls(control) if getattr(c, "content", None) == text]
 
 
 def test_panel_builds_through_two_turns_with_a_run():
@@ -284,19 +273,8 @@ def quiet(**update) -> R.State:
 
 
 def controls_tagged(control, identifier: str) -> list:
-    found = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.BaseControl):
-            if isinstance(c, ft.Semantics) and c.identifier == identifier:
-                found.append(c)
-            for attr in ("controls", "content", "title", "leading"):
-                walk(getattr(c, attr, None))
-    walk(control)
-    return found
+    return [c for c in all_controls(control, ("controls", "content", "title", "leading"))
+            if isinstance(c, ft.Semantics) and c.identifier == identifier]
 
 
 def test_the_advance_button_names_where_the_turn_stops_past_the_steps_that_pass():
@@ -407,16 +385,4 @@ def test_typed_text_is_gone_once_its_action_is_sent_and_kept_when_refused():
 
 
 def view_fields(control) -> list:
-    found = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-        elif isinstance(c, ft.BaseControl):
-            if isinstance(c, ft.TextField):
-                found.append(c)
-            for attr in ("controls", "content"):
-                walk(getattr(c, attr, None))
-    walk(control)
-    return found
+    return [c for c in all_controls(control) if isinstance(c, ft.TextField)]
