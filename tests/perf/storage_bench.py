@@ -38,6 +38,30 @@ def _players():
     ]
 
 
+def _worst_load_ms(store, cid: int, cursor: int) -> float:
+    """Undo to a cursor just before a snapshot (the most states replayed on load), then the median
+    of 20 loads there."""
+    from companion.log import SNAPSHOT_EVERY
+
+    target = max(1, (cursor // SNAPSHOT_EVERY) * SNAPSHOT_EVERY - 1)
+    for c in range(cursor, target, -1):
+        store.undo(cid, expected_cursor=c)
+    loads = []
+    for _ in range(20):
+        t = time.perf_counter()
+        store.load(cid)
+        loads.append((time.perf_counter() - t) * 1000)
+    return statistics.median(loads)
+
+
+def _closed_size(store, path: Path) -> int:
+    """The save's size on disk once closed (its WAL checkpointed into it)."""
+    store.db.close()
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return path.stat().st_size
+
+
 def play_many(game_key: str, settings: dict, choose, tmp: Path) -> dict:
     """ACTIONS game actions, a new campaign whenever one ends: what saves cost per game action."""
     from companion.games import get_game
@@ -75,22 +99,11 @@ def play_many(game_key: str, settings: dict, choose, tmp: Path) -> dict:
     if cid is not None:
         longest = max(longest, (store.load(cid).cursor, cid), key=lambda x: x[0])
     took = time.perf_counter() - started
-    # The worst load: a cursor just before a snapshot, in the longest campaign (up to 31 replayed).
     length, long_id = longest
-    target = max(1, (length // 32) * 32 - 1)
-    for cursor in range(length, target, -1):
-        store.undo(long_id, expected_cursor=cursor)
-    loads = []
-    for _ in range(20):
-        t = time.perf_counter()
-        store.load(long_id)
-        loads.append((time.perf_counter() - t) * 1000)
-    store.db.close()
-    for suffix in ("-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    size = path.stat().st_size
+    load_ms = _worst_load_ms(store, long_id, length)
+    size = _closed_size(store, path)
     return {"game": game_key, "actions": logged, "campaigns": campaigns, "longest": length, "bytes": size,
-            "per_action": size / logged, "load_ms": statistics.median(loads), "seconds": took}
+            "per_action": size / logged, "load_ms": load_ms, "seconds": took}
 
 
 def play_one(game_key: str, settings: dict, choose, tmp: Path) -> dict:
@@ -129,29 +142,19 @@ def play_one(game_key: str, settings: dict, choose, tmp: Path) -> dict:
             continue
         state, cursor = applied.state, applied.cursor
     took = time.perf_counter() - started
-    # The worst load: a cursor just before a snapshot (up to 31 states replayed).
-    target = max(1, (cursor // 32) * 32 - 1)
-    for c in range(cursor, target, -1):
-        store.undo(cid, expected_cursor=c)
-    loads = []
-    for _ in range(20):
-        t = time.perf_counter()
-        store.load(cid)
-        loads.append((time.perf_counter() - t) * 1000)
+    load_ms = _worst_load_ms(store, cid, cursor)
     t = time.perf_counter()
-    data, filename = exchange.export_file(exchange.export_campaign(store, cid))
+    payload = exchange.export_campaign(store, cid)
+    data, filename = exchange.export_file(payload)
     export_s = time.perf_counter() - t
-    json_bytes = len(exchange.dumps(exchange.export_campaign(store, cid)).encode())
+    json_bytes = len(exchange.dumps(payload).encode())
     t = time.perf_counter()
     new_id = exchange.import_campaign(store, data)  # replays every action, re-deriving the app's dice
     import_s = time.perf_counter() - t
     assert store.load(new_id).state == store.load(cid).state
-    store.db.close()
-    for suffix in ("-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    size = path.stat().st_size / 2  # the file holds the campaign and its imported copy
+    size = _closed_size(store, path) / 2  # the file holds the campaign and its imported copy
     return {"game": game_key, "actions": cursor, "game_over_at": game_over_at, "bytes": size,
-            "per_action": size / cursor, "load_ms": statistics.median(loads), "seconds": took,
+            "per_action": size / cursor, "load_ms": load_ms, "seconds": took,
             "json_mb": json_bytes / 1e6, "file_mb": len(data) / 1e6, "file": filename,
             "export_s": export_s, "import_s": import_s}
 
