@@ -160,6 +160,25 @@ def test_a_desktop_sets_the_map_beside_the_track_and_the_next_step():
     assert view._map_width(frame) > view._map_width(FakeFrame(store, cid, view.Ui()))
 
 
-
 def _all(control) -> list:
     return all_controls(control, ("content", "controls"))
+
+
+def test_the_map_is_drawn_again_only_when_something_on_it_changed():
+    store = memory_store()
+    cid = store.create("human_ethos", "memo", {})
+    seq = store.apply(cid, R.StartIssue(map=view.parse_map_json(view.SAMPLE_PATH.read_text()), track=20,
+                                        members=["Max", "Ana"]), expected_cursor=0).cursor
+    ui = view.Ui()
+
+    def canvas():
+        frame = FakeFrame(store, cid, ui)
+        view.panel(frame)
+        return ui.map_memo[1]
+
+    first = canvas()
+    assert canvas() is first  # a redraw with the same map and marks keeps the control the phone has
+    seq = store.apply(cid, R.Adjust(track="threat", delta=1, reason="test"), expected_cursor=seq).cursor
+    assert canvas() is first  # threat +1 leaves the map alone
+    store.apply(cid, R.Move(member="Max", to=Hex.of(C("B3")), move=1), expected_cursor=seq)
+    assert canvas() is not first  # Max moved: drawn again
