@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench clean
+.PHONY: run test test-fast bench clean messages new-language
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,19 @@ test-fast: $(STAMP)
 ## Benchmarks (not part of the test run): startup, apply+commit, load, first frame vs a bare Flet app.
 bench: $(STAMP)
 	$(BIN)/python -m tests.perf.run_all
+
+## Re-extract every player-visible string into companion/locale/companion.pot (see babel.cfg) and bring each
+## language's catalog up to date; then translate what is new or marked fuzzy (tests/test_i18n.py checks).
+POT := companion/locale/companion.pot
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --sort-output --add-location=file --project="Table Companion" \
+		--copyright-holder="Table Companion contributors" -o $(POT) companion
+	$(BIN)/pybabel update -i $(POT) -d companion/locale -D companion --ignore-obsolete
+
+## Start a catalog for a new language: make new-language CODE=fr (then translate companion/locale/fr/...).
+new-language: $(STAMP)
+	test -n "$(CODE)" || (echo "usage: make new-language CODE=fr" && false)
+	$(BIN)/pybabel init -i $(POT) -d companion/locale -D companion -l $(CODE)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts

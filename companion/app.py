@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 
 import flet as ft
 
+from companion import i18n
 from companion.context import AppContext
 from companion.games.base import InputError, RuleError
 from companion.log import NotFound, StaleAction
@@ -49,6 +50,7 @@ class TableSession:
         self.wakelock = ft.Wakelock()
         self.file_picker = ft.FilePicker()
         self.prefs = ft.SharedPreferences()
+        self.language = i18n.PhoneLanguage(self.prefs, PHONE_PREFIX + "language")  # kept like the settings above
         self._awake = False
         self.connected = True  # False while the phone's connection is down (see _asleep)
         self._requests = 0  # numbers each copy/buzz request, so every one is a new write the page sees
@@ -90,6 +92,8 @@ class TableSession:
 
     async def _load_phone_settings(self) -> None:
         """Read this phone's settings from its browser; a missing or odd value keeps the default."""
+        # Its language: its choice, or its browser's (told late by a busy phone: then it redraws).
+        await self.language.load(self.page, PHONE_SETTINGS_WAIT, on_late=lambda: self.later(self.apply_settings))
         for key, default in PHONE_DEFAULTS.items():
             try:
                 value = await asyncio.wait_for(self.prefs.get(PHONE_PREFIX + key), PHONE_SETTINGS_WAIT)
@@ -105,6 +109,12 @@ class TableSession:
         self.page.theme = theme(self.scale)
         self.page.dark_theme = theme(self.scale, dark=True)
         self.page.theme_mode = THEMES.get(self.phone["theme"], ft.ThemeMode.SYSTEM)
+        self.page.locale_configuration = self.language.locale_configuration()
+
+    def speak(self) -> None:
+        """What runs now for this phone speaks its language (a ContextVar: each Flet event and task
+        has its own context, so phones in two languages at one table never mix)."""
+        i18n.use(self.language.lang)
 
     def set_phone_setting(self, key: str, value: Any) -> None:
         """Change one of this phone's settings: kept in its browser, applied to this screen only."""
@@ -144,6 +154,7 @@ class TableSession:
     def show(self, route: str) -> None:
         """Draw the screen for a route. A save that can't be read shows a screen that says so (with
         "Try again"), not a traceback; a read-only save adds its banner to every screen."""
+        self.speak()
         try:
             self._show(route)
         except Exception as exc:
@@ -257,6 +268,7 @@ class TableSession:
             return
 
         async def dispatch_event(control_id: int, event_name: str, event_data: Any):
+            self.speak()  # each event runs in a task of its own: the language lasts for this event
             if event_name in ("click", "tap", "submit", "long_press") and not resolve(control_id):
                 log.info("a %s reached a control that was just replaced (id %s)", event_name, control_id)
                 self.toast(GONE_TAP)
@@ -282,6 +294,7 @@ class TableSession:
                 log.debug("screen.%s() failed", hook, exc_info=True)
 
     def refresh(self) -> None:
+        self.speak()
         if self.screen is None:
             self.show(self.page.route)  # the last draw failed: try again
             return
@@ -303,6 +316,7 @@ class TableSession:
     def later(self, fn: Callable[[], None]) -> None:
         """Run fn on this session's loop (safe from any thread, e.g. another screen's action)."""
         async def run():
+            self.speak()  # this phone's language, whichever phone's action asked for the redraw
             try:
                 fn()
             except Exception:

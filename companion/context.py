@@ -103,6 +103,7 @@ class AppContext:
         """Restore a backup into the live save; the join token stays this table's (a backup may
         hold an older one, which a later restart would otherwise bring back)."""
         restore_backup(backup, self.db.path, self.backup_dir)
+        self.store.forget()
         if self.token:
             self._store_token(self.token)
         self.hub.publish(0, 0)

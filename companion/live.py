@@ -56,6 +56,12 @@ def _copy(campaign: Campaign, **changes: Any) -> Campaign:
     return Campaign(**values)
 
 
+def _know_game_state(snapshot: Snapshot, applied: Applied) -> None:
+    """Hand the snapshot the game state the store already validated (`Loaded.game_state` is cached)."""
+    if applied.game_state is not None:
+        snapshot.__dict__["game_state"] = applied.game_state
+
+
 class LiveCampaign:
     """One campaign as it is now, shared by every screen that shows it."""
 
@@ -93,6 +99,7 @@ class LiveCampaign:
                 old, state=applied.state, lines=lines, undo_label=applied.label, redo_label=None,
                 campaign=_copy(old.campaign, cursor=applied.cursor, head=applied.cursor, headline=applied.headline,
                                status=applied.status, updated_at=applied.line.created_at))
+            _know_game_state(self.snapshot, applied)
             snapshot = self.snapshot
         self._push(snapshot)
         return applied
@@ -113,6 +120,7 @@ class LiveCampaign:
             self.snapshot = replace(
                 old, state=applied.state, undo_label=label_at(cursor), redo_label=label_at(cursor + 1),
                 campaign=_copy(old.campaign, cursor=cursor, headline=applied.headline, status=applied.status))
+            _know_game_state(self.snapshot, applied)
             snapshot = self.snapshot
         self._push(snapshot)
         return applied

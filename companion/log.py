@@ -15,6 +15,7 @@ import threading
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -201,8 +202,10 @@ class Loaded:
     undo_label: Optional[str]  # what undo would take back, None if nothing
     redo_label: Optional[str]
 
-    @property
+    @cached_property
     def game_state(self):
+        # Validated once per Loaded: a live campaign's snapshot is shared by every screen showing it,
+        # and views and the frame read it several times a redraw (views must not change it).
         return self.game.State.model_validate(self.state.game)
 
     @property
@@ -221,6 +224,7 @@ class Applied:
     headline: str = ""
     status: str = ""
     line: Optional["HistoryLine"] = None  # the new log row in words (apply only)
+    game_state: Any = None  # `state.game` validated (the store needed it for the headline)
 
 
 @dataclass(frozen=True)
@@ -243,6 +247,14 @@ class Store:
         self.on_change = on_change  # (campaign_id, cursor) after every committed change
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        # The state this store's last apply wrote, per campaign: (cursor, updated_at, state). The next
+        # action on that campaign starts from it instead of reading and validating the row again, as
+        # long as the campaign row is still the one that apply left (same cursor and time stamp).
+        self._newest: dict[int, tuple[int, datetime, CampaignState]] = {}
+
+    def forget(self) -> None:
+        """Drop what this store remembers of campaigns (the save was replaced under it: a restore)."""
+        self._newest.clear()
 
     def _lock(self, campaign_id: int) -> threading.Lock:
         with self._locks_guard:
@@ -302,6 +314,7 @@ class Store:
         self._changed(campaign_id, campaign.cursor)
 
     def delete(self, campaign_id: int) -> None:
+        self._newest.pop(campaign_id, None)
         with self.db.session() as s:
             campaign = self._campaign(s, campaign_id)
             s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id))
@@ -362,9 +375,13 @@ class Store:
             game = get_game(campaign.game)
             if isinstance(action, dict):
                 action = parse_action(game, action)
-            current = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
-                                                     ActionRow.seq == campaign.cursor)).one()
-            state = self._state_at(s, game, current)
+            newest = self._newest.get(campaign_id)
+            if newest is not None and newest[:2] == (campaign.cursor, _instant(campaign.updated_at)):
+                current, state = None, newest[2]  # the row this store wrote last: it holds its state
+            else:
+                current = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
+                                                         ActionRow.seq == campaign.cursor)).one()
+                state = self._state_at(s, game, current)
             seq = campaign.cursor + 1
             if entered and not state.physical_dice and not isinstance(action, TrayRoll):
                 raise InputError("The app rolls this campaign's dice: turn on “I roll physical dice” to enter "
@@ -383,7 +400,12 @@ class Store:
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
                 s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
             # Only the newest row keeps its state as JSON (plus a compressed snapshot every few rows).
-            if current.state is not None:
+            if current is None:
+                # The row written by this store's last apply: its snapshot (if any) was made then, and
+                # the row before it holds no state (that apply cleared it).
+                s.exec(update(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq - 1)
+                       .values(state=None))
+            elif current.state is not None:
                 keep = current.snapshot
                 if keep is None and (current.seq % SNAPSHOT_EVERY == 0 or self._written_before_snapshots(s, current)):
                     keep = pack_state(state)
@@ -404,7 +426,10 @@ class Store:
             result = Applied(cursor=seq, label=label, events=events, dice=done.dice, state=new_state,
                              headline=campaign.headline, status=campaign.status,
                              line=HistoryLine(seq, label, context, [e.model_dump(mode="json") for e in events],
-                                              [d.to_json() for d in done.dice], campaign.updated_at))
+                                              [d.to_json() for d in done.dice], campaign.updated_at),
+                             game_state=game_state)
+        # committed: the next action on this campaign may start from here
+        self._newest[campaign_id] = (seq, _instant(campaign.updated_at), new_state)
         self._changed(campaign_id, seq)
         return result
 
@@ -416,6 +441,7 @@ class Store:
 
     def _move(self, campaign_id: int, expected_cursor: int, delta: int) -> Applied:
         with self._lock(campaign_id), self.db.session() as s:
+            self._newest.pop(campaign_id, None)
             campaign = self._campaign(s, campaign_id, for_update=True)
             self._check_cursor(campaign, expected_cursor)
             target = campaign.cursor + delta
@@ -438,7 +464,7 @@ class Store:
             word = "Undid" if delta < 0 else "Redid"
             result = Applied(cursor=target, label=moved.label,
                              events=[event("undo" if delta < 0 else "redo", f"{word}: {moved.label}.", label=moved.label)],
-                             state=state, headline=campaign.headline, status=campaign.status)
+                             state=state, headline=campaign.headline, status=campaign.status, game_state=game_state)
         self._changed(campaign_id, target)
         return result
 
@@ -524,6 +550,13 @@ class Store:
     def _check_cursor(campaign: Campaign, expected: int) -> None:
         if campaign.cursor != expected:
             raise StaleAction("Another screen acted first; the table has been refreshed. Check and try again.")
+
+
+def _instant(moment: Optional[datetime]) -> Optional[datetime]:
+    """A time stamp as the save gives it back (SQLite keeps no time zone): naive UTC."""
+    if moment is not None and moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment
 
 
 # --- replay ------------------------------------------------------------------------------------

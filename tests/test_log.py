@@ -290,3 +290,26 @@ def test_an_old_save_keeps_its_states_even_where_todays_rules_would_refuse_the_a
     store.undo(cid, expected_cursor=3)
     store.undo(cid, expected_cursor=2)
     assert store.load(cid).game_state.value == 50  # the old state, though its action is refused today
+
+
+def test_two_stores_on_one_save_never_start_from_a_stale_state(tmp_path):
+    """A store starts an action from the state its own last apply wrote; a change made through
+    another store (another process on the same save) must not be built on a stale copy."""
+    from companion.log import Store
+    from models.db import open_database
+
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    a, b = Store(open_database(url)), Store(open_database(url))
+    cid = a.create("counter", "shared", {"cap": 100})
+    a.apply(cid, Add(amount=1), expected_cursor=0)
+    b.apply(cid, Add(amount=2), expected_cursor=1)
+    a.apply(cid, Add(amount=3), expected_cursor=2)  # a's own last write was cursor 1
+    assert b.load(cid).game_state.value == 6
+    b.undo(cid, expected_cursor=3)
+    a.apply(cid, Add(amount=10), expected_cursor=2)  # a wrote cursor 3 last, but b undid it
+    assert a.load(cid).game_state.value == 13 == b.load(cid).game_state.value
+    a.apply(cid, Add(amount=1), expected_cursor=3)
+    rows = a.log_rows(cid)
+    assert [r.seq for r in rows if r.state is not None] == [rows[-1].seq]  # only the newest keeps its state
+    report = replay(get_game("counter"), a.get(cid).settings, [r.model_dump() for r in rows])
+    assert report.ok, report.mismatches

@@ -64,7 +64,9 @@ class CampaignScreen:
         self.live = None  # the LiveCampaign this screen follows (from view() until left())
         self._unfollow = None
         self._acting_thread: Optional[int] = None
-        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, no_wrap=True)
+        # A long name ends in "…" on a phone rather than running under the share and settings icons.
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, max_lines=1,
+                             overflow=ft.TextOverflow.ELLIPSIS)
         self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
         self.body = ft.Column(spacing=GAP)
         # Both say what they would do; a long label ends in "…" on the button (its full words are
@@ -94,13 +96,16 @@ class CampaignScreen:
         self._held = False  # another phone acted while they typed: redraw when they're done
         self._tray_shown = None  # the tray rolls last drawn
         self._own_changes: list[ft.Control] = []  # isolated parts to send after a redraw (see refresh)
+        self._view: Optional[ft.View] = None
+        self._kept: dict[str, tuple[Any, ft.Control]] = {}  # sections drawn last time, by key (see kept)
+        self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
 
     # --- lifecycle ---
 
     def view(self) -> ft.View:
         self._follow()
         self._load()
-        return ft.View(
+        self._view = ft.View(
             route=f"/c/{self.campaign_id}",
             appbar=ft.AppBar(
                 title=ft.Column([self.title, self.headline], spacing=0, tight=True),
@@ -116,6 +121,7 @@ class CampaignScreen:
             scroll=ft.ScrollMode.AUTO,
             padding=12,
         )
+        return self._view
 
     def _follow(self) -> None:
         if self._unfollow is None:
@@ -191,9 +197,15 @@ class CampaignScreen:
         """Redraw from the live campaign (no read of the save)."""
         self._follow()  # back from asleep()
         self._load()
-        self.app.page.update()
-        for part in self._own_changes:  # parts that a page update passes over (OwnColumn)
-            part.update()
+        # Only this screen's view is diffed, not the whole page (its theme, services and overlay don't
+        # change with an action); isolated parts (OwnColumn) that changed are sent in the same call.
+        view = self._view if self._view is not None and self._view.parent is not None else None
+        if view is None:
+            self.app.page.update()
+            for part in self._own_changes:
+                part.update()
+        else:
+            self.app.page.update(view, *self._own_changes)
 
     def history(self, limit: int = 100) -> list:
         """The actions in effect in words, newest first (no state blobs)."""
@@ -254,7 +266,7 @@ class CampaignScreen:
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
-            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            ft.Container(self._drawn_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tray_section,
             self.note_section,
@@ -262,6 +274,19 @@ class CampaignScreen:
         ]
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
+
+    def kept(self, key: str, inputs: Any, build) -> ft.Control:
+        """The control `build()` made for `key` at the last redraw, while `inputs` are unchanged.
+
+        In a reconciled panel (RECONCILED = True) Flet's diff passes over a control that is the very
+        object it sent before, so an unchanged section costs this phone neither building nor diffing.
+        `inputs` must hold everything the section shows (its part of the state, the layout); its
+        handlers read what they act on when tapped, or take it from `inputs`."""
+        entry = self._kept.get(key)
+        if entry is None or entry[0] != inputs:
+            entry = (inputs, build())
+        self._kept_now[key] = entry
+        return entry[1]
 
     def _pending_panel(self) -> ft.Control:
         """The roll the campaign waits for (every phone shows it): its dice are entered here."""
@@ -283,6 +308,14 @@ class CampaignScreen:
         except Exception:
             self.refresh()  # the switch shows the campaign's mode again
             raise
+
+    def _drawn_panel(self) -> ft.Control:
+        # What the panel keeps (kept) is what it drew this time: a section left out is forgotten.
+        self._kept_now = {}
+        try:
+            return self._game_panel()
+        finally:
+            self._kept = self._kept_now
 
     def _panel_key(self) -> Optional[str]:
         module = game_panel_module(self.loaded.campaign.game)

@@ -6,10 +6,13 @@ import flet as ft
 
 from companion import exchange
 from companion.games import available_games, get_game
+from companion.i18n import N_, _, fmt_ago, ngettext
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, dialog_error, icon_button, readable_width, section, tagged, when
+from companion.ui.widgets import big_button, dialog_error, icon_button, readable_width, section, tagged
+
+IN_PROGRESS = N_("In progress")  # the status the store gives a campaign under way (models/tables.py)
 
 
 class HomeScreen:
@@ -25,11 +28,11 @@ class HomeScreen:
         return ft.View(
             route="/",
             appbar=ft.AppBar(
-                title=ft.Text("Table Companion"),
+                title=ft.Text(_("Table Companion")),
                 actions=[
-                    icon_button(ft.Icons.CASINO, "Dice", lambda e: app.go("/dice")),
-                    icon_button(ft.Icons.QR_CODE_2, "Join this table", lambda e: share_table(app)),
-                    icon_button(ft.Icons.SETTINGS, "Settings", lambda e: app.go("/settings")),
+                    icon_button(ft.Icons.CASINO, _("Dice"), lambda e: app.go("/dice")),
+                    icon_button(ft.Icons.QR_CODE_2, _("Join this table"), lambda e: share_table(app)),
+                    icon_button(ft.Icons.SETTINGS, _("Settings"), lambda e: app.go("/settings")),
                 ],
             ),
             controls=[readable_width(self.body)],
@@ -43,14 +46,16 @@ class HomeScreen:
     def refresh(self, update: bool = True) -> None:
         app = self.app
         campaigns = app.store.list_campaigns()
+        # Each button as wide as its words, wrapping onto a second line when both don't fit (long words in
+        # German, the largest text size): an expanding one would be squeezed to a letter a line.
         rows: list[ft.Control] = [
             ft.Row([
-                big_button("New campaign", lambda e: app.go("/new"), icon=ft.Icons.ADD, expand=True),
-                big_button("Import", lambda e: import_dialog(app), icon=ft.Icons.FILE_OPEN, filled=False),
-            ], spacing=GAP),
+                big_button(_("New campaign"), lambda e: app.go("/new"), icon=ft.Icons.ADD),
+                big_button(_("Import"), lambda e: import_dialog(app), icon=ft.Icons.FILE_OPEN, filled=False),
+            ], spacing=GAP, run_spacing=GAP, wrap=True),
         ]
         if not campaigns:
-            rows.append(ft.Container(ft.Text("No campaigns yet. Start one with “New campaign”.",
+            rows.append(ft.Container(ft.Text(_("No campaigns yet. Start one with “New campaign”."),
                                              theme_style=ft.TextThemeStyle.BODY_LARGE), padding=24))
         for c in campaigns:
             rows.append(self._card(c))
@@ -65,28 +70,32 @@ class HomeScreen:
         except KeyError:
             title = c.game
         menu = ft.PopupMenuButton(
-            icon=ft.Icons.MORE_VERT, tooltip=f"More for {c.name}",
+            icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
             items=[
-                ft.PopupMenuItem(content="Rename", icon=ft.Icons.EDIT, on_click=lambda e, c=c: rename_dialog(app, c)),
-                ft.PopupMenuItem(content="Duplicate", icon=ft.Icons.COPY,
+                ft.PopupMenuItem(content=_("Rename"), icon=ft.Icons.EDIT, on_click=lambda e, c=c: rename_dialog(app, c)),
+                ft.PopupMenuItem(content=_("Duplicate"), icon=ft.Icons.COPY,
                                  on_click=app.guard(lambda e, c=c: self._duplicate(c))),
-                ft.PopupMenuItem(content="Export", icon=ft.Icons.IOS_SHARE, on_click=lambda e, c=c: export_dialog(app, c.id)),
-                ft.PopupMenuItem(content="Delete", icon=ft.Icons.DELETE,
+                ft.PopupMenuItem(content=_("Export"), icon=ft.Icons.IOS_SHARE,
+                                 on_click=lambda e, c=c: export_dialog(app, c.id)),
+                ft.PopupMenuItem(content=_("Delete"), icon=ft.Icons.DELETE,
                                  on_click=lambda e, c=c: app.confirm(
-                                     f"Delete “{c.name}”?", "The whole campaign and its history are deleted. "
-                                     "A backup keeps the last saves for a while.", "Delete",
+                                     _("Delete “{name}”?", name=c.name),
+                                     _("The whole campaign and its history are deleted. "
+                                       "A backup keeps the last saves for a while."), _("Delete"),
                                      lambda: app.store.delete(c.id))),
             ],
         )
-        status_color = ft.Colors.PRIMARY if c.status == "In progress" else ft.Colors.TERTIARY
+        status_color = ft.Colors.PRIMARY if c.status == IN_PROGRESS else ft.Colors.TERTIARY
+        status = _(c.status)  # a game's own outcome is in its catalog (or shown as the game wrote it)
         return tagged(f"campaign-{c.id}", ft.Card(content=ft.Container(
             ft.Row([
                 ft.Column([
                     ft.Text(c.name, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
                     ft.Text(title, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-                    ft.Text(f"{c.status} · {c.headline}" if c.headline else c.status, color=status_color,
+                    ft.Text(f"{status} · {c.headline}" if c.headline else status, color=status_color,
                             theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-                    ft.Text(f"Last played {when(c.updated_at)}", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    ft.Text(_("Last played {when}", when=fmt_ago(c.updated_at)),
+                            theme_style=ft.TextThemeStyle.BODY_SMALL),
                 ], spacing=2, expand=True),
                 menu,
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
@@ -97,7 +106,7 @@ class HomeScreen:
 
     def _duplicate(self, c) -> None:
         self.app.store.duplicate(c.id)
-        self.app.toast(f"Copied “{c.name}”.")
+        self.app.toast(_("Copied “{name}”.", name=c.name))
 
 
 class NewCampaignScreen:
@@ -105,7 +114,7 @@ class NewCampaignScreen:
         self.app = app
         self.games = available_games()
         self.chosen = self.games[0].key
-        self.name = ft.TextField(label="Campaign name", max_length=60, autofocus=False)
+        self.name = ft.TextField(label=_("Campaign name"), max_length=60, autofocus=False)
         self.settings_box = ft.Column(spacing=GAP)
         self.form: SettingsForm | None = None
         self.picker = ft.RadioGroup(
@@ -120,14 +129,14 @@ class NewCampaignScreen:
         self._load_form()
         return ft.View(
             route="/new",
-            appbar=ft.AppBar(title=ft.Text("New campaign")),
+            appbar=ft.AppBar(title=ft.Text(_("New campaign"))),
             controls=[
-                section("Game", self.picker),
-                section("Name", self.name),
-                section("Settings", self.settings_box),
+                section(_("Game"), self.picker),
+                section(_("Name"), self.name),
+                section(_("Settings"), self.settings_box),
             ],
             bottom_appbar=ft.BottomAppBar(  # the next step stays in reach however long the form is
-                content=ft.Row([big_button("Create and open", self.app.guard(self._create), icon=ft.Icons.PLAY_ARROW,
+                content=ft.Row([big_button(_("Create and open"), self.app.guard(self._create), icon=ft.Icons.PLAY_ARROW,
                                            expand=True)]),
                 height=TAP + 32, padding=ft.Padding.symmetric(horizontal=12, vertical=8),
             ),
@@ -164,7 +173,7 @@ class NewCampaignScreen:
 
 
 def rename_dialog(app, campaign) -> None:
-    field = ft.TextField(label="New name", value=campaign.name, max_length=60, autofocus=True)
+    field = ft.TextField(label=_("New name"), value=campaign.name, max_length=60, autofocus=True)
     error_box, error = dialog_error()
 
     def save(e):
@@ -173,9 +182,9 @@ def rename_dialog(app, campaign) -> None:
         app.refresh()
 
     app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text("Rename campaign"), content=ft.Column([field, error_box], tight=True, width=360),
-        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content="Save", on_click=app.guard(save, show_in=error))],
+        title=ft.Text(_("Rename campaign")), content=ft.Column([field, error_box], tight=True, width=360),
+        actions=[ft.TextButton(content=_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
+                 ft.FilledButton(content=_("Save"), on_click=app.guard(save, show_in=error))],
     ))
 
 
@@ -192,34 +201,41 @@ def export_dialog(app, campaign_id: int) -> None:
 
     def show_qr(e):
         app.page.pop_dialog()
-        app.page.show_dialog(qr_dialog("Scan to import", qr_text,
-                                       caption="On the other phone: Import → paste or scan this text."))
+        app.page.show_dialog(qr_dialog(_("Scan to import"), qr_text,
+                                       caption=_("On the other phone: Import → paste or scan this text.")))
 
     qr_text = exchange.to_qr_text(payload)
-    actions = [ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
-               ft.FilledButton(content="Save file", icon=ft.Icons.DOWNLOAD, on_click=save)]
+    actions = [ft.TextButton(content=_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
+               ft.FilledButton(content=_("Save file"), icon=ft.Icons.DOWNLOAD, on_click=save)]
     if qr_text:
-        actions.insert(1, ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE, on_click=show_qr))
-    size = f"{len(data) / 1024:.0f} KB" if len(data) > 1024 else f"{len(data)} bytes"
+        actions.insert(1, ft.OutlinedButton(content=_("Show QR"), icon=ft.Icons.QR_CODE, on_click=show_qr))
+    size = (_("{kb} KB", kb=round(len(data) / 1024)) if len(data) > 1024
+            else ngettext("{n} byte", "{n} bytes", len(data)))
     actions_logged = len(payload["log"]) - 1
-    too_long = (f" It has more than the {exchange.MAX_ACTIONS:,} actions an import holds: keep this database's "
-                "backups instead." if actions_logged > exchange.MAX_ACTIONS else "")
+    counted = ngettext("{n} action", "{n} actions", actions_logged)
+    sentences = [_("{actions}, {size} (compressed), as {file}.", actions=counted, size=size, file=filename)
+                 if filename.endswith(".gz") else
+                 _("{actions}, {size}, as {file}.", actions=counted, size=size, file=filename)]
+    if not qr_text:
+        sentences.append(_("Too big for a QR code; use the file."))
+    if actions_logged > exchange.MAX_ACTIONS:
+        sentences.append(_("It has more than the {max} actions an import holds: keep this database's backups instead.",
+                           max=exchange.MAX_ACTIONS))
     app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text(f"Export “{payload['name']}”"),
-        content=ft.Text(f"{actions_logged:,} actions, {size}" + (" (compressed)" if filename.endswith(".gz") else "")
-                        + f", as {filename}." + ("" if qr_text else " Too big for a QR code; use the file.") + too_long),
+        title=ft.Text(_("Export “{name}”", name=payload["name"])),
+        content=ft.Text(" ".join(sentences)),
         actions=actions,
     ))
 
 
 def import_dialog(app) -> None:
     """Import a campaign from a file or from pasted QR text. Nothing is written unless all is valid."""
-    pasted = ft.TextField(label="…or paste the text of an export / QR code")
+    pasted = ft.TextField(label=_("…or paste the text of an export / QR code"))
     error_box, error = dialog_error()
 
     def done(campaign_id: int) -> None:
         app.page.pop_dialog()
-        app.toast("Campaign imported.")
+        app.toast(_("Campaign imported."))
         app.go(f"/c/{campaign_id}")
 
     async def pick(e):
@@ -230,17 +246,18 @@ def import_dialog(app) -> None:
 
         def load(_):
             if f.size and f.size > exchange.MAX_BYTES:  # refuse before reading it all
-                raise exchange.ImportRefused(f"{f.name} is too big to import (over {exchange.MAX_BYTES // 1_000_000} MB).")
+                raise exchange.ImportRefused(_("{name} is too big to import (over {mb} MB).", name=f.name,
+                                               mb=exchange.MAX_BYTES // 1_000_000))
             done(exchange.import_campaign(app.store, f.bytes or b""))
 
         app.guard(load, show_in=error)(None)
 
     app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text("Import a campaign"),
-        content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), pasted, error_box],
+        title=ft.Text(_("Import a campaign")),
+        content=ft.Column([big_button(_("Choose a file"), pick, icon=ft.Icons.FILE_OPEN), pasted, error_box],
                           tight=True, width=360),
-        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content="Import text",
+        actions=[ft.TextButton(content=_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
+                 ft.FilledButton(content=_("Import text"),
                                  on_click=app.guard(lambda e: done(exchange.import_campaign(app.store, pasted.value or "")),
                                                     show_in=error))],
     ))
@@ -250,7 +267,7 @@ def share_table(app) -> None:
     from companion.ui.widgets import qr_dialog
 
     if not app.ctx.join_url:
-        app.toast("This window is not shared. Start the app with “companion serve” to join phones.")
+        app.toast(_("This window is not shared. Start the app with “companion serve” to join phones."))
         return
-    app.page.show_dialog(qr_dialog("Join this table", app.ctx.join_url,
-                                   caption="Scan with a phone on the same Wi-Fi."))
+    app.page.show_dialog(qr_dialog(_("Join this table"), app.ctx.join_url,
+                                   caption=_("Scan with a phone on the same Wi-Fi.")))

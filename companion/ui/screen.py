@@ -1,11 +1,12 @@
 """The shape shared by the screens outside a campaign (maps, enemy cards, card catalog, backups):
-a scrolling column redrawn from the store. A subclass sets `route` and `title` and writes `_draw`,
-which fills `self.body`."""
+a scrolling column redrawn from the store. A subclass sets `route` and `title` (marked for the
+catalog with `N_`: it shows in each phone's language) and writes `_draw`, which fills `self.body`."""
 
 from __future__ import annotations
 
 import flet as ft
 
+from companion.i18n import _
 from companion.ui.style import GAP
 
 
@@ -19,7 +20,7 @@ class DrawnScreen:
 
     def view(self) -> ft.View:
         self._draw()
-        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(self.title)), controls=[self.body],
+        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(_(self.title) if self.title else "")), controls=[self.body],
                        scroll=ft.ScrollMode.AUTO, padding=12)
 
     def entered(self) -> None:

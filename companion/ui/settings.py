@@ -1,27 +1,45 @@
-"""Settings: this phone's own (text size, theme, keeping the screen awake: kept in its browser) and
-the table's (where the data lives, backups: the same for every phone); and the backups screen."""
+"""Settings: this phone's own (language, text size, theme, keeping the screen awake: kept in its
+browser) and the table's (where the data lives, backups: the same for every phone); and the backups screen."""
 
 from __future__ import annotations
 
 import flet as ft
 
+from companion import i18n
 from companion.context import TEXT_SCALES
-from companion.ui.style import TAP
+from companion.i18n import N_, _, fmt_datetime, fmt_ago, ngettext
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import big_button, section, switch_row, tagged, when
+from companion.ui.widgets import big_button, section, switch_row, tagged
 from models.backup import KEEP, list_backups
 
-SCALE_NAMES = {0.9: "Small", 1.0: "Normal", 1.2: "Large", 1.4: "Larger", 1.7: "Huge"}
-THEME_NAMES = {"system": "As the phone", "light": "Light", "dark": "Dark"}
+SCALE_NAMES = {0.9: N_("Small"), 1.0: N_("Normal"), 1.2: N_("Large"), 1.4: N_("Larger"), 1.7: N_("Huge")}
+# Translators: the phone's colour theme: its own (the phone's), light or dark.
+THEME_NAMES = {"system": N_("As the phone"), "light": N_("Light"), "dark": N_("Dark")}
+# Why a backup was made (the last part of its file name: models/backup.py); another shows as it is.
+BACKUP_REASONS = {"start": N_("at start"), "auto": N_("during play"), "manual": N_("by hand"),
+                  "before-restore": N_("before a restore"), "before-upgrade": N_("before an upgrade")}
+
+# A choice's button grows with its text (a fixed height cut off the label at the largest text size),
+# and at normal size it is still a full tap target: 17 px text + 2 × 18 ≥ TAP.
+CHOICE_STYLE = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=18, vertical=18))
 
 
 def choices(names: dict, current, on_pick) -> ft.Control:
+    """One button per choice (names: value → the words shown, already in the phone's language), the
+    chosen one filled and ticked; they wrap onto more lines when the phone is narrow."""
     return ft.Row([
         (ft.FilledButton if value == current else ft.OutlinedButton)(
-            content=name, height=TAP, icon=ft.Icons.CHECK if value == current else None,
+            content=ft.Text(name, text_align=ft.TextAlign.CENTER), style=CHOICE_STYLE,
+            icon=ft.Icons.CHECK if value == current else None,
             on_click=lambda e, value=value: on_pick(value))
         for value, name in names.items()
     ], wrap=True, spacing=8, run_spacing=8)
+
+
+def language_names(language: i18n.PhoneLanguage) -> dict[str, str]:
+    """The language choices: the browser's (saying which that is), then each language in its own name."""
+    return {i18n.BROWSER: _("Browser's language ({language})", language=i18n.autonym(language.browsers.code)),
+            **i18n.languages()}
 
 
 def note(text: str) -> ft.Control:
@@ -35,30 +53,36 @@ class SettingsScreen:
     def view(self) -> ft.View:
         app = self.app
         phone = app.phone
-        awake, _ = switch_row("Keep the screen awake while a campaign is open", bool(phone["keep_awake"]),
-                              lambda e: app.set_phone_setting("keep_awake", bool(e.control.value)))
+        awake, _switch = switch_row(_("Keep the screen awake while a campaign is open"), bool(phone["keep_awake"]),
+                                    lambda e: app.set_phone_setting("keep_awake", bool(e.control.value)))
         where = app.ctx.db.path or app.ctx.db.url.split("@")[-1]
-        kept = f" Backups: {app.ctx.backup_dir}" if app.ctx.backup_dir else ""
+        database = (_("Database: {where}. Backups: {folder}", where=where, folder=app.ctx.backup_dir)
+                    if app.ctx.backup_dir else _("Database: {where}.", where=where))
         return ft.View(
             route="/settings",
-            appbar=ft.AppBar(title=ft.Text("Settings")),
+            appbar=ft.AppBar(title=ft.Text(_("Settings"))),
             controls=[
                 tagged("phone-settings", section(
-                    "This phone",
-                    note("Kept in this phone's browser: every phone at the table chooses its own."),
-                    ft.Text("Text size", theme_style=ft.TextThemeStyle.TITLE_SMALL),
-                    choices(SCALE_NAMES, phone["text_scale"], lambda s: app.set_phone_setting("text_scale", s)),
-                    ft.Text("Theme", theme_style=ft.TextThemeStyle.TITLE_SMALL),
-                    choices(THEME_NAMES, phone["theme"], lambda t: app.set_phone_setting("theme", t)),
+                    _("This phone"),
+                    note(_("Kept in this phone's browser: every phone at the table chooses its own.")),
+                    ft.Text(_("Language"), theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                    tagged("language-choice", choices(language_names(app.language), app.language.choice,
+                                                      self._pick_language)),
+                    ft.Text(_("Text size"), theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                    choices({k: _(v) for k, v in SCALE_NAMES.items()}, phone["text_scale"],
+                            lambda s: app.set_phone_setting("text_scale", s)),
+                    ft.Text(_("Theme"), theme_style=ft.TextThemeStyle.TITLE_SMALL),
+                    choices({k: _(v) for k, v in THEME_NAMES.items()}, phone["theme"],
+                            lambda t: app.set_phone_setting("theme", t)),
                     awake,
-                    note("On a phone that joined over the Wi-Fi, keeping awake starts with your first tap in "
-                         "the campaign."),
+                    note(_("On a phone that joined over the Wi-Fi, keeping awake starts with your first tap in "
+                           "the campaign.")),
                 )),
                 tagged("table-settings", section(
-                    "This table",
-                    note("Shared by every phone at the table."),
-                    ft.Text(f"Database: {where}.{kept}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
-                    big_button("Backups and restore", lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
+                    _("This table"),
+                    note(_("Shared by every phone at the table.")),
+                    ft.Text(database, selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    big_button(_("Backups and restore"), lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
                                filled=False),
                 )),
             ],
@@ -72,26 +96,35 @@ class SettingsScreen:
     def refresh(self) -> None:
         pass
 
+    def _pick_language(self, choice: str) -> None:
+        """Kept in this phone's browser like its other settings; this phone redraws in it at once."""
+        app = self.app
+        app.language.choose(choice)
+        app.page.run_task(app.language.keep)
+        app.apply_settings()
+
 
 class BackupsScreen(DrawnScreen):
-    route, title = "/backups", "Backups"
+    route, title = "/backups", N_("Backups")
 
     def _draw(self) -> None:
         ctx = self.app.ctx
         if not ctx.backup_dir:
-            self.body.controls = [ft.Text("This database is on a server; back it up with the server's own tools.")]
+            self.body.controls = [ft.Text(_("This database is on a server; back it up with the server's own tools."))]
             return
         backups = list_backups(ctx.backup_dir)
         rows: list[ft.Control] = [
-            ft.Text("The app copies the database when it starts and every 10 minutes of play, keeping the newest "
-                    f"{KEEP}. Restoring replaces every campaign with the backup's (the current state is backed up first).",
+            ft.Text(_("The app copies the database when it starts and every 10 minutes of play, keeping the newest "
+                      "{keep}. Restoring replaces every campaign with the backup's (the current state is backed up "
+                      "first).", keep=KEEP),
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-            ft.Text(f"Folder: {ctx.backup_dir}", selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
-            big_button("Back up now", self.app.guard(self._backup_now), icon=ft.Icons.SAVE),
+            ft.Text(_("Folder: {folder}", folder=ctx.backup_dir), selectable=True,
+                    theme_style=ft.TextThemeStyle.BODY_SMALL),
+            big_button(_("Back up now"), self.app.guard(self._backup_now), icon=ft.Icons.SAVE),
         ]
         if ctx.backup_problem:
             rows.append(ft.Semantics(identifier="backup-problem", content=ft.Text(
-                f"The last backup failed. {ctx.backup_problem}", color=ft.Colors.ERROR)))
+                _("The last backup failed. {problem}", problem=ctx.backup_problem), color=ft.Colors.ERROR)))
         for b in backups:
             rows.append(self._card(b))
         self.body.controls = rows
@@ -99,31 +132,36 @@ class BackupsScreen(DrawnScreen):
     def _card(self, b) -> ft.Control:
         # The local time it was made; the name holds UTC and a sequence number (see models/backup.py).
         made = b.made_at.astimezone()
+        reason = _(BACKUP_REASONS[b.reason]) if b.reason in BACKUP_REASONS else b.reason
+        size = _("{kb} KB", kb=b.size // 1024)
         if b.problem:  # a 0-byte, half-written, damaged or foreign file: shown, never restorable
-            detail = ft.Text(f"{b.reason} · {b.size // 1024} KB · {b.problem}", color=ft.Colors.ERROR,
+            detail = ft.Text(f"{reason} · {size} · {b.problem}", color=ft.Colors.ERROR,
                              theme_style=ft.TextThemeStyle.BODY_SMALL)
-            action: list[ft.Control] = [ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, tooltip="Unusable")]
+            action: list[ft.Control] = [ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, tooltip=_("Unusable"))]
         else:
-            detail = ft.Text(f"{when(made)} · {b.reason} · {b.campaigns} campaigns · {b.size // 1024} KB",
+            campaigns = ngettext("{n} campaign", "{n} campaigns", b.campaigns or 0)
+            detail = ft.Text(f"{fmt_ago(made)} · {reason} · {campaigns} · {size}",
                              theme_style=ft.TextThemeStyle.BODY_SMALL)
             read_only = self.app.ctx.read_only_reason is not None  # the live save can't take it now
-            action = [ft.OutlinedButton(content="Restore", disabled=read_only,
+            action = [ft.OutlinedButton(content=_("Restore"), disabled=read_only,
                                         on_click=lambda e, b=b: self._ask_restore(b))]
-        return ft.Semantics(identifier=f"backup-{b.path.name}", content=ft.Card(content=ft.Container(ft.Row([
-            ft.Column([ft.Text(made.strftime("%d %b %Y, %H:%M:%S"), weight=ft.FontWeight.BOLD), detail],
-                      expand=True, spacing=2),
-            *action,
-        ]), padding=12)))
+        # The button under the words, at the right: beside them it would squeeze them to a word a line
+        # ("Wiederherstellen" is long).
+        return ft.Semantics(identifier=f"backup-{b.path.name}", content=ft.Card(content=ft.Container(ft.Column([
+            ft.Text(fmt_datetime(made), weight=ft.FontWeight.BOLD), detail,
+            ft.Row(action, alignment=ft.MainAxisAlignment.END),
+        ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=12)))
 
     def _backup_now(self, e) -> None:
         self.app.ctx.backup_now("manual")
-        self.app.toast("Backup made.")
+        self.app.toast(_("Backup made."))
         self.refresh()
 
     def _ask_restore(self, backup) -> None:
         def restore():
             self.app.ctx.restore(backup.path)  # refuses an unusable file with a message, changing nothing
-            self.app.toast("Backup restored.")
-        self.app.confirm("Restore this backup?", f"Every campaign goes back to how it was on "
-                         f"{backup.made_at.strftime('%d %b %Y %H:%M')}. The current state is backed up first.",
-                         "Restore", restore)
+            self.app.toast(_("Backup restored."))
+        self.app.confirm(_("Restore this backup?"),
+                         _("Every campaign goes back to how it was on {when}. The current state is backed up first.",
+                           when=fmt_datetime(backup.made_at)),
+                         _("Restore"), restore)

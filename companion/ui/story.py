@@ -208,9 +208,27 @@ class _StoryScreen:
                        controls=[readable_width(self.body)], scroll=ft.ScrollMode.AUTO, padding=12)
 
     def entered(self) -> None:
-        pass
+        self._follow()
+
+    def _follow(self) -> None:
+        """Follow live play: an action on any phone redraws this screen (read only when it changed)."""
+        if getattr(self, "_unfollow", None) is None:
+            _, self._unfollow = self.app.ctx.live.follow(self.campaign_id,
+                                                         lambda snapshot: self.app.later(self._changed_live))
+
+    def _changed_live(self) -> None:
+        if getattr(self, "_unfollow", None) is not None:  # not after the screen was left
+            self.refresh()
+
+    def left(self) -> None:
+        if getattr(self, "_unfollow", None) is not None:
+            self._unfollow()
+            self._unfollow = None
+
+    asleep = left  # a phone nobody looks at costs nothing; on_connect redraws it (refresh follows again)
 
     def refresh(self) -> None:
+        self._follow()
         self._draw()
         self.app.page.update()
 

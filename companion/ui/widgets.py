@@ -1,11 +1,12 @@
-"""Widgets every game uses: a track with − and +, the dice tray, the history list, the QR sheet,
-confirmation dialogs. Each takes plain values and callbacks; none decides a rule."""
+"""Widgets every game uses: words, big buttons, a track with − and +, switch and tick rows, form
+dialogs, the dice tray, the history list, the QR sheet. Each takes plain values and callbacks; none
+decides a rule."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from types import SimpleNamespace
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import flet as ft
 
@@ -15,11 +16,13 @@ from companion.share import qr_png
 from companion.ui.style import GAP, TAP
 
 
-def dialog_error() -> tuple[ft.Control, ft.Text]:
-    """Where a dialog shows why its input was refused: (the control to place, the Text to pass as
-    TableSession.guard's show_in)."""
-    text = ft.Text("", color=ft.Colors.ERROR, theme_style=ft.TextThemeStyle.BODY_MEDIUM)
-    return tagged("dialog-error", text), text
+def text(value: str, style: ft.TextThemeStyle = ft.TextThemeStyle.BODY_MEDIUM, *, bold: bool = False,
+         **kw) -> ft.Text:
+    """Words in one of the theme's styles (they scale with each phone's text size). They wrap at the
+    width they are given; in a Row give them `expand=True`, or a Row leaves them none and cuts them off."""
+    if bold:
+        kw["weight"] = ft.FontWeight.BOLD
+    return ft.Text(value, theme_style=style, **kw)
 
 
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
@@ -45,12 +48,35 @@ def section(title: str, *controls: ft.Control, trailing: Optional[ft.Control] = 
     )
 
 
-def big_button(text: str, on_click, *, icon=None, filled: bool = True, expand: bool = False,
-               disabled: bool = False, tooltip: Optional[str] = None) -> ft.Control:
-    cls = ft.FilledButton if filled else ft.OutlinedButton
-    # expand=None (not False) when not expanding, so the button can also sit in a wrapping Row.
-    return cls(content=text, icon=icon, on_click=on_click, height=TAP, expand=True if expand else None,
-               disabled=disabled, tooltip=tooltip)
+def roomy(words: str, *, centred: bool = False, size: Optional[int] = None, bold: bool = False) -> ft.Control:
+    """A button's words, padded so the button is 56 px tall (TAP) at normal text, in place of a fixed
+    height: the button grows and its words wrap instead of being cut off (a long label, or a phone at
+    its largest text size). Padding the words, not the button's style: a given style greys a button
+    out darker."""
+    return ft.Container(ft.Text(words, size=size, weight=ft.FontWeight.BOLD if bold else None,
+                                text_align=ft.TextAlign.CENTER if centred else None),
+                        padding=ft.Padding.symmetric(vertical=4))
+
+
+def wide_button(words: str, on_click, *, icon=None, filled: bool = True, tonal: bool = False, expand: bool = False,
+                disabled: bool = False, tooltip: Optional[str] = None, size: Optional[int] = None,
+                bold: bool = False) -> ft.Control:
+    """The big button: filled (`tonal`: in the lighter fill; `filled=False`: outlined), its words
+    centred and wrapping onto more lines rather than cut off."""
+    cls = ft.FilledTonalButton if tonal else ft.FilledButton if filled else ft.OutlinedButton
+    button = cls(content=roomy(words, centred=True, size=size, bold=bold), icon=icon, on_click=on_click,
+                 disabled=disabled, tooltip=tooltip)
+    if expand:  # only when wanted: an explicit expand=False still wraps it in Expanded, which a wrapping Row refuses
+        button.expand = True
+    return button
+
+
+def big_button(text: str, on_click, **kw) -> ft.Control:
+    """wide_button under its old name, for the screens not moved to it yet (Human Ethos, home, settings,
+    the campaign and story screens): their words stay a plain string, as Human Ethos' tests read them."""
+    button = wide_button(text, on_click, **kw)
+    button.content = text
+    return button
 
 
 def readable_width(content: ft.Control, *, wide: bool = False) -> ft.Control:
@@ -92,22 +118,143 @@ def switch_row(label: str, value: bool, on_change=None) -> tuple[ft.Control, ft.
     return wrapper, switch
 
 
-def track(label: str, value: int, *, on_minus=None, on_plus=None, identifier: str, low: Optional[int] = None,
-          high: Optional[int] = None, caption: str = "", sizes=None) -> ft.Control:
-    """A labelled number with big − and + buttons (disabled at the ends of its range)."""
-    size = sizes(40) if sizes else 40
-    minus = icon_button(ft.Icons.REMOVE, f"{label} -1", on_minus, size=32, round_=True,
+def tick_row(label: str, value: bool) -> tuple[ft.Control, ft.Checkbox]:
+    """A checkbox with its label wrapping beside it (a Checkbox's own label never wraps and is cut off
+    at phone width); a tap anywhere on the row ticks it. Returns (the row, the checkbox to read)."""
+    def changed(e):
+        row.checked = bool(box.value)
+        row.update()
+
+    def flip(e):
+        box.value = not box.value
+        box.update()
+        changed(e)
+
+    box = ft.Checkbox(value=value, on_change=changed)
+    row = ft.Semantics(label=label, checked=value, container=True, content=ft.Container(
+        ft.Row([box, ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE)],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        on_click=flip, border_radius=8, padding=ft.Padding.symmetric(vertical=4)))
+    return row, box
+
+
+def track(label: str, value: int, *, identifier: str, on_minus=None, on_plus=None, low: Optional[int] = None,
+          high: Optional[int] = None, name: str = "", unit: str = "", caption: str = "",
+          under: Optional[ft.Control] = None, sizes=None) -> ft.Control:
+    """A number with big − and + buttons, named "<name> -1" / "<name> +1" (`name`: the label's by
+    default). A button is greyed out without its handler or at the end of the range [low, high]. The
+    label (may be empty), the `unit` after the number and the `caption` wrap on a narrow phone;
+    `under` goes under the number (a bar). Each tap is a separate action through the caller's guard,
+    so a double tap counts twice or is refused with a message, never an error."""
+    name = name or label
+    minus = icon_button(ft.Icons.REMOVE, f"{name} -1", on_minus, size=32, round_=True,
                         disabled=on_minus is None or (low is not None and value <= low))
-    plus = icon_button(ft.Icons.ADD, f"{label} +1", on_plus, size=32, round_=True,
+    plus = icon_button(ft.Icons.ADD, f"{name} +1", on_plus, size=32, round_=True,
                        disabled=on_plus is None or (high is not None and value >= high))
+    number = tagged(identifier, ft.Text(str(value), size=sizes(40) if sizes else 40, weight=ft.FontWeight.BOLD))
+    shown = ft.Row([number, *([text(unit, ft.TextThemeStyle.TITLE_SMALL)] if unit else [])], spacing=6, wrap=True,
+                   alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.END)
+    middle = ft.Column([shown, *([under] if under else [])], spacing=2, expand=True,
+                       horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     rows = [
-        ft.Text(label, theme_style=ft.TextThemeStyle.TITLE_SMALL),
-        ft.Row([minus, tagged(identifier, ft.Text(str(value), size=size, weight=ft.FontWeight.BOLD)), plus],
-               alignment=ft.MainAxisAlignment.SPACE_BETWEEN, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        *([text(label, ft.TextThemeStyle.TITLE_SMALL)] if label else []),
+        ft.Row([minus, middle, plus], vertical_alignment=ft.CrossAxisAlignment.CENTER),
     ]
     if caption:
-        rows.append(ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_SMALL))
+        rows.append(text(caption, ft.TextThemeStyle.BODY_SMALL))
     return ft.Column(rows, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+# --- dialogs ---------------------------------------------------------------------------------------
+
+
+def _send(control: ft.Control) -> None:
+    """Send a control's change to the phone, unless it is no longer shown (its dialog just closed)."""
+    try:
+        control.update()
+    except RuntimeError:
+        pass
+
+
+def error_box(identifier: str = "dialog-error") -> ft.Control:
+    """Where a dialog says why it refused, hidden until then. The tagged wrapper is what hides: a
+    Semantics whose content is hidden makes the phone draw a red "Semantics.content must be
+    provided and visible" box instead."""
+    box = tagged(identifier, text("", ft.TextThemeStyle.BODY_LARGE, bold=True, color=ft.Colors.ERROR))
+    box.visible = False
+    return box
+
+
+def dialog_error() -> tuple[ft.Control, ft.Text]:
+    """For a dialog still using TableSession.guard's show_in (Human Ethos, the BG Stats dialog): an
+    error line always in place, and the Text to pass as show_in. A new dialog is a FormDialog."""
+    box = error_box()
+    box.visible = True
+    return box, box.content
+
+
+def dialog_frame(title: str, *, error: Optional[ft.Control] = None, **kw) -> ft.AlertDialog:
+    """An AlertDialog that leaves a 360 px phone its width (the default margins take 80 px), whose
+    title doesn't break a word at the largest text size, and whose refusal (`error`, an error_box)
+    shows under the title: always in sight, however far its fields are scrolled."""
+    head = ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE)
+    return ft.AlertDialog(title=ft.Column([head, error], tight=True, spacing=8) if error else head,
+                          inset_padding=ft.Padding.symmetric(horizontal=12, vertical=24), **kw)
+
+
+def close_dialog(app, dialog: ft.AlertDialog) -> None:
+    """Close this dialog (not whatever is on top: a message may be showing above it)."""
+    dialog.open = False
+    _send(dialog)
+    app.page.update()
+
+
+class FormDialog:
+    """The app's one dialog that asks and then acts. Its buttons act through the app's guard: a refusal
+    (the rules', a value out of its range, another phone acting first) shows under the title, in
+    sight (a message bar would sit behind the dialog), changes nothing, and leaves the dialog open to
+    correct; done, the dialog closes. `error_id` tags that line for tests and screen readers.
+
+    `form.fields` holds the controls; `form.button(...)` makes a button that acts (in the fields, or
+    among `form.dialog.actions` after Cancel); `form.acting(fn)` wraps any other handler the same way."""
+
+    def __init__(self, app, title: str, controls: Sequence[ft.Control] = (), *, error_id: str = "dialog-error",
+                 modal: bool = True, width: int = 380):
+        self.app = app
+        self.error = error_box(error_id)
+        self.fields = ft.Column(list(controls), tight=True, scroll=ft.ScrollMode.AUTO, width=width, spacing=10,
+                                horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        cancel = ft.TextButton(content=roomy("Cancel"), on_click=lambda e: self.close())
+        self.dialog = dialog_frame(title, error=self.error, modal=modal, content=self.fields, actions=[cancel])
+
+    def acting(self, fn: Callable[[], Any], *, close: bool = True) -> Callable:
+        """A handler running `fn()` (synchronous); unless refused, it then closes the dialog (`close`)."""
+        said = self.error.content
+
+        def act(e=None) -> None:
+            said.value = ""
+            done = []
+            self.app.guard(lambda _: done.append(fn()), show_in=said)(e)
+            if self.error.visible != bool(said.value):
+                self.error.visible = bool(said.value)
+                _send(self.error)
+            if done and close:
+                self.close()
+        return act
+
+    def button(self, words: str, fn: Callable[[], Any], *, close: bool = True, **look) -> ft.Control:
+        """A wide_button (`look`: its icon, filled, tonal, disabled, …) acting as `acting` says."""
+        return wide_button(words, self.acting(fn, close=close), **look)
+
+    def actions(self, *buttons: ft.Control) -> None:
+        """Buttons after Cancel, at the dialog's foot."""
+        self.dialog.actions += list(buttons)
+
+    def show(self) -> None:
+        self.app.page.show_dialog(self.dialog)
+
+    def close(self) -> None:
+        close_dialog(self.app, self.dialog)
 
 
 def when(moment: datetime) -> str:
@@ -236,8 +383,8 @@ class DicePad:
         self.faces: list[int] = []
         self.shown = ft.Container()
         self.count_text = ft.Text("", theme_style=ft.TextThemeStyle.BODY_LARGE)
-        self.use = ft.FilledButton(content="Use these dice", icon=ft.Icons.CHECK, height=TAP, expand=True)
-        self.back = ft.OutlinedButton(content="Remove last", icon=ft.Icons.BACKSPACE, height=TAP)
+        self.use = wide_button("Use these dice", None, icon=ft.Icons.CHECK, expand=True)
+        self.back = wide_button("Remove last", None, icon=ft.Icons.BACKSPACE, filled=False)
         self.number = ft.TextField(label=f"Face (1–{chance.die.sides})", keyboard_type=ft.KeyboardType.NUMBER,
                                    width=160, height=TAP + 8)
 

@@ -197,3 +197,22 @@ def test_a_finished_game_ends_on_a_card_that_logs_to_bgstats_and_plays_again(bro
     expect(by_id(page, "end-card")).to_have_count(0)
     expect(by_id(page, "sts-move")).to_have_text("0")
     context.close()
+
+
+def test_luck_follows_live_play(browser, table):
+    """A phone on the Luck screen sees another phone's roll without reopening it (run last: it
+    rolls a die in the KLAW campaign)."""
+    server, ids = table
+    cid = ids["klaw"]
+    context, page = open_app(browser, server, viewport=PHONE)
+    go(page, f"{server['base']}c/{cid}/luck")
+    expect(by_id(page, "luck-table")).to_have_count(1)
+    before = by_id(page, "luck-table").text_content()
+    other_context, other = campaign_page(browser, server, cid)
+    d6 = other.get_by_role("button", name="d6", exact=True)
+    reach(other, d6)
+    tap(other, d6)
+    expect(by_id(other, "tray-last")).to_have_count(1)
+    expect(by_id(page, "luck-table")).not_to_have_text(before)
+    other_context.close()
+    context.close()

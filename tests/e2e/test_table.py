@@ -156,7 +156,7 @@ def test_export_a_campaign_to_a_file_and_as_qr(browser, server, artifacts):
     expect(by_id(page, "counter-value")).to_have_text("1")
     tap(page, page.get_by_role("button", name="Campaign settings"))
     tap(page, page.get_by_role("button", name="Export"))
-    expect(page.get_by_text(re.compile(r"1 actions, .* as counter-Export-night\.json"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"1 action, .* as counter-Export-night\.json"))).to_be_visible()
     tap(page, page.get_by_role("button", name="Show QR"))
     expect(by_id(page, "qr-text")).to_contain_text("TC1:")
     settled_screenshot(page, artifacts / "export-qr-phone.png")

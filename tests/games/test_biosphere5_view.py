@@ -19,43 +19,15 @@ from companion.games.biosphere5.screens import import_text, load_cards
 from companion.table import GiveDice, SetPhysicalDice
 from companion.ui.style import Sizes
 from tests.helpers import memory_store
+from tests.views import BUTTONS, StoreFrame, all_controls, words
 
 
-class FakeFrame:
-    """The frame a panel lives in, over a real store: dispatch applies, dialogs are collected."""
-
-    def __init__(self, store, cid: int):
-        self.store, self.campaign_id = store, cid
-        self.dialogs: list[ft.AlertDialog] = []
-        page = SimpleNamespace(show_dialog=self.dialogs.append, update=lambda: None, views=[], run_task=lambda f: None)
-        self.app = SimpleNamespace(store=store, guard=lambda fn: fn, go=lambda route: None, sizes=Sizes(1.0),
-                                   page=page, confirm=lambda title, text, yes, go, danger=False: go())
-        self.dispatched: list = []
-        self.refresh()
-
-    def refresh(self) -> None:
-        self.loaded = self.store.load(self.campaign_id)
-
-    def history(self, limit: int = 100) -> list:
-        return self.store.history(self.campaign_id, limit=limit)
-
-    def dispatch(self, action, pulse: bool = False) -> None:
-        self.store.apply(self.campaign_id, action, expected_cursor=self.loaded.cursor)
-        self.dispatched.append((action, pulse))
-        self.refresh()
-
-    def panel(self) -> ft.Control:
-        return view.panel(self)
+class FakeFrame(StoreFrame):
+    view = view
 
 
 def walk(control):
-    if isinstance(control, (list, tuple)):
-        for x in control:
-            yield from walk(x)
-    elif isinstance(control, ft.BaseControl):
-        yield control
-        for attr in ("controls", "content", "actions", "title"):
-            yield from walk(getattr(control, attr, None))
+    return all_controls(control, ("controls", "content", "actions", "title"))
 
 
 def texts(control) -> str:
@@ -66,17 +38,6 @@ def texts(control) -> str:
             if isinstance(v, str):
                 out.append(v)
     return "\n".join(out)
-
-
-BUTTONS = (ft.FilledButton, ft.FilledTonalButton, ft.OutlinedButton, ft.TextButton)
-
-
-def words(b) -> str | None:
-    """A button's words: its content, or the Text in it (padded in a Container, so they wrap)."""
-    content = b.content
-    if isinstance(content, ft.Container):
-        content = content.content
-    return content.value if isinstance(content, ft.Text) else content
 
 
 def button(control, text: str, nth: int | None = None):

@@ -7,7 +7,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import flet as ft
+import pytest
 
+from companion.games.base import InputError
 from companion.games.human_ethos import rules as R
 from companion.games.human_ethos import view
 from companion.games.human_ethos.hexmap import Hex, from_label
@@ -182,3 +184,223 @@ def test_the_map_is_drawn_again_only_when_something_on_it_changed():
     assert canvas() is first  # threat +1 leaves the map alone
     store.apply(cid, R.Move(member="Max", to=Hex.of(C("B3")), move=1), expected_cursor=seq)
     assert canvas() is not first  # Max moved: drawn again
+
+
+# --- the map on a phone: zoom, legible tags, enemies tapped to attack them -----------------------
+
+
+def _mid_issue(store) -> int:
+    """Max on C3 beside a Nanobot (D3) and a Host (on C3 itself); two Drakens and a Nanobot on D4,
+    out of Max's reach; Ana on Start (A3). Max's turn."""
+    cid = store.create("human_ethos", "map", {})
+    seq = 0
+
+    def play(action):
+        nonlocal seq
+        seq = store.apply(cid, action, expected_cursor=seq).cursor
+
+    for et in (NANO, HOST):
+        play(R.SetEnemyType(enemy=et))
+    play(R.StartIssue(map=view.parse_map_json(view.SAMPLE_PATH.read_text()), track=20, members=["Max", "Ana"]))
+    play(R.Move(member="Max", to=Hex.of(C("C3")), move=2))
+    play(R.Spawn(token=0, face="Drakens", groups=[R.Placement(enemy="Drakens", at=Hex.of(C("D4")), count=2),
+                                                  R.Placement(enemy="Nanobots", at=Hex.of(C("D4")), count=1),
+                                                  R.Placement(enemy="Nanobots", at=Hex.of(C("D3")), count=1)]))
+    play(R.Spawn(token=1, face="Hosts", groups=[R.Placement(enemy="Hosts", at=Hex.of(C("C3")), count=1)]))
+    return cid
+
+
+def button_words(b) -> str:
+    """A button's words: a plain string, or the Text in the Container that lets them wrap."""
+    content = b.content.content if isinstance(b.content, ft.Container) else b.content
+    return content.value if isinstance(content, ft.Text) else str(content)
+
+
+def _hit(panel, text: str):
+    return next(b for b in _all(panel) if isinstance(b, ft.Button) and (button_words(b) or "").startswith(text))
+
+
+def _labelled(panel, label: str):
+    """An icon button by its accessible name (the Semantics label around it)."""
+    sem = next(c for c in _all(panel) if isinstance(c, ft.Semantics) and c.label == label)
+    return sem.content
+
+
+def test_an_enemy_tapped_on_the_map_is_attacked_as_the_attack_list_attacks_it():
+    store = memory_store()
+    cid = _mid_issue(store)
+    ui = view.Ui()
+    frame = FakeFrame(store, cid, ui)
+    panel = view.panel(frame)
+    assert "tap an enemy on the map to attack it" in words(panel)  # the next step says so
+    assert "Tap an enemy's red tag to attack it (Drak = Drakens, Host = Hosts, Nano = Nanobots)" in words(panel)
+    listed = _hit(panel, "Hit 1 Nanobot on D3")  # the attack section's button for the same group
+    listed.on_click(None)
+    assert frame.dispatched == [R.Attack(member="Max", at=Hex.of(C("D3")), enemy="Nanobots", damage=1, range=1)]
+
+    frame = FakeFrame(store, cid, ui)
+    view._tapped(frame, C("D3"))
+    assert (ui.target, ui.attacker) == (C("D3"), "Max")  # whose turn it is, and they reach it
+    panel = view.panel(frame)
+    assert "Attack on D3 with Max" in words(panel) and "Aiming at D3" in words(panel)
+    assert "Attack with Max" not in words(panel)  # the list below the map steps aside meanwhile
+    marks = view.base_marks(frame, frame.loaded.game_state, ui)
+    assert marks.aimed == C("D3") and marks.attackable == {C("D3"), C("C3")}  # C3: Max's own space, range 0
+    _hit(panel, "Hit 1 Nanobot on D3 (health 1)").on_click(None)
+    assert frame.dispatched == [R.Attack(member="Max", at=Hex.of(C("D3")), enemy="Nanobots", damage=1, range=1)]
+    assert ui.target is None  # the redraw after the attack no longer aims
+
+
+def test_a_tapped_enemy_out_of_reach_lets_the_players_pick_who_attacks():
+    store = memory_store()
+    cid = _mid_issue(store)
+    ui = view.Ui()
+    frame = FakeFrame(store, cid, ui)
+    view._tapped(frame, C("D4"))  # nobody reaches D4 with range 1: whose turn it is, and the card says so
+    assert (ui.target, ui.attacker) == (C("D4"), "Max")
+    panel = view.panel(frame)
+    assert "D4 is not within range 1 of Max in a straight line" in words(panel)
+    assert {button_words(b) for b in _all(panel) if isinstance(b, ft.FilledButton) and button_words(b).startswith("Hit")} \
+        == {"Hit 2 Drakens on D4 (health 1)", "Hit 1 Nanobot on D4 (health 1)"}  # one per type on the space
+    ana = next(b for b in _all(panel) if isinstance(b, ft.OutlinedButton) and b.content == "Ana")
+    ana.on_click(None)
+    assert ui.attacker == "Ana"
+    _hit(view.panel(frame), "Hit 2 Drakens on D4").on_click(None)
+    assert frame.dispatched == [R.Attack(member="Ana", at=Hex.of(C("D4")), enemy="Drakens", damage=1, range=1)]
+
+    ui.selected = "Ana"  # a member picked first attacks what is tapped next
+    view._tapped(frame, C("D3"))
+    assert (ui.target, ui.attacker) == (C("D3"), "Ana")
+    view._tapped(frame, C("B3"))  # an empty space: no longer aiming; Ana (still picked) moves there
+    assert ui.target is None and frame.dispatched[-1] == R.Move(member="Ana", to=Hex.of(C("B3")), move=2)
+
+
+def test_a_tap_on_an_enemy_when_no_attack_is_allowed_says_why():
+    from tests.games.test_human_ethos_rules import H, Attack, Move, _end_game, act
+
+    store = memory_store()
+    s = _end_game(groups=[("Nanobots", (2, 0), 1), ("Hosts", (0, 0), 1)])
+    s, _ = act(s, Move(member="Max", to=H(3, 0), move=1))
+    s, _ = act(s, Attack(member="Max", at=H(2, 0), enemy="Nanobots", damage=1, range=1))
+    assert s.issue.over
+    with pytest.raises(InputError, match="No issue is being played"):  # the rules' own reason
+        view._tapped(_frame_over(s, view.Ui(), store), (0, 0))
+    view._tapped(_frame_over(s, view.Ui(), store), (1, 0))  # no enemy there: nothing to say
+
+    # The enemy phase waits for the players' tie: the enemy's own space picks no option, and
+    # attacking waits too; the tap says both.
+    cid = store.create("human_ethos", "tie", {})
+    seq = 0
+    for action in (R.StartIssue(map=view.parse_map_json(view.SAMPLE_PATH.read_text()), track=20, members=["Max"]),
+                   R.Move(member="Max", to=Hex.of(C("C3")), move=2),
+                   R.Spawn(token=0, face="Nanobots", groups=[R.Placement(enemy="Nanobots", at=Hex.of(C("D4")), count=1)]),
+                   R.Spawn(token=1, face="Hosts"), R.EnemyPhase()):
+        seq = store.apply(cid, action, expected_cursor=seq).cursor
+    frame = FakeFrame(store, cid, view.Ui())
+    assert frame.loaded.game_state.issue.pending is not None
+    with pytest.raises(InputError, match="The enemy phase is waiting for the players to pick one of the options. "
+                                         "No option sends enemies there"):
+        view._tapped(frame, C("D4"))
+    assert frame.dispatched == [] and frame._human_ethos_ui.target is None
+
+
+def _viewed(panel) -> str:
+    """The key of the map's window (the phone keeps its viewer, and pan, while the key stays) and a
+    check that the window is named for screen readers and tests."""
+    window = next(c for c in _all(panel) if isinstance(c, ft.Stack) and any(
+        isinstance(v, ft.InteractiveViewer) for v in c.controls))
+    name = window.controls[0]
+    assert isinstance(name, ft.Semantics) and name.identifier == "hexmap" and name.label.startswith("Hex map")
+    return window.key
+
+
+def test_zoom_buttons_draw_the_map_bigger_and_the_zoom_outlives_other_phones_actions():
+    from companion.games.human_ethos.mapdraw import centred, layout
+
+    store = memory_store()
+    cid = _mid_issue(store)
+    ui = view.Ui()
+    frame = FakeFrame(store, cid, ui)
+    frame.app.page.width = 360
+
+    def viewer(panel):
+        return next(c for c in _all(panel) if isinstance(c, ft.InteractiveViewer))
+
+    panel = view.panel(frame)
+    fit = viewer(panel).width
+    assert viewer(panel).content.width == fit and _labelled(panel, "Zoom out the map").disabled
+    assert not viewer(panel).scale_enabled  # a desktop's wheel keeps scrolling the page
+    _labelled(panel, "Zoom in the map").on_click(None)
+    assert (ui.zoom, ui.view_epoch, ui.centre_pending) == (1.5, 1, True)
+    panel = view.panel(frame)
+    v = viewer(panel)
+    assert v.width == fit and v.content.width == pytest.approx(1.5 * fit)  # drawn bigger, panned in the same window
+    assert _viewed(panel) == "map-view-1"
+
+    # Once the phone has laid the new map out, it is panned to bring Max (whose turn it is) to the middle.
+    asked = []
+
+    async def pan(dx, dy=0):
+        asked.append((dx, dy))
+    object.__setattr__(v, "pan", pan)
+    import asyncio
+    asyncio.run(v.on_size_change(None))
+    coords = [s.c for s in frame.loaded.game_state.issue.map.spaces]
+    lay = layout(coords, view._map_width(frame)).scaled(1.5)
+    assert asked == [centred(lay, C("C3"), v.width, v.height)] and asked[0][0] < 0
+    asyncio.run(v.on_size_change(None))
+    assert len(asked) == 1  # once
+
+    # A tap on the zoomed canvas lands where it is drawn: the canvas gets its own coordinates.
+    detector = next(c for c in _all(v.content) if isinstance(c, ft.GestureDetector))
+    x, y = lay.centre(C("D3"))
+    detector.on_tap_up(SimpleNamespace(local_position=ft.Offset(x, y)))
+    assert ui.target == C("D3")
+
+    # Another phone's action redraws this one: same zoom, same viewer (so the phone keeps its pan).
+    store.apply(cid, R.Adjust(track="threat", delta=1, reason="elsewhere"), expected_cursor=store.load(cid).cursor)
+    frame = FakeFrame(store, cid, ui)
+    frame.app.page.width = 360
+    panel = view.panel(frame)
+    assert "150 %" in words(panel) and viewer(panel).content.width == pytest.approx(1.5 * fit)
+    assert _viewed(panel) == "map-view-1"
+
+    _labelled(panel, "Fit the map to the screen").on_click(None)
+    assert (ui.zoom, ui.view_epoch, ui.centre_pending) == (1.0, 2, False)
+    frame.app.page.platform = ft.PagePlatform.ANDROID
+    assert viewer(view.panel(frame)).scale_enabled  # a phone pinches too
+
+
+def test_enemy_tags_stay_readable_and_apart_and_team_tokens_leave_them_visible():
+    import flet.canvas as cv
+
+    from companion.games.human_ethos.mapdraw import ENEMY_COLOUR, MEMBER_COLOURS, Marks, layout, shapes, short_names
+
+    box = ["Nanobots", "Hosts", "Drakens", "Alpha", "Alphas", "Rhinos"]
+    short = short_names(box)
+    assert len(set(short.values())) == len(box) and short["Drakens"] == "Drak" and short["Alphas"] == "Alphas"
+    assert len(set(short_names(["Elite Guards", "Elite Drones"]).values())) == 2
+
+    sample = view.parse_map_json(view.SAMPLE_PATH.read_text())
+    coords = [s.c for s in sample.spaces]
+    marks = Marks(members=[("Max", C("C3")), ("Ana", C("A3"))],
+                  enemies=[("Hosts", 1, C("C3")), ("Drakens", 2, C("D4")), ("Nanobots", 1, C("D4"))])
+    for zoom in view.ZOOMS:
+        lay = layout(coords, 288).scaled(zoom)  # a 360 px phone's map, zoomed
+        for c in coords:
+            assert lay.hex_at(*lay.centre(c)) == c  # a tap maps back at every zoom
+        drawn = shapes(sample, lay, marks)
+        cx, cy = lay.centre(C("C3"))
+        near = lambda x, y: abs(x - cx) < lay.size and abs(y - cy) < lay.size  # noqa: E731
+        tag = next(i for i, s in enumerate(drawn) if isinstance(s, cv.Rect) and s.paint.color == ENEMY_COLOUR
+                   and s.paint.style == ft.PaintingStyle.FILL and near(s.x, s.y))
+        text = next(i for i, s in enumerate(drawn) if isinstance(s, cv.Text) and s.value == "1 Host")
+        token = next(i for i, s in enumerate(drawn) if isinstance(s, cv.Circle) and s.paint.color == MEMBER_COLOURS[0])
+        t, m = drawn[tag], drawn[token]
+        # Max's token sits in the space's lower corner, clear of the Host's tag, and is drawn before it.
+        assert m.y - m.radius >= t.y + t.height or m.x + m.radius <= t.x
+        assert token < tag < text
+        assert drawn[text].style.size >= 11 and drawn[text].style.size >= 0.36 * lay.size * 0.99
+        label = next(s for s in drawn if isinstance(s, cv.Text) and s.value == "C3")
+        assert label.style.size >= 10.5 and label.y + label.style.size / 2 <= t.y + 1  # the name above the tag
+        assert [s.value for s in drawn if isinstance(s, cv.Text) and s.value in ("2 Drak", "1 Nano")] == ["2 Drak", "1 Nano"]

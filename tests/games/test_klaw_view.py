@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from random import Random
-from types import SimpleNamespace
 
 import flet as ft
 
@@ -19,46 +18,19 @@ from companion.games.klaw import view
 from companion.table import GiveDice, SetPhysicalDice
 from tests.games.test_klaw_property import choose
 from tests.helpers import memory_store
+from tests.views import BUTTONS, StoreFrame, all_controls, words
 
 
-class FakeFrame:
-    """The frame a panel lives in, over a real store: dispatch applies, dialogs are collected."""
-
-    def __init__(self, store, cid: int):
-        self.store, self.campaign_id = store, cid
-        self.dialogs: list[ft.AlertDialog] = []
-        page = SimpleNamespace(show_dialog=self.dialogs.append, pop_dialog=lambda: None, update=lambda: None)
-        self.app = SimpleNamespace(store=store, guard=lambda fn: fn, sizes=lambda x: x, page=page)
-        self.dispatched: list = []
-        self.refresh()
-
-    def refresh(self) -> None:
-        self.loaded = self.store.load(self.campaign_id)
-
-    def history(self, limit: int = 100) -> list:
-        return self.store.history(self.campaign_id, limit=limit)
-
-    def dispatch(self, action, pulse: bool = False) -> None:
-        self.store.apply(self.campaign_id, action, expected_cursor=self.loaded.cursor)
-        self.dispatched.append((action, pulse))
-        self.refresh()
+class FakeFrame(StoreFrame):
+    view = view
 
     def give(self, *faces: int) -> None:
         """The table's dice for the roll the campaign waits for (what the frame's DicePad sends)."""
         self.dispatch(GiveDice(faces=list(faces)))
 
-    def panel(self) -> ft.Control:
-        return view.panel(self)
-
 
 def walk(control):
-    if isinstance(control, (list, tuple)):
-        for x in control:
-            yield from walk(x)
-    elif isinstance(control, ft.BaseControl):
-        yield control
-        for attr in ("controls", "content", "actions"):
-            yield from walk(getattr(control, attr, None))
+    return all_controls(control, ("controls", "content", "actions", "title"))
 
 
 def texts(control) -> str:
@@ -76,8 +48,8 @@ def tagged(control, identifier: str):
 
 
 def button(control, text: str):
-    """The one control whose words (content, or a screen reader's label) are `text`."""
-    found = [c for c in walk(control) if getattr(c, "content", None) == text or
+    """The one control whose words (a button's, or a screen reader's label) are `text`."""
+    found = [c for c in walk(control) if (isinstance(c, BUTTONS) and words(c) == text) or
              (isinstance(c, ft.Semantics) and c.label == text)]
     assert len(found) == 1, f"{len(found)} controls read {text!r}"
     c = found[0]
@@ -263,3 +235,19 @@ def test_a_badge_wraps_its_words_on_a_narrow_phone():
     badge = tagged(frame.panel(), "klaw-badges-1")
     [words] = [c for c in walk(badge) if isinstance(c, ft.Text) and c.value.startswith("Protected until")]
     assert words.expand and words.expand_loose  # takes the width left in its pill, and wraps beyond it
+
+
+def test_a_refused_form_says_why_in_the_dialog_changes_nothing_and_stays_open():
+    frame = campaign()
+    tap(frame.panel(), "Deploy a host")
+    dialog = frame.dialogs[-1]
+    fill(dialog, Host_name="Wolfmother", Attack_dice=5, Defense_dice=2, Life=10)
+    dialog.open = True
+    tap(dialog, "Deploy")
+    error = tagged(dialog, "klaw-form-error")
+    assert error.visible and "Attack dice must be between 1 and 3 (got 5)" in error.content.value
+    assert dialog.open and frame.loaded.game_state.hosts == [] and frame.dispatched == []
+    fill(dialog, Attack_dice=3)
+    tap(dialog, "Deploy")
+    assert not error.visible and not dialog.open  # done: the refusal is gone and the dialog closed
+    assert [h.name for h in frame.loaded.game_state.hosts] == ["Wolfmother"]

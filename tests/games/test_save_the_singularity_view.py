@@ -10,6 +10,7 @@ import flet as ft
 from companion.dice import ScriptedDice
 from companion.games.save_the_singularity import rules, view
 from companion.games.save_the_singularity.rules import GAME, Player, PressOn, Roll, Settings, Stop
+from tests.views import BUTTONS, all_controls, guard, words
 
 
 class FakeFrame:
@@ -22,7 +23,7 @@ class FakeFrame:
         rows = [SimpleNamespace(events=[e.model_dump(mode="json") for e in events]) for events in logged or []]
         self.loaded = SimpleNamespace(game_state=state, cursor=len(rows) or 3,
                                       state=SimpleNamespace(pending=object() if waiting else None))
-        self.app = SimpleNamespace(guard=lambda fn: fn, sizes=lambda x: x, go=lambda route: None,
+        self.app = SimpleNamespace(guard=guard, sizes=lambda x: x, go=lambda route: None,
                                    store=SimpleNamespace(history=lambda cid, limit=200: rows[::-1][:limit]))
 
     def dispatch(self, action, *, pulse: bool = False) -> None:
@@ -32,37 +33,13 @@ class FakeFrame:
         return self.app.store.history(self.campaign_id, limit=limit)
 
 
-def controls(control) -> list:
-    """Every control in a tree."""
-    out = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-            return
-        if not isinstance(c, ft.BaseControl):
-            return
-        out.append(c)
-        for attr in ("content", "controls"):
-            v = getattr(c, attr, None)
-            if v is not None:
-                walk(v)
-    walk(control)
-    return out
-
-
 def buttons(panel) -> dict[str, ft.Control]:
     """Buttons by their words."""
-    found = {}
-    for c in controls(panel):
-        if isinstance(c, (ft.FilledButton, ft.OutlinedButton, ft.FilledTonalButton)) and isinstance(c.content, ft.Text):
-            found[c.content.value] = c
-    return found
+    return {words(c): c for c in all_controls(panel) if isinstance(c, BUTTONS)}
 
 
 def texts(panel) -> str:
-    return "\n".join(c.value for c in controls(panel) if isinstance(c, ft.Text) and isinstance(c.value, str))
+    return "\n".join(c.value for c in all_controls(panel) if isinstance(c, ft.Text) and isinstance(c.value, str))
 
 
 def table(*roles: str) -> rules.State:
@@ -112,7 +89,7 @@ def test_the_panel_builds_through_a_world_phase_and_the_end():
     assert view.logged_scores(FakeFrame(s, logged=logged)) == [
         rules.ScorePoint(turn=0, team=0, world=0), rules.ScorePoint(turn=1, team=2, world=1),
         rules.ScorePoint(turn=2, team=2, world=4)]
-    labels = [c.label for c in controls(view.panel(FakeFrame(s, logged=logged))) if isinstance(c, ft.Semantics)]
+    labels = [c.label for c in all_controls(view.panel(FakeFrame(s, logged=logged))) if isinstance(c, ft.Semantics)]
     assert "Chart of team and world scores over 2 turns, as a share of each target" in labels
 
 
@@ -178,7 +155,7 @@ def test_the_venture_capitalists_two_throws_are_shown_apart():
     s = table("venture_capitalist", "rationalist")
     s, _ = rules.apply(s, rules.VentureCapitalist(by=0), ScriptedDice([1, 2, 4, 1, 3, 5]))
     panel = view.panel(FakeFrame(s))
-    ids = {c.identifier: c for c in controls(panel) if isinstance(c, ft.Semantics) and c.identifier}
+    ids = {c.identifier: c for c in all_controls(panel) if isinstance(c, ft.Semantics) and c.identifier}
     first, second = texts(ids["sts-throw-1"]), texts(ids["sts-throw-2"])
     assert first.split("\n") == ["Throw 1 · 3 dice, Bugs ignored", "0 Bugs, 1 Idea, 1 Progress (1 Bug ignored)",
                                   "Ignored", "Idea", "Progress"]
@@ -186,7 +163,7 @@ def test_the_venture_capitalists_two_throws_are_shown_apart():
     # After stopping, the world phase shows the last throw apart too.
     s, _ = rules.apply(s, Stop(), ScriptedDice([]))
     panel = view.panel(FakeFrame(s))
-    ids = {c.identifier for c in controls(panel) if isinstance(c, ft.Semantics)}
+    ids = {c.identifier for c in all_controls(panel) if isinstance(c, ft.Semantics)}
     assert {"sts-throw-1", "sts-throw-2"} <= ids
     # An ordinary throw is one row under one caption.
     s, _ = rules.apply(table("rationalist"), Roll(), ScriptedDice([4, 4, 2]))
@@ -199,8 +176,8 @@ def test_a_d12_without_stop_says_roll_again_on_its_row():
     s, _ = rules.apply(s, Stop(), ScriptedDice([]))
     s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([8]))
     panel = view.panel(FakeFrame(s))
-    marks = [c for c in controls(panel) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
+    marks = [c for c in all_controls(panel) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
     assert [m.content.value for m in marks] == ["no Stop — roll again"]
     s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([2]))  # a Stop: the next turn shows the last world phase
-    marks = [c for c in controls(view.panel(FakeFrame(s))) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
+    marks = [c for c in all_controls(view.panel(FakeFrame(s))) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
     assert len(marks) == 1  # the 8 still says it, the 2 (a Stop) doesn't

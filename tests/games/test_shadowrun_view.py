@@ -19,7 +19,7 @@ from companion.games.shadowrun.screens import LedgerScreen, campaign_ledger, cha
 from companion.log import replay
 from models.tables import ActionRow
 from tests.helpers import memory_store
-from tests.views import all_controls
+from tests.views import BUTTONS, all_controls, words
 
 
 class FakeFrame:
@@ -68,8 +68,8 @@ def step(state: R.State, action, n: int, history: list) -> R.State:
 
 
 def find(control, text: str) -> list:
-    """The controls whose content is exactly `text` (a button's words)."""
-    return [c for c in all_controls(control) if getattr(c, "content", None) == text]
+    """The buttons whose words are exactly `text`."""
+    return [c for c in all_controls(control) if isinstance(c, BUTTONS) and words(c) == text]
 
 
 def test_panel_builds_through_two_turns_with_a_run():

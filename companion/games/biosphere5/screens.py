@@ -40,7 +40,8 @@ from companion.games.biosphere5.cards import (
 from companion.ui.style import GAP, TAP
 from companion.share import qr_png
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import icon_button, qr_dialog, section, tagged
+from companion.ui.widgets import (FormDialog, close_dialog, icon_button, qr_dialog, roomy, section, tagged, text,
+                                  wide_button)
 from models.tables import CatalogEntry
 
 log = logging.getLogger(__name__)
@@ -231,69 +232,6 @@ def card_lines(card: Card) -> list[str]:
 # --- the card dialog ----------------------------------------------------------------------------------
 
 
-def _close(app, dialog) -> None:
-    """Close this dialog (not whatever is on top: an error message may be showing above it)."""
-    dialog.open = False
-    try:
-        dialog.update()
-    except Exception:  # already gone
-        pass
-    app.page.update()
-
-
-def _in_dialog(app, box: ft.Control, fn: Callable) -> Callable:
-    """Like app.guard, but a refusal is shown inside the dialog (a message bar would sit under it),
-    in `box` from _error_box."""
-    def handler(e=None):
-        try:
-            box.visible = False
-            return fn(e)
-        except (InputError, ValueError) as exc:
-            box.content.value, box.visible = str(exc), True
-            box.update()
-    return handler
-
-
-def _error_box(identifier: str) -> ft.Control:
-    """Where a dialog says why it refused, hidden until then. The tagged wrapper is what hides: a
-    Semantics whose content is hidden makes the phone draw a red "Semantics.content must be
-    provided and visible" box instead."""
-    box = tagged(identifier, ft.Text("", color=ft.Colors.ERROR, theme_style=ft.TextThemeStyle.BODY_LARGE,
-                                     weight=ft.FontWeight.BOLD))
-    box.visible = False
-    return box
-
-
-def roomy(text: str, *, centred: bool = False) -> ft.Control:
-    """A button's words, padded so the button is 56 px tall (TAP) at normal text, in place of a fixed
-    height: the button grows and its words wrap instead of being cut off (a long label, or a phone at
-    its largest text size). Padding the words, not the button's style: a given style greys a button
-    out darker."""
-    return ft.Container(ft.Text(text, text_align=ft.TextAlign.CENTER if centred else None),
-                        padding=ft.Padding.symmetric(vertical=4))
-
-
-def wide_button(text: str, on_click, *, icon=None, filled: bool = True, disabled: bool = False,
-                tooltip: Optional[str] = None) -> ft.Control:
-    """A big button whose words wrap onto more lines, centred, instead of being cut off."""
-    cls = ft.FilledButton if filled else ft.OutlinedButton
-    return cls(content=roomy(text, centred=True), icon=icon, on_click=on_click, disabled=disabled, tooltip=tooltip)
-
-
-def dialog_frame(title: str, *, error: Optional[ft.Control] = None, **kw) -> ft.AlertDialog:
-    """An AlertDialog that leaves a 360 px phone its width (the default margins take 80 px), whose
-    title doesn't break a word at the largest text size, and whose refusal (`error`, from
-    _error_box) shows under the title: always in sight, however far its fields are scrolled."""
-    head = ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE)
-    return ft.AlertDialog(title=ft.Column([head, error], tight=True, spacing=8) if error else head,
-                          inset_padding=ft.Padding.symmetric(horizontal=12, vertical=24), **kw)
-
-
-def _fields(controls: list[ft.Control]) -> ft.Control:
-    return ft.Column(controls, tight=True, scroll=ft.ScrollMode.AUTO, width=380, spacing=10,
-                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-
 def _dropdown(label: str, value: Optional[str], options: dict[str, str], on_select=None) -> ft.Dropdown:
     return ft.Dropdown(
         label=label, value=value if value is not None else "", expand=True, text_size=18, menu_height=420,
@@ -319,7 +257,6 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
     l_level = _dropdown("Lower option: level", str(c.lower.level) if c.lower.level else None, levels)
     l_name = ft.TextField(label="Lower option's name", hint_text="optional, e.g. Hurricane", value=c.lower.name or "",
                           max_length=40, text_size=18)
-    error = _error_box("card-error")
 
     # A level follows from the category or the lower kind (cards.py's tables); fill it in when unknown.
     def upper_changed(e):
@@ -331,24 +268,24 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
             u_level.value = "1"
         elif u_cat.value and not u_level.value:
             u_level.value = str(CATEGORY_LEVEL[u_cat.value])
-        dialog.update()
+        form.dialog.update()
 
     def lower_changed(e):
         if l_kind.value and l_kind.value != "catastrophe":
             l_cat.value, l_level.value = "", str(LOWER_LEVEL[l_kind.value])
         elif l_kind.value == "catastrophe" and l_cat.value:
             l_level.value = str(CATEGORY_LEVEL[l_cat.value])
-        dialog.update()
+        form.dialog.update()
 
     u_kind.on_select = u_cat.on_select = upper_changed
     l_kind.on_select = l_cat.on_select = lower_changed
 
-    def save(e):
-        text = (name.value or "").strip()
-        if not text:
+    def save():
+        typed = (name.value or "").strip()
+        if not typed:
             raise InputError("Give the card its name, as printed on it.")
         existing = {x.id: x for x in load_cards(app.store)}
-        new_id = card.id if card is not None else slug(text)
+        new_id = card.id if card is not None else slug(typed)
         if card is None:
             base, n = new_id, 2
             while new_id in existing:
@@ -356,7 +293,7 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
         opt = lambda d: d.value or None  # noqa: E731
         try:
             made = Card(
-                id=new_id, name=text, copies=int(copies.value or 1), note=c.note if card else "Entered at the table.",
+                id=new_id, name=typed, copies=int(copies.value or 1), note=c.note if card else "Entered at the table.",
                 upper=Upper(name=c.upper.name if card and c.upper.name != c.name else None, kind=opt(u_kind),
                             category=opt(u_cat), level=opt(u_level)),
                 lower=Lower(name=(l_name.value or "").strip() or None, kind=opt(l_kind),
@@ -366,26 +303,20 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
             first = exc.errors()[0]
             raise InputError(f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg')}") from None
         save_card(app.store, made, replacing=card.id if card else None)
-        _close(app, dialog)
         app.toast(f"{made.name} saved to the catalog" + ("." if made.is_complete else
                                                           f" (still unknown: {', '.join(made.missing())})."))
         on_saved(made)
 
-    dialog = dialog_frame(
-        title or ("Add a card" if card is None else f"Correct {card.name}"), error=error,
-        modal=True,
-        content=_fields([
-            name,
-            ft.Text("Upper option (the achievement or rescue side)", theme_style=ft.TextThemeStyle.TITLE_SMALL),
-            u_kind, u_cat, u_level,
-            ft.Text("Lower option", theme_style=ft.TextThemeStyle.TITLE_SMALL),
-            l_kind, l_cat, l_level, l_name, copies,
-            *([ft.Text(card.note, theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if card and card.note else []),
-        ]),
-        actions=[ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog)),
-                 wide_button("Save card", _in_dialog(app, error, save), icon=ft.Icons.SAVE)],
-    )
-    app.page.show_dialog(dialog)
+    form = FormDialog(app, title or ("Add a card" if card is None else f"Correct {card.name}"), [
+        name,
+        text("Upper option (the achievement or rescue side)", ft.TextThemeStyle.TITLE_SMALL),
+        u_kind, u_cat, u_level,
+        text("Lower option", ft.TextThemeStyle.TITLE_SMALL),
+        l_kind, l_cat, l_level, l_name, copies,
+        *([text(card.note, ft.TextThemeStyle.BODY_SMALL, italic=True)] if card and card.note else []),
+    ], error_id="card-error")
+    form.actions(form.button("Save card", save, icon=ft.Icons.SAVE))
+    form.show()
 
 
 def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
@@ -430,7 +361,7 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
             tagged("qr-text", snippet),
             ft.Row([prev, nxt], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
         ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320, scroll=ft.ScrollMode.AUTO),
-        actions=[copy, ft.TextButton(content="Close", height=TAP, on_click=lambda e: _close(app, dialog))],
+        actions=[copy, ft.TextButton(content=roomy("Close"), on_click=lambda e: close_dialog(app, dialog))],
     )
     show(0, update=False)
     return dialog
@@ -544,8 +475,7 @@ class CatalogScreen(DrawnScreen):
         app = self.app
         pasted = ft.TextField(label="…or paste the catalog text (JSON or QR text)", multiline=True, min_lines=3,
                               max_lines=6, text_size=15)
-        loaded = ft.Text("", visible=False, theme_style=ft.TextThemeStyle.BODY_MEDIUM, weight=ft.FontWeight.BOLD)
-        error = _error_box("import-error")
+        loaded = text("", bold=True, visible=False)
 
         async def pick(e):
             files = await app.file_picker.pick_files(allowed_extensions=["json", "txt"], with_data=True)
@@ -553,40 +483,34 @@ class CatalogScreen(DrawnScreen):
                 return
             f = files[0]
 
-            def load(_):
+            def load():
                 if f.size and f.size > exchange.MAX_BYTES:  # refuse before decoding it all
                     raise InputError(f"{f.name} is too big for a catalog.")
                 try:
-                    text = (f.bytes or b"").decode("utf-8")
+                    read = (f.bytes or b"").decode("utf-8")
                 except UnicodeDecodeError:
                     raise InputError(f"{f.name} is not a text file.") from None
                 # Into the field: the same two buttons import it, and the player sees what was read.
-                pasted.value = text
+                pasted.value = read
                 loaded.value, loaded.visible = f"{f.name} is read: add its cards or replace yours.", True
-                dialog.update()
+                form.dialog.update()
 
-            _in_dialog(app, error, load)(None)
+            form.acting(load, close=False)()
 
         def run(replace: bool):
-            def go(e):
+            def go():
                 count = import_text(app.store, pasted.value or "", replace=replace)
-                _close(app, dialog)
                 app.toast(f"{count} card{'s' if count != 1 else ''} imported.")
                 self.refresh()
-            return _in_dialog(app, error, go)
+            return go
 
-        dialog = dialog_frame(
-            "Import cards", error=error, modal=True,
-            content=_fields([
-                wide_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN),
-                loaded,
-                pasted,
-                ft.Text("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the "
-                        "imported one. Nothing changes if anything in it is wrong.",
-                        theme_style=ft.TextThemeStyle.BODY_SMALL),
-            ]),
-            actions=[ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog)),
-                     wide_button("Add / correct", run(False), filled=False),
-                     wide_button("Replace my catalog", run(True))],
-        )
-        app.page.show_dialog(dialog)
+        form = FormDialog(app, "Import cards", [
+            wide_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN),
+            loaded,
+            pasted,
+            text("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the imported one. "
+                 "Nothing changes if anything in it is wrong.", ft.TextThemeStyle.BODY_SMALL),
+        ], error_id="import-error")
+        form.actions(form.button("Add / correct", run(False), filled=False),
+                     form.button("Replace my catalog", run(True)))
+        form.show()

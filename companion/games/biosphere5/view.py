@@ -62,20 +62,10 @@ from companion.games.biosphere5.rules import (
     reveal_more_action,
     usable_tiers,
 )
-from companion.games.biosphere5.screens import (
-    CatalogScreen,
-    _close,
-    card_dialog,
-    card_lines,
-    dialog_frame,
-    load_cards,
-    lower_text,
-    roomy,
-    upper_text,
-    wide_button,
-)
+from companion.games.biosphere5.screens import (CatalogScreen, card_dialog, card_lines, load_cards, lower_text,
+                                                 upper_text)
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import icon_button, section, switch_row, tagged, track
+from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, wide_button
 
 # Drawn afresh from the state and the screen's choices (`_ui`) on every redraw, and never changed in
 # place: the frame reconciles it with what the phone shows, so its controls keep their identity.
@@ -113,10 +103,6 @@ def _input(frame) -> _Input:
     return ui
 
 
-def _text(value: str, style=ft.TextThemeStyle.BODY_MEDIUM, **kw) -> ft.Text:
-    return ft.Text(value, theme_style=style, **kw)
-
-
 def _s(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -135,8 +121,8 @@ def panel(frame) -> ft.Control:
         parts += _solo_parts(frame, state, moves)
     if state.abyss is not None:
         parts.append(_abyss_section(frame, state))
-    parts.append(ft.OutlinedButton(content=roomy(_catalog_label(frame)), icon=ft.Icons.STYLE,
-                                   on_click=lambda e: frame.app.go(f"/g/biosphere5/catalog?from={frame.campaign_id}")))
+    catalog = f"/g/biosphere5/catalog?from={frame.campaign_id}"
+    parts.append(wide_button(_catalog_label(frame), lambda e: frame.app.go(catalog), icon=ft.Icons.STYLE, filled=False))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
@@ -148,8 +134,8 @@ def _catalog_label(frame) -> str:
 
 def _result_banner(state: State) -> ft.Control:
     return tagged("result", ft.Container(
-        ft.Column([_text(state.result or "", ft.TextThemeStyle.HEADLINE_MEDIUM, weight=ft.FontWeight.BOLD),
-                   _text(state.reason or "", ft.TextThemeStyle.BODY_LARGE)], spacing=4),
+        ft.Column([text(state.result or "", ft.TextThemeStyle.HEADLINE_MEDIUM, bold=True),
+                   text(state.reason or "", ft.TextThemeStyle.BODY_LARGE)], spacing=4),
         padding=16, border_radius=12,
         bgcolor=ft.Colors.GREEN_100 if is_win(state) else ft.Colors.RED_100,
     ))
@@ -189,20 +175,20 @@ def _machine_turn(frame, state: State, reveal: Move) -> ft.Control:
     if reveal.ready:
         why = (f"The stored {BIO_NAME} card is checked before revealing." if solo.machine.stored
                else f"At hand card level {solo.machine.level} the Machine reveals no cards.")
-        return section(title, _text(why, ft.TextThemeStyle.BODY_LARGE),
+        return section(title, text(why, ft.TextThemeStyle.BODY_LARGE),
                        wide_button(reveal.label, app.guard(lambda e: _decide(frame, state, [])),
                                    icon=ft.Icons.SMART_TOY))
     n = reveal.fields[0].low
     earlier = []
     if new_hope and solo.reveal:
         by_id = {c.id: c for c in load_cards(app.store)}
-        earlier = [_text("Revealed before: " + ", ".join(by_id[i].name if i in by_id else i
+        earlier = [text("Revealed before: " + ", ".join(by_id[i].name if i in by_id else i
                                                           for i in solo.reveal.revealed), italic=True)]
     if not ui.picking:
         return section(
             title, *earlier,
-            _text(f"Turn over the top {_s(n, 'card')} of the Machine's draw pile, then tap which came up.",
-                  ft.TextThemeStyle.BODY_LARGE),
+            text(f"Turn over the top {_s(n, 'card')} of the Machine's draw pile, then tap which came up.",
+                 ft.TextThemeStyle.BODY_LARGE),
             wide_button(reveal.label, lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
         )
     return section(title, *earlier, *_picker(frame, state, n))
@@ -225,7 +211,7 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
     for i, cid in enumerate(ui.picked):
         name = by_id[cid].name if cid in by_id else cid
         chips.append(ft.Container(
-            ft.Row([_text(name, ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row([text(name, ft.TextThemeStyle.TITLE_SMALL),
                     icon_button(ft.Icons.CLOSE, f"Remove {name}", lambda e, i=i: _unpick(frame, i), size=22)],
                    spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=12), border_radius=24, bgcolor=ft.Colors.PRIMARY_CONTAINER))
@@ -235,7 +221,7 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
     # long names ("Surveillance Technology") break mid-word.
     cols = {"xs": 12, "sm": 6, "md": 6, "lg": 4} if app.sizes.scale >= 1.4 else {"xs": 6, "md": 4, "lg": 3}
     grid = (ft.ResponsiveRow([_tile(frame, c, ui.picked.count(c.id), cols) for c in shown], spacing=8, run_spacing=8)
-            if shown else _text(f"No card matches “{ui.query}”. Add it below.", italic=True))
+            if shown else text(f"No card matches “{ui.query}”. Add it below.", italic=True))
 
     def searched(e) -> None:
         ui.query = e.control.value or ""
@@ -253,14 +239,14 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
               else f"{count} tapped, but only {n} came up" if count > n
               else f"{count} of {n} tapped" if refusal else f"{count} of {n} tapped — ready")
     return [
-        ft.Container(tagged("reveal-status", _text(status, ft.TextThemeStyle.TITLE_MEDIUM,
-                                                   color=ft.Colors.ERROR if count > n else None)),
+        ft.Container(tagged("reveal-status", text(status, ft.TextThemeStyle.TITLE_MEDIUM,
+                                                  color=ft.Colors.ERROR if count > n else None)),
                      key=ft.ScrollKey("reveal-top")),
-        ft.Row(chips, wrap=True, spacing=8, run_spacing=8) if chips else _text("No card tapped yet.", italic=True),
+        ft.Row(chips, wrap=True, spacing=8, run_spacing=8) if chips else text("No card tapped yet.", italic=True),
         wide_button("Let the Machine decide", app.guard(lambda e: _decide(frame, state, list(ui.picked))),
                     icon=ft.Icons.SMART_TOY, disabled=count != n or refusal is not None, tooltip=refusal),
-        *([tagged("reveal-refusal", _text(refusal, color=ft.Colors.ERROR))] if refusal else []),
-        _text("Tap each card that came up:", ft.TextThemeStyle.TITLE_SMALL),
+        *([tagged("reveal-refusal", text(refusal, color=ft.Colors.ERROR))] if refusal else []),
+        text("Tap each card that came up:", ft.TextThemeStyle.TITLE_SMALL),
         search,
         grid,
         ft.Row([
@@ -275,17 +261,17 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
 def _tile(frame, card: Card, tapped: int, cols: dict) -> ft.Control:
     """One catalog card as a big tile: its name and both options; highlighted once tapped."""
     def line(icon, words: str) -> ft.Control:
-        return ft.Row([ft.Icon(icon, size=14), _text(words, ft.TextThemeStyle.BODY_SMALL, expand=True)],
+        return ft.Row([ft.Icon(icon, size=14), text(words, ft.TextThemeStyle.BODY_SMALL, expand=True)],
                       spacing=4, vertical_alignment=ft.CrossAxisAlignment.START)
 
-    texts = [_text(card_lines(card)[0], ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+    texts = [text(card_lines(card)[0], ft.TextThemeStyle.TITLE_SMALL, bold=True),
              line(ft.Icons.NORTH, upper_text(card)), line(ft.Icons.SOUTH, lower_text(card))]
     if not card.is_complete:
-        texts.append(_text("Incomplete: tap to complete it", ft.TextThemeStyle.BODY_SMALL, italic=True,
-                           color=ft.Colors.TERTIARY))
+        texts.append(text("Incomplete: tap to complete it", ft.TextThemeStyle.BODY_SMALL, italic=True,
+                          color=ft.Colors.TERTIARY))
     if tapped:
-        texts.append(_text("Tapped" + (f" ×{tapped}" if tapped > 1 else ""), ft.TextThemeStyle.LABEL_LARGE,
-                           weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))
+        texts.append(text("Tapped" + (f" ×{tapped}" if tapped > 1 else ""), ft.TextThemeStyle.LABEL_LARGE,
+                          bold=True, color=ft.Colors.PRIMARY))
     return ft.OutlinedButton(
         content=ft.Container(ft.Column(texts, spacing=2), padding=ft.Padding.symmetric(vertical=8)),
         style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12), alignment=ft.Alignment.TOP_LEFT,
@@ -357,15 +343,15 @@ def _decision_section(state: State) -> ft.Control:
     d = state.solo.decision
     controls: list[ft.Control] = [
         tagged("machine-instruction", ft.Container(
-            _text(d.instruction, ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD),
+            text(d.instruction, ft.TextThemeStyle.HEADLINE_SMALL, bold=True),
             padding=14, border_radius=12, bgcolor=ft.Colors.SECONDARY_CONTAINER)),
-        ft.Row([ft.Icon(ft.Icons.RULE), _text(f"Rule {d.rule} fired", ft.TextThemeStyle.TITLE_MEDIUM)]),
-        tagged("machine-why", _text(d.why, ft.TextThemeStyle.BODY_LARGE)),
-        ft.Row([ft.Icon(ft.Icons.STYLE), _text(d.cards, ft.TextThemeStyle.BODY_LARGE, expand=True)]),
+        ft.Row([ft.Icon(ft.Icons.RULE), text(f"Rule {d.rule} fired", ft.TextThemeStyle.TITLE_MEDIUM)]),
+        tagged("machine-why", text(d.why, ft.TextThemeStyle.BODY_LARGE)),
+        ft.Row([ft.Icon(ft.Icons.STYLE), text(d.cards, ft.TextThemeStyle.BODY_LARGE, expand=True)]),
     ]
     if d.not_fired:
-        controls.append(_text("Why the higher rules didn't fire", ft.TextThemeStyle.TITLE_SMALL))
-        controls += [_text(f"• {x}", ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]
+        controls.append(text("Why the higher rules didn't fire", ft.TextThemeStyle.TITLE_SMALL))
+        controls += [text(f"• {x}", ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]
     return section("The Machine's move", *controls)
 
 
@@ -380,16 +366,16 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
     rescue = [m for m in options if m.ready and m.action.rescue]
     pay = [m for m in options if m not in rescue]
     rows: list[ft.Control] = [
-        tagged("due", _text(solo.due.why, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
-        _text(f"You hold {_s(h.hand, 'hand card')} (correct it below if that's wrong).",
-              ft.TextThemeStyle.BODY_LARGE),
+        tagged("due", text(solo.due.why, ft.TextThemeStyle.TITLE_MEDIUM, bold=True)),
+        text(f"You hold {_s(h.hand, 'hand card')} (correct it below if that's wrong).",
+             ft.TextThemeStyle.BODY_LARGE),
     ]
     for move in pay:
         if move.ready:
             rows.append(_move_button(frame, move, ft.Icons.CHECK))
             continue
         give_up = move.fields[0]
-        rows.append(_text(give_up.label + ".", ft.TextThemeStyle.BODY_LARGE, color=ft.Colors.ERROR))
+        rows.append(text(give_up.label + ".", ft.TextThemeStyle.BODY_LARGE, color=ft.Colors.ERROR))
         for cat in give_up.choices:
             def toggle(e, cat=cat):
                 (ui.give_up.remove if cat in ui.give_up else ui.give_up.append)(cat)
@@ -413,7 +399,7 @@ def _move_button(frame, move: Move, icon, *, filled: bool = True) -> ft.Control:
                          filled=filled, disabled=move.why_not is not None, tooltip=move.why_not)
     if move.why_not is None:
         return button
-    return ft.Column([button, _text(move.why_not, ft.TextThemeStyle.BODY_SMALL)], spacing=4,
+    return ft.Column([button, text(move.why_not, ft.TextThemeStyle.BODY_SMALL)], spacing=4,
                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
@@ -431,27 +417,27 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
         rows.append(last)
     at = len(rows)  # where a reason greying every play goes: first, above the hand size it may ask for
     rows.append(_hand_track(frame, state, _of_kind(moves, "set_hand")))
-    rows.append(_text("Play from your hand, then end your turn.", ft.TextThemeStyle.BODY_MEDIUM))
+    rows.append(text("Play from your hand, then end your turn.", ft.TextThemeStyle.BODY_MEDIUM))
     levels = []
     for level in (1, 2, 3, 4):
         block = human_can_play(state, level)
         levels.append(ft.Container(
-            _text(f"{ROMAN[level]} {'✓' if block is None else '✗'}", ft.TextThemeStyle.TITLE_MEDIUM,
-                  tooltip=block or f"Level {ROMAN[level]} options are playable"),
+            text(f"{ROMAN[level]} {'✓' if block is None else '✗'}", ft.TextThemeStyle.TITLE_MEDIUM,
+                 tooltip=block or f"Level {ROMAN[level]} options are playable"),
             padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
             bgcolor=ft.Colors.GREEN_100 if block is None else ft.Colors.SURFACE_CONTAINER_HIGHEST))
-    rows.append(ft.Row([_text("You can play levels:", ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True, spacing=6))
+    rows.append(ft.Row([text("You can play levels:", ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True, spacing=6))
     greyed: list[tuple[str, Optional[str]]] = []
 
-    def kind_button(text, kind, on_click, icon):
+    def kind_button(label, kind, on_click, icon):
         """One button for a kind of move: enabled when any of its moves is allowed, else greyed out
         with the reason of its first move."""
         options = _of_kind(moves, kind)
         allowed = any(m.why_not is None for m in options)
         reason = None if allowed else next((m.why_not for m in options if m.why_not), None)
-        greyed.append((text, reason))
-        return ft.FilledTonalButton(content=roomy(text), icon=icon, disabled=not allowed, tooltip=reason,
-                                    on_click=guard(lambda e: on_click(options)))
+        greyed.append((label, reason))
+        return wide_button(label, guard(lambda e: on_click(options)), icon=icon, tonal=True, disabled=not allowed,
+                           tooltip=reason)
 
     rows.append(ft.Row([
         kind_button("Achievement", "human_achievement", lambda ms: _achievement_dialog(frame, ms), ft.Icons.ADD_BOX),
@@ -472,7 +458,7 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
         rows += reasons
     excess = hand_limit_excess(state)
     if excess:
-        rows.append(_text(f"Hand limit {HAND_LIMIT}: ending the turn discards {excess}.", ft.TextThemeStyle.BODY_SMALL))
+        rows.append(text(f"Hand limit {HAND_LIMIT}: ending the turn discards {excess}.", ft.TextThemeStyle.BODY_SMALL))
     for end in _of_kind(moves, "end_turn"):
         rows.append(_move_button(frame, end, ft.Icons.SKIP_NEXT))
     return section(f"Round {solo.round}: your turn", *rows)
@@ -497,12 +483,12 @@ def _reasons(buttons: list[tuple[str, Optional[str]]], identifier: str) -> list[
     if reason:
         return [tagged(identifier, ft.Container(
             ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, color=ft.Colors.ON_TERTIARY_CONTAINER),
-                    _text(reason, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD, expand=True,
-                          color=ft.Colors.ON_TERTIARY_CONTAINER)],
+                    text(reason, ft.TextThemeStyle.TITLE_SMALL, bold=True, expand=True,
+                         color=ft.Colors.ON_TERTIARY_CONTAINER)],
                    vertical_alignment=ft.CrossAxisAlignment.START),
             padding=12, border_radius=10, bgcolor=ft.Colors.TERTIARY_CONTAINER))]
     return [tagged(identifier, ft.Column(
-        [_text(f"{', '.join(labels)}: {reason}", ft.TextThemeStyle.BODY_SMALL) for reason, labels in grouped.items()],
+        [text(f"{', '.join(labels)}: {reason}", ft.TextThemeStyle.BODY_SMALL) for reason, labels in grouped.items()],
         spacing=4))]
 
 
@@ -516,57 +502,43 @@ def _last_human_move(frame) -> Optional[ft.Control]:
     if not events or events[0].kind not in YOUR_MOVES:
         return None
     return tagged("last-move", ft.Container(
-        ft.Column([_text(row.label, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
-                   *[_text(e.text, ft.TextThemeStyle.BODY_MEDIUM) for e in events]], spacing=2),
+        ft.Column([text(row.label, ft.TextThemeStyle.TITLE_SMALL, bold=True),
+                   *[text(e.text, ft.TextThemeStyle.BODY_MEDIUM) for e in events]], spacing=2),
         padding=12, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH))
-
-
-def _dialog(app, title: str, *controls: ft.Control) -> ft.AlertDialog:
-    dialog = dialog_frame(title=title, content=ft.Column(list(controls), tight=True, width=380,
-                                                         scroll=ft.ScrollMode.AUTO, spacing=10))
-    dialog.actions = [ft.TextButton(content="Cancel", height=TAP, on_click=lambda e: _close(app, dialog))]
-    return dialog
-
-
-def _closing(app, dialog, go):
-    """A dialog button's handler: close the dialog, then act."""
-    def handler(e):
-        _close(app, dialog)
-        go()
-    return app.guard(handler)
 
 
 def _achievement_dialog(frame, options: list[Move]) -> None:
     """One row per category: perfect or makeshift, each greyed out with the game's reason."""
-    app = frame.app
-    dialog = _dialog(app, "Play an achievement")
+    form = FormDialog(frame.app, "Play an achievement", modal=False)
     colors = {"green": ft.Colors.GREEN_700, "yellow": ft.Colors.AMBER_800}
-    rows = []
+
+    def cube_button(m: Move) -> ft.Control:
+        button = form.button("Perfect" if m.action.cube == "green" else "Makeshift", lambda: frame.dispatch(m.action),
+                             disabled=m.why_not is not None, expand=True)
+        button.style = ft.ButtonStyle(bgcolor=colors[m.action.cube])
+        return button
+
     for cat in ACHIEVEMENTS:
         pair = [m for m in options if m.action.category == cat]
         reason = next((m.why_not for m in pair if m.why_not), None)
-        rows.append(ft.Column([
-            _text(f"{cat.capitalize()} (level {ROMAN[CATEGORY_LEVEL[cat]]})", ft.TextThemeStyle.TITLE_SMALL),
-            ft.Row([ft.FilledButton(content=roomy("Perfect" if m.action.cube == "green" else "Makeshift", centred=True),
-                                    disabled=m.why_not is not None, expand=True,
-                                    style=ft.ButtonStyle(bgcolor=colors[m.action.cube]),
-                                    on_click=_closing(app, dialog, lambda m=m: frame.dispatch(m.action)))
-                    for m in pair], spacing=8),
-            *([_text(reason, ft.TextThemeStyle.BODY_SMALL, italic=True)] if reason else []),
+        form.fields.controls.append(ft.Column([
+            text(f"{cat.capitalize()} (level {ROMAN[CATEGORY_LEVEL[cat]]})", ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row([cube_button(m) for m in pair], spacing=8),
+            *([text(reason, ft.TextThemeStyle.BODY_SMALL, italic=True)] if reason else []),
         ], spacing=4))
-    dialog.content.controls = rows
-    app.page.show_dialog(dialog)
+    form.show()
 
 
 def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
     """One button per category, enabled when the catastrophe may be played with or without a rescue
     card; under it the protections and the Machine's rescue odds, from the roll the rules declare."""
-    app, solo = frame.app, state.solo
+    solo = state.solo
     name = ft.TextField(label="Its name", hint_text="optional, e.g. Hurricane", max_length=40, text_size=18)
     # switch_row: a Switch's own label never wraps, and this one is cut off on a 360 px phone.
     rescue_row, rescue = switch_row("I discard a matching rescue card with it", False)
-    dialog = _dialog(app, "Catastrophe against the Machine", name, rescue_row,
-                     _text("Which category? The Machine is hit first, you last.", ft.TextThemeStyle.BODY_SMALL))
+    form = FormDialog(frame.app, "Catastrophe against the Machine", [
+        name, rescue_row, text("Which category? The Machine is hit first, you last.", ft.TextThemeStyle.BODY_SMALL),
+    ], modal=False)
 
     def play(cat):
         return lambda: frame.dispatch(HumanCatastrophe(category=cat, rescue=bool(rescue.value),
@@ -584,12 +556,11 @@ def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
             hint = f"{shields}. {odds}"
         else:
             hint = pair[-1].why_not or ""
-        dialog.content.controls.append(ft.Column([
-            ft.FilledTonalButton(content=roomy(f"{cat.capitalize()} catastrophe", centred=True), disabled=not allowed,
-                                 on_click=_closing(app, dialog, play(cat))),
-            _text(hint, ft.TextThemeStyle.BODY_SMALL, italic=not allowed),
+        form.fields.controls.append(ft.Column([
+            form.button(f"{cat.capitalize()} catastrophe", play(cat), tonal=True, disabled=not allowed),
+            text(hint, ft.TextThemeStyle.BODY_SMALL, italic=not allowed),
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
-    app.page.show_dialog(dialog)
+    form.show()
 
 
 def _shield(cube: Optional[str]) -> str:
@@ -597,14 +568,10 @@ def _shield(cube: Optional[str]) -> str:
 
 
 def _attack_dialog(frame, options: list[Move]) -> None:
-    app = frame.app
-    dialog = _dialog(app, "Attack: remove one of the Machine's cubes")
-    for move in options:
-        if move.why_not is None:
-            dialog.content.controls.append(ft.FilledTonalButton(
-                content=roomy(move.label, centred=True),
-                on_click=_closing(app, dialog, lambda m=move: frame.dispatch(m.action))))
-    app.page.show_dialog(dialog)
+    form = FormDialog(frame.app, "Attack: remove one of the Machine's cubes", modal=False)
+    form.fields.controls = [form.button(m.label, lambda m=m: frame.dispatch(m.action), tonal=True)
+                            for m in options if m.why_not is None]
+    form.show()
 
 
 # --- the boards -----------------------------------------------------------------------------------------
@@ -616,8 +583,8 @@ def _achievement_cells(prefix: str, held: dict, sizes) -> ft.Control:
         cube = held.get(cat)
         word = {"green": "perfect", "yellow": "makeshift"}.get(cube or "", "—")
         cells.append(tagged(f"{prefix}-{cat}", ft.Container(
-            ft.Column([_text(cat, ft.TextThemeStyle.LABEL_MEDIUM),
-                       _text(word, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD)],
+            ft.Column([text(cat, ft.TextThemeStyle.LABEL_MEDIUM),
+                       text(word, ft.TextThemeStyle.TITLE_SMALL, bold=True)],
                       spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             width=106, height=TAP + 4, alignment=ft.Alignment.CENTER, border_radius=10,
             bgcolor=CUBE_COLOR.get(cube or "", ft.Colors.SURFACE_CONTAINER_HIGHEST),
@@ -626,9 +593,9 @@ def _achievement_cells(prefix: str, held: dict, sizes) -> ft.Control:
 
 
 def _level_track(level: int, sizes) -> ft.Control:
-    boxes = [ft.Container(_text(str(i), ft.TextThemeStyle.TITLE_SMALL,
-                                color=ft.Colors.ON_PRIMARY if i == level else None,
-                                weight=ft.FontWeight.BOLD if i == level else None),
+    boxes = [ft.Container(text(str(i), ft.TextThemeStyle.TITLE_SMALL,
+                               color=ft.Colors.ON_PRIMARY if i == level else None,
+                               bold=i == level),
                           width=34, height=40, alignment=ft.Alignment.CENTER, border_radius=8,
                           bgcolor=ft.Colors.PRIMARY if i == level else (
                               ft.Colors.PRIMARY_CONTAINER if i < level else ft.Colors.SURFACE_CONTAINER_HIGHEST))
@@ -644,16 +611,16 @@ def _machine_board(frame, state: State) -> ft.Control:
     stored = f"Stored: {BIO_NAME} card — checked first each turn." if m.stored else "No card stored on its board."
     return section(
         "The Machine's board",
-        ft.Row([_text("Hand card level", ft.TextThemeStyle.TITLE_SMALL, expand=True),
+        ft.Row([text("Hand card level", ft.TextThemeStyle.TITLE_SMALL, expand=True),
                 tagged("machine-level", ft.Text(str(m.level), size=sizes(40), weight=ft.FontWeight.BOLD))],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
         _level_track(m.level, sizes),
-        tagged("machine-reveals", _text(f"Reveals {_s(n, 'card')} " + (
+        tagged("machine-reveals", text(f"Reveals {_s(n, 'card')} " + (
             "this turn" if solo.phase in ("machine", "new_hope") else "next turn"), ft.TextThemeStyle.TITLE_MEDIUM)),
-        _text("Achievements (lowest value first)", ft.TextThemeStyle.TITLE_SMALL),
+        text("Achievements (lowest value first)", ft.TextThemeStyle.TITLE_SMALL),
         _achievement_cells("machine", m.achievements, sizes),
         tagged("machine-stored", ft.Row([ft.Icon(ft.Icons.PUBLIC if m.stored else ft.Icons.CHECK_BOX_OUTLINE_BLANK),
-                                         _text(stored, expand=True)])),
+                                         text(stored, expand=True)])),
     )
 
 
@@ -678,7 +645,7 @@ def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
     return section(
         "Your board",
         *hand,
-        _text("Your achievements", ft.TextThemeStyle.TITLE_SMALL),
+        text("Your achievements", ft.TextThemeStyle.TITLE_SMALL),
         _achievement_cells("human", solo.human.achievements, frame.app.sizes),
     )
 
@@ -700,9 +667,8 @@ def _side_name(state: State, side: Optional[int]) -> str:
 def _act(frame, state: State, action, label: str, *, outlined: bool = False, icon=None) -> ft.Control:
     """A button for one concrete action, greyed out with the game's reason when it isn't allowed."""
     reason = GAME.why_not(state, action)
-    cls = ft.OutlinedButton if outlined else ft.FilledTonalButton
-    return cls(content=roomy(label), icon=icon, disabled=reason is not None, tooltip=reason,
-               on_click=frame.app.guard(lambda e: frame.dispatch(action)))
+    return wide_button(label, frame.app.guard(lambda e: frame.dispatch(action)), icon=icon, filled=not outlined,
+                       tonal=not outlined, disabled=reason is not None, tooltip=reason)
 
 
 def _two_sided_options(state: State, index: int, what: str) -> list[tuple[Optional[int], Optional[int], object]]:
@@ -742,8 +708,8 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         # None allowed: why this player can't move at all (out, or the game is over), from the game.
         reason = None if options else GAME.why_not(state, DoomDrawPile(player=index))
         greyed.append((label, reason))
-        return ft.FilledTonalButton(content=roomy(label + "…"), disabled=not options, tooltip=reason,
-                                    on_click=guard(lambda e: _two_sided_dialog(frame, state, label, options)))
+        return wide_button(label + "…", guard(lambda e: _two_sided_dialog(frame, state, label, options)), tonal=True,
+                           disabled=not options, tooltip=reason)
 
     causes = ft.Row([
         one(DoomDrawPile(player=index), ABYSS_LABELS["doom_draw_pile"]),
@@ -757,22 +723,21 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
     extra = []
     declare = DeclareBiosphere(player=index)
     if state.solo is None and GAME.why_not(state, declare) is None:
-        extra.append(ft.OutlinedButton(content=roomy(f"{p.name} established Biosphere 5"), icon=ft.Icons.PUBLIC,
-                                       on_click=guard(lambda e: app.confirm(
-                                           "Biosphere 5 established?", f"{p.name} wins the game.", "Yes, wins",
-                                           lambda: frame.dispatch(declare), danger=False))))
+        extra.append(wide_button(f"{p.name} established Biosphere 5", guard(lambda e: app.confirm(
+            "Biosphere 5 established?", f"{p.name} wins the game.", "Yes, wins", lambda: frame.dispatch(declare),
+            danger=False)), icon=ft.Icons.PUBLIC, filled=False))
     status = " · OUT" if p.out else ""
     return ft.Container(ft.Column([
-        ft.Row([_text(p.name + status, ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD, expand=True),
-                _text("Doom", ft.TextThemeStyle.TITLE_SMALL),
+        ft.Row([text(p.name + status, ft.TextThemeStyle.TITLE_LARGE, bold=True, expand=True),
+                text("Doom", ft.TextThemeStyle.TITLE_SMALL),
                 tagged(f"doom-{index}", ft.Text(str(p.doom), size=app.sizes(40), weight=ft.FontWeight.BOLD,
                                                 color=ft.Colors.RED_700 if p.doom >= 6 else None))],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
         doom_bar,
-        _text(f"At doom {MAX_DOOM} {p.name} is out at once.", ft.TextThemeStyle.BODY_SMALL, italic=True),
+        text(f"At doom {MAX_DOOM} {p.name} is out at once.", ft.TextThemeStyle.BODY_SMALL, italic=True),
         causes,
         *_reasons(greyed, f"doom-reasons-{index}"),
-        _text("Leaders", ft.TextThemeStyle.TITLE_MEDIUM),
+        text("Leaders", ft.TextThemeStyle.TITLE_MEDIUM),
         *leaders, *extra,
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
@@ -786,20 +751,20 @@ def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
     tier = p.leaders[leader]
     name = LEADER_NAMES[leader]
     promote = LeaderPromote(player=index, leader=leader)
-    nxt = [_text("Next: " + ability_text(leader, tier + 1), ft.TextThemeStyle.BODY_SMALL, italic=True)] \
+    nxt = [text("Next: " + ability_text(leader, tier + 1), ft.TextThemeStyle.BODY_SMALL, italic=True)] \
         if tier + 1 in LEADER_ABILITIES[leader] else []
     uses = [_use_button(frame, state, index, leader, t) for t in usable_tiers(p, leader)]
     reasons = _reasons([(label, reason) for _, label, reason in uses], f"leader-reasons-{index}-{leader}")
     return ft.Container(ft.Column([
-        ft.Row([_text(name, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD, expand=True),
-                _text("tier", ft.TextThemeStyle.BODY_SMALL),
-                tagged(f"tier-{index}-{leader}", _text(str(tier), ft.TextThemeStyle.HEADLINE_SMALL,
-                                                       weight=ft.FontWeight.BOLD)),
+        ft.Row([text(name, ft.TextThemeStyle.TITLE_SMALL, bold=True, expand=True),
+                text("tier", ft.TextThemeStyle.BODY_SMALL),
+                tagged(f"tier-{index}-{leader}", text(str(tier), ft.TextThemeStyle.HEADLINE_SMALL,
+                                                      bold=True)),
                 icon_button(ft.Icons.ARROW_UPWARD, f"Promote {name} ({p.name})",
                             app.guard(lambda e: frame.dispatch(promote)),
                             disabled=GAME.why_not(state, promote) is not None)],
                vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4),
-        _text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM),
+        text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM),
         *nxt,
         *([ft.Row([b for b, _, _ in uses], wrap=True, spacing=8, run_spacing=8)] if uses else []),
         *reasons,
@@ -821,31 +786,27 @@ def _use_button(frame, state: State, index: int, leader: str, tier: int) -> tupl
     reasons = [GAME.why_not(state, a) for _, a in tried]
     options = [(t, a) for (t, a), reason in zip(tried, reasons) if reason is None]
     reason = None if options else next((r for r in reasons if r), None)
-    return (ft.FilledTonalButton(content=roomy(label), disabled=not options, tooltip=ability_text(leader, tier),
-                                 on_click=app.guard(lambda e: _target_dialog(frame, state, leader, tier, options))),
+    return (wide_button(label, app.guard(lambda e: _target_dialog(frame, state, leader, tier, options)), tonal=True,
+                        disabled=not options, tooltip=ability_text(leader, tier)),
             label, reason)
 
 
 def _target_dialog(frame, state: State, leader: str, tier: int, options: list) -> None:
-    app = frame.app
-    dialog = _dialog(app, f"{LEADER_NAMES[leader]} tier {tier}: on whom?",
-                     _text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM))
+    form = FormDialog(frame.app, f"{LEADER_NAMES[leader]} tier {tier}: on whom?",
+                      [text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM)], modal=False)
     for target, action in options:
         who = (("The Machine / not recorded" if state.solo else "Not recorded") if target is None
                else state.abyss.players[target].name)
-        dialog.content.controls.append(ft.FilledTonalButton(
-            content=roomy(who, centred=True), on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
-    app.page.show_dialog(dialog)
+        form.fields.controls.append(form.button(who, lambda a=action: frame.dispatch(a), tonal=True))
+    form.show()
 
 
 def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
-    app = frame.app
-    dialog = _dialog(app, label)
-    for by, on, action in options:
-        dialog.content.controls.append(ft.FilledTonalButton(
-            content=roomy(f"{_side_name(state, by)} played it on {_side_name(state, on)}", centred=True),
-            on_click=_closing(app, dialog, lambda a=action: frame.dispatch(a))))
-    app.page.show_dialog(dialog)
+    form = FormDialog(frame.app, label, modal=False)
+    form.fields.controls = [form.button(f"{_side_name(state, by)} played it on {_side_name(state, on)}",
+                                        lambda a=action: frame.dispatch(a), tonal=True)
+                            for by, on, action in options]
+    form.show()
 
 
 # --- setup ----------------------------------------------------------------------------------------------

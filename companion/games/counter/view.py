@@ -3,7 +3,7 @@
 import flet as ft
 
 from companion.games.counter.rules import Add, Roll
-from companion.ui.widgets import section, track
+from companion.ui.widgets import section, track, wide_button
 
 # Drawn afresh from the state every time, keeping no control across redraws: the frame may reconcile
 # it with what the phone shows (see CampaignScreen).
@@ -18,6 +18,5 @@ def panel(frame) -> ft.Control:
         track("Value", state.value, identifier="counter-value", low=0, high=state.cap, sizes=frame.app.sizes,
               on_minus=guard(lambda e: frame.dispatch(Add(amount=-1))),
               on_plus=guard(lambda e: frame.dispatch(Add(amount=1)))),
-        ft.FilledButton(content="Roll a d6 onto it", icon=ft.Icons.CASINO, height=56,
-                        on_click=guard(lambda e: frame.dispatch(Roll(), pulse=True))),
+        wide_button("Roll a d6 onto it", guard(lambda e: frame.dispatch(Roll(), pulse=True)), icon=ft.Icons.CASINO),
     )

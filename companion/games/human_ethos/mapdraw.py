@@ -1,13 +1,20 @@
 """Drawing a Human Ethos hex map with Flet's canvas, and turning a tap back into a hex.
 
 Used by the play screen and the map editor. Decides nothing about the rules: it is told what to
-highlight (reachable spaces, placement spaces, a tie's options, the last moves) and draws it."""
+highlight (reachable spaces, placement spaces, a tie's options, the last moves, an attack's target)
+and draws it.
+
+Each space keeps its parts apart so none hides another, at any zoom: its name along the top edge
+(a face-down token's mark on its left, a tie option's number on its right), the enemies as red
+tags across the middle ("2 Drak": the count and a short name that still tells the types apart),
+the team members' discs along the bottom, over the special space's word. A zoomed map is the
+same drawing scaled (`Layout.scaled`), so the writing grows with it and taps map back exactly."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 import flet as ft
 import flet.canvas as cv
@@ -36,12 +43,15 @@ class Marks:
 
     members: list[tuple[str, Coord]] = field(default_factory=list)  # (name, space)
     enemies: list[tuple[str, int, Coord]] = field(default_factory=list)  # (type, count, space)
+    enemy_words: dict[Coord, str] = field(default_factory=dict)  # space → its enemies in words, read aloud
     selected: Optional[Coord] = None
     reachable: set[Coord] = field(default_factory=set)  # green, filled (REACHABLE_FILL)
     targets: dict[Coord, str] = field(default_factory=dict)  # amber outline + a small tag (tie options, placements)
     moved: list[tuple[Coord, Coord]] = field(default_factory=list)  # arrows of the last moves
     tokens: dict[Coord, str] = field(default_factory=dict)  # space → "?" face down, "!" revealed
     used: set[Coord] = field(default_factory=set)  # used caches
+    aimed: Optional[Coord] = None  # the space an attack is aimed at (a thick red ring)
+    attackable: set[Coord] = field(default_factory=set)  # enemies the attacker reaches (thin red rings)
     unreachable: set[Coord] = field(default_factory=set)  # editor: flagged spaces
     ghosts: set[Coord] = field(default_factory=set)  # editor: empty hexes one can add
 
@@ -60,6 +70,10 @@ class Layout:
 
     def corners(self, c: Coord) -> list[tuple[float, float]]:
         return [(x + self.dx, y + self.dy) for x, y in hex_corners(c, self.size)]
+
+    def scaled(self, k: float) -> "Layout":
+        """The same drawing k times bigger (a zoomed map): every point, and so every tap, scales by k."""
+        return Layout(self.size * k, self.dx * k, self.dy * k, self.width * k, self.height * k)
 
     def hex_at(self, px: float, py: float) -> Coord:
         """The hex under a point of the canvas (flat-top axial, rounded in cube coordinates)."""
@@ -126,6 +140,54 @@ def shared_edge(lay: Layout, a: Coord, b: Coord) -> Optional[tuple[tuple[float, 
     return (common[0], common[1]) if len(common) == 2 else None
 
 
+def short_names(names: Iterable[str]) -> dict[str, str]:
+    """A short name for each enemy type drawn on the map, as short as keeps the types apart:
+    "Nanobots" → "Nano", "Drakens" → "Drak"; "Alpha" and "Alphas" → "Alpha" and "Alphas"."""
+    unique = sorted(set(names))
+
+    def candidates(name: str) -> list[str]:
+        words = name.split()
+        out = [name[:4]]
+        if len(words) > 1:  # "Elite Guards", "Elite Drones" → "EliG", "EliD"
+            out.append(words[0][:3] + "".join(w[0].upper() for w in words[1:]))
+        out += [name[:n] for n in range(5, len(name) + 1)]
+        return [c.strip() or name for c in out] + [name]
+
+    level = {n: 0 for n in unique}
+
+    def tag(n: str) -> str:
+        options = candidates(n)
+        return options[min(level[n], len(options) - 1)]
+
+    while True:
+        seen: dict[str, list[str]] = {}
+        for n in unique:
+            seen.setdefault(tag(n).lower(), []).append(n)
+        moved = False
+        for clash in (ns for ns in seen.values() if len(ns) > 1):
+            for n in clash:
+                if level[n] < len(candidates(n)) - 1:
+                    level[n] += 1
+                    moved = True
+        if not moved:
+            break
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for n in unique:  # names alike but for their case: numbered
+        t, k = tag(n), 2
+        while t.lower() in taken:
+            t, k = f"{tag(n)}{k}", k + 1
+        taken.add(t.lower())
+        out[n] = t
+    return out
+
+
+def tag_width(text: str, size: float) -> float:
+    """About how wide an enemy tag must be for `text` in bold at `size` px (the canvas can't measure)."""
+    narrow = sum(1 for ch in text if ch in "ilj1 .'")
+    return (len(text) - narrow) * size * 0.62 + narrow * size * 0.32 + size * 0.9
+
+
 def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
     board = Board.of(m)
     s = lay.size
@@ -144,10 +206,11 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
             if c in marks.used:
                 colour, word = "#9E9E9E", "USED"
             out.append(_polygon(_scaled(lay, c, 0.55), _fill(ft.Colors.with_opacity(0.4, colour))))
-            out.append(_text(lay.centre(c)[0], lay.centre(c)[1] + s * 0.52, word, max(8, s * 0.24), "#212121", True))
+            out.append(_text(lay.centre(c)[0], lay.centre(c)[1] + s * 0.58, word, max(8.5, s * 0.24), "#212121", True))
         out.append(_polygon(lay.corners(c), _stroke("#757575", 1.2)))
         cx, cy = lay.centre(c)
-        out.append(_text(cx, cy - s * 0.62, board.label(c), max(8, s * 0.26), "#424242"))
+        shift = s * 0.2 if marks.targets.get(c) else 0  # clear of a tie option's number, top right
+        out.append(_text(cx - shift, cy - s * 0.6, board.label(c), max(10.5, s * 0.3), "#37474F", True))
         if c in marks.unreachable:
             out.append(_polygon(_scaled(lay, c, 0.85), _stroke("#D50000", 2.5)))
     # area borders: a thin dark line where two spaces of different areas meet
@@ -165,48 +228,72 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
         out.append(_polygon(_scaled(lay, c, 0.86), _stroke(REACHABLE_EDGE, 3)))
     for c in marks.targets:
         out.append(_polygon(_scaled(lay, c, 0.86), _stroke("#FF8F00", 4)))
-    for c, mark in marks.tokens.items():
+    for c, mark in marks.tokens.items():  # top left, beside the space's name
         cx, cy = lay.centre(c)
-        out.append(cv.Circle(cx - s * 0.55, cy - s * 0.3, s * 0.2, paint=_fill("#37474F" if mark == "?" else "#FF6F00")))
-        out.append(_text(cx - s * 0.55, cy - s * 0.3, mark, max(9, s * 0.26), "#FFFFFF", True))
+        r = max(6.5, s * 0.2)
+        out.append(cv.Circle(cx - s * 0.5, cy - s * 0.55, r, paint=_fill("#37474F" if mark == "?" else "#FF6F00")))
+        out.append(_text(cx - s * 0.5, cy - s * 0.55, mark, max(9, s * 0.26), "#FFFFFF", True))
     for a, b in marks.moved:
         if a in board.spaces and b in board.spaces:
             (x1, y1), (x2, y2) = lay.centre(a), lay.centre(b)
             out.extend(_arrow(x1, y1, x2, y2, s))
     if marks.selected is not None:
         out.append(_polygon(_scaled(lay, marks.selected, 0.95), _stroke("#0D47A1", 5)))
-    # enemies: a red disc with the count and the type's first letters
+    for c in marks.attackable:
+        out.append(_polygon(_scaled(lay, c, 0.86), _stroke(ENEMY_COLOUR, 2.5)))
+    if marks.aimed is not None:
+        out.append(_polygon(_scaled(lay, marks.aimed, 0.93), _stroke("#B71C1C", max(4, s * 0.14))))
     per_space: dict[Coord, list[tuple[str, int]]] = {}
     for name, count, c in marks.enemies:
         per_space.setdefault(c, []).append((name, count))
-    for c, groups in per_space.items():
-        cx, cy = lay.centre(c)
-        for i, (name, count) in enumerate(groups[:3]):
-            ox = (i - (len(groups[:3]) - 1) / 2) * s * 0.62
-            out.append(cv.Circle(cx + ox, cy + s * 0.05, s * 0.3, paint=_fill(ENEMY_COLOUR)))
-            out.append(_text(cx + ox, cy - s * 0.02, str(count), max(10, s * 0.34), "#FFFFFF", True))
-            out.append(_text(cx + ox, cy + s * 0.24, name[:4], max(7, s * 0.17), "#FFFFFF", True))
-    # team members: coloured discs with initials, spread around the lower half of the hex
+    # Team members first: with enemies on their space they stand in its lower corners, under the
+    # enemies' tags (drawn next), so a token never hides which enemies are there.
     at: dict[Coord, list[int]] = {}
     for i, (_, c) in enumerate(marks.members):
         at.setdefault(c, []).append(i)
     for c, idx in at.items():
         cx, cy = lay.centre(c)
         n = len(idx)
+        crowded = bool(per_space.get(c))
+        r = max(9.0, s * 0.26) if crowded else max(9.5, s * 0.3)
         for k, i in enumerate(idx):
             name = marks.members[i][0]
-            ox = (k - (n - 1) / 2) * s * 0.42
-            oy = s * 0.42 if per_space.get(c) else 0
-            out.append(cv.Circle(cx + ox, cy + oy, s * 0.26, paint=_fill(MEMBER_COLOURS[i % len(MEMBER_COLOURS)])))
-            out.append(cv.Circle(cx + ox, cy + oy, s * 0.26, paint=_stroke("#FFFFFF", 2)))
-            out.append(_text(cx + ox, cy + oy, name[:2], max(9, s * 0.24), "#FFFFFF", True))
+            if crowded:  # 1: the lower left corner; 2: both corners; more: a row along the bottom
+                ox = -s * 0.32 if n == 1 else (k - (n - 1) / 2) * (s * 0.64 / (n - 1) if n <= 3 else r * 1.7)
+                oy = s * 0.53
+            else:
+                ox, oy = (k - (n - 1) / 2) * r * 1.6, s * 0.08
+            out.append(cv.Circle(cx + ox, cy + oy, r, paint=_fill(MEMBER_COLOURS[i % len(MEMBER_COLOURS)])))
+            out.append(cv.Circle(cx + ox, cy + oy, r, paint=_stroke("#FFFFFF", 2)))
+            out.append(_text(cx + ox, cy + oy, name[:2], max(9.5, r), "#FFFFFF", True))
+    # Enemies: a red tag per type across the middle: its count and a short name ("2 Drak").
+    short = short_names(name for name, _, _ in marks.enemies)
+    for c, groups in per_space.items():
+        cx, cy = lay.centre(c)
+        shown = groups[:3]
+        size = max(11.0, s * 0.36) if len(shown) == 1 else max(10.0, s * 0.3)
+        h = size * 1.3
+        # one tag just above the middle; a stack a little lower, clear of the name, unless members
+        # stand in the lower corners
+        middle = cy - s * 0.12 if len(shown) == 1 or c in at else cy + s * 0.1
+        top = middle - (len(shown) * h + (len(shown) - 1) * 2) / 2
+        for k, (name, count) in enumerate(shown):
+            text = f"{count} {short[name]}" + (f" +{len(groups) - 3}" if k == 2 and len(groups) > 3 else "")
+            w = tag_width(text, size)
+            y = top + k * (h + 2)
+            out.append(cv.Rect(cx - w / 2, y, w, h, border_radius=ft.BorderRadius.all(h / 2),
+                               paint=_fill(ENEMY_COLOUR)))
+            out.append(cv.Rect(cx - w / 2, y, w, h, border_radius=ft.BorderRadius.all(h / 2),
+                               paint=_stroke("#FFFFFF", 1.5)))
+            out.append(_text(cx, y + h / 2, text, size, "#FFFFFF", True))
     # the tie options' numbers last, on top of everything: the players tap by them, at arm's length
     for c, tag in marks.targets.items():
         if tag:
             cx, cy = lay.centre(c)
-            out.append(cv.Circle(cx + s * 0.5, cy - s * 0.3, s * 0.34, paint=_fill("#E65100")))
-            out.append(cv.Circle(cx + s * 0.5, cy - s * 0.3, s * 0.34, paint=_stroke("#FFFFFF", 2)))
-            out.append(_text(cx + s * 0.5, cy - s * 0.3, tag, max(12, s * 0.44), "#FFFFFF", True))
+            r, x, y = max(9.0, s * 0.32), cx + s * 0.55, cy - s * 0.48
+            out.append(cv.Circle(x, y, r, paint=_fill("#E65100")))
+            out.append(cv.Circle(x, y, r, paint=_stroke("#FFFFFF", 2)))
+            out.append(_text(x, y, tag, max(12, r * 1.3), "#FFFFFF", True))
     return out
 
 
@@ -223,11 +310,14 @@ def _arrow(x1, y1, x2, y2, s) -> list[cv.Shape]:
     return [cv.Line(sx, sy, ex, ey, paint=paint), cv.Line(ex, ey, *left, paint=paint), cv.Line(ex, ey, *right, paint=paint)]
 
 
-def map_control(m: HexMap, width: float, marks: Marks, on_tap: Optional[Callable[[Coord, "Layout", float, float], None]],
-                *, extra: Optional[list[Coord]] = None, identifier: str = "hexmap") -> ft.Control:
-    """The map as a canvas inside a GestureDetector; `on_tap(hex, layout, x, y)` gets the tapped hex."""
+def map_canvas(m: HexMap, width: float, marks: Marks,
+               on_tap: Optional[Callable[[Coord, "Layout", float, float], None]], *,
+               extra: Optional[list[Coord]] = None, zoom: float = 1.0) -> tuple[ft.Control, Layout]:
+    """The map fitted to `width` then drawn `zoom` times bigger, as a canvas inside a GestureDetector,
+    and its layout. `on_tap(hex, layout, x, y)` gets the tapped hex: the position is the canvas's own
+    (Flutter maps a tap back through any zoom or pan around it), so it needs no correction."""
     coords = [s.c for s in m.spaces] + list(extra or [])
-    lay = layout(coords, width)
+    lay = layout(coords, width).scaled(zoom)
     canvas = cv.Canvas(shapes=shapes(m, lay, marks), width=lay.width, height=lay.height)
 
     def tapped(e):
@@ -236,9 +326,46 @@ def map_control(m: HexMap, width: float, marks: Marks, on_tap: Optional[Callable
             return
         on_tap(lay.hex_at(pos.x, pos.y), lay, pos.x, pos.y)
 
-    detector = ft.GestureDetector(content=ft.Container(canvas, bgcolor=ft.Colors.with_opacity(0.01, "#FFFFFF")), on_tap_up=tapped, mouse_cursor=ft.MouseCursor.CLICK)
-    return ft.Semantics(identifier=identifier, label="Hex map: tap a space", content=ft.Container(
-        detector, width=lay.width, height=lay.height, alignment=ft.Alignment.TOP_LEFT))
+    detector = ft.GestureDetector(content=ft.Container(canvas, bgcolor=ft.Colors.with_opacity(0.01, "#FFFFFF")),
+                                  on_tap_up=tapped, mouse_cursor=ft.MouseCursor.CLICK)
+    markers = enemy_markers(m, lay, marks)
+    # (under the canvas: a Container takes the taps on its box, even an empty one)
+    content = ft.Stack([*markers, detector], width=lay.width, height=lay.height)
+    return ft.Container(content, width=lay.width, height=lay.height, alignment=ft.Alignment.TOP_LEFT), lay
+
+
+def enemy_markers(m: HexMap, lay: Layout, marks: Marks) -> list[ft.Control]:
+    """An empty box over each space with enemies, named for screen readers ("Enemies on D4: 2
+    Drakens, 1 Nanobot") and for tests ("enemy-D4"): the canvas's writing is only pixels. They lie
+    under the canvas, so a tap there reaches the map."""
+    board = Board.of(m)
+    out: list[ft.Control] = []
+    for c in dict.fromkeys(c for _, _, c in marks.enemies):
+        label = board.label(c)
+        words = marks.enemy_words.get(c) or ", ".join(f"{n} {name}" for name, n, at in marks.enemies if at == c)
+        x, y = lay.centre(c)
+        w, h = lay.size * 1.4, lay.size * 0.9
+        out.append(ft.Container(left=x - w / 2, top=y - lay.size * 0.12 - h / 2, width=w, height=h,
+                                content=ft.Semantics(identifier=f"enemy-{label}",
+                                                     label=f"Enemies on {label}: {words}. Tap to attack.",
+                                                     content=ft.Container(width=w, height=h))))
+    return out
+
+
+def map_control(m: HexMap, width: float, marks: Marks, on_tap: Optional[Callable[[Coord, "Layout", float, float], None]],
+                *, extra: Optional[list[Coord]] = None, identifier: str = "hexmap") -> ft.Control:
+    """The map as a canvas inside a GestureDetector; `on_tap(hex, layout, x, y)` gets the tapped hex."""
+    content, _ = map_canvas(m, width, marks, on_tap, extra=extra)
+    return ft.Semantics(identifier=identifier, label="Hex map: tap a space", content=content)
+
+
+def centred(lay: Layout, c: Coord, view_width: float, view_height: float) -> tuple[float, float]:
+    """The pan (dx, dy) that brings space `c` of a drawing to the middle of a window of the given size
+    on it, stopped at the drawing's edges (as a zoomed map's viewer stops a drag)."""
+    x, y = lay.centre(c)
+    dx = min(0.0, max(view_width - lay.width, view_width / 2 - x))
+    dy = min(0.0, max(view_height - lay.height, view_height / 2 - y))
+    return dx, dy
 
 
 def label_of(m: HexMap, c: Coord) -> str:

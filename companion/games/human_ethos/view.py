@@ -29,11 +29,13 @@ from companion.ui.widgets import big_button, dialog_error, icon_button, keyed, s
 RECONCILED = True
 WIDE = True  # on a desktop the map stands beside the track and the next step (see panel)
 WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit
+ZOOMS = (1.0, 1.5, 2.0, 2.5, 3.0)  # the zoom buttons' steps (1: the whole map fits the screen)
+PINCH_MAX = 3.0  # a pinch zooms up to this much more on top (phones and tablets)
 
 from . import rules as R
 from .enemies import EnemyType, token_faces
 from .hexmap import Board, Coord, Hex, HexMap, check_map, parse_map_json
-from .mapdraw import MEMBER_COLOURS, Marks, map_control
+from .mapdraw import MEMBER_COLOURS, Layout, Marks, centred, map_canvas, short_names
 
 MAP_KIND = "human_ethos_map"
 ENEMY_KIND = "human_ethos_enemy"
@@ -119,8 +121,13 @@ class Ui:
     # enemy phase order chosen by the players: group keys (enemy, coord); None = closest first
     order: Optional[list] = None
     order_open: bool = False
-    zoom: bool = False  # the map drawn bigger than the screen, scrolled sideways
-    map_memo: Optional[tuple] = None  # (what was drawn, the canvas): see _map_canvas
+    # the map's zoom on this phone (one of ZOOMS): drawn that much bigger, dragged sideways to pan
+    zoom: float = 1.0
+    view_epoch: int = 0  # bumped by the zoom buttons: the phone gets a new viewer (no pinch or pan left over)
+    centre_pending: bool = False  # after a zoom button: bring the focus to the middle once the phone laid it out
+    target: Optional[Coord] = None  # the space an attack is aimed at (an enemy tapped on the map)
+    attacker: Optional[str] = None  # who attacks it (None: chosen when aiming)
+    map_memo: Optional[tuple] = None  # (what was drawn, the canvas, its layout): see _map_canvas
 
 
 def _ui(frame) -> Ui:
@@ -318,11 +325,15 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
     if waiting:
         return tagged("next-step", spawn_section(frame, state, ui, waiting[0]))
-    if ui.selected:
+    if _aiming(state, ui):
+        hint = (f"Aiming at {Board.of(issue.map).label(ui.target)}: under the map, set the damage card and "
+                "tap Hit (or tap another enemy, or the cross to stop).")
+    elif ui.selected:
         hint = (f"{ui.selected} is picked: tap a green space to move there (card's move {ui.move_value}), "
                 "or tap them again to let go.")
     else:
-        hint = "Play your cards: tap a team member on the map (or below it), then the space they move to."
+        hint = ("Play your cards: tap a team member on the map (or above it), then the space they move to; "
+                "tap an enemy on the map to attack it.")
     phase = moves["enemy_phase"][0]
     return tagged("next-step", section(
         "Next",
@@ -514,6 +525,11 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
         tokens={t.at.c: ("?" if t.status == "face_down" else "!") for t in issue.tokens if t.status != "resolved"},
         used={h.c for h in issue.used_caches},
     )
+    types = {t.name: t for t in state.enemy_types}
+    for g in issue.groups:
+        t = types.get(g.enemy)
+        said = t.count_name(g.count) if t else f"{g.count} {g.enemy}"
+        marks.enemy_words[g.at.c] = ", ".join(filter(None, [marks.enemy_words.get(g.at.c), said]))
     names = {m.name for m in issue.members}
     if ui.selected not in names:
         ui.selected = None
@@ -533,6 +549,9 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
             marks.targets[h.c] = ""
         for en, c, n in ui.placements if ui.spawn_token == k else []:
             marks.enemies.append((en, n, c))
+    elif _aiming(state, ui):
+        marks.aimed = ui.target
+        marks.attackable = {issue.groups[i].at.c for i in R.attack_targets(state, ui.attacker, ui.reach, ui.ignore_walls)}
     elif ui.selected:
         member = next(m for m in issue.members if m.name == ui.selected)
         marks.selected = member.at.c
@@ -545,34 +564,105 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     board = Board.of(issue.map)
     moves = legal(state)
     moving = "move" in moves and moves["move"][0].why_not is None  # a movement card may be played now
-    controls: list[ft.Control] = []
-    if moving:
-        controls.append(member_row(frame, state, ui))
-    width = _map_width(frame) * (1.8 if ui.zoom else 1)
-    controls.append(ft.Row([_map_canvas(frame, ui, issue.map, width, marks)], scroll=ft.ScrollMode.AUTO))
-
-    def zoom(e):
-        ui.zoom = not ui.zoom
-        frame.refresh()
-
-    controls.append(ft.TextButton(content="Smaller map" if ui.zoom else "Bigger map (scroll sideways)",
-                                  icon=ft.Icons.ZOOM_OUT if ui.zoom else ft.Icons.ZOOM_IN, height=TAP, on_click=zoom))
-    if moving and ui.selected:
+    aiming = _aiming(state, ui)
+    # The map keeps its place in this list (an empty slot when no member can be picked), so the
+    # redraw matches it with the one the phone shows, viewer and pan included.
+    controls: list[ft.Control] = [member_row(frame, state, ui) if moving else ft.Container()]
+    fit = _map_width(frame)
+    canvas, lay = _map_canvas(frame, ui, issue.map, fit, marks)
+    controls.append(ft.Row([map_viewer(frame, state, ui, canvas, lay, fit)], alignment=ft.MainAxisAlignment.CENTER))
+    controls.append(zoom_row(frame, ui))
+    if aiming:
+        controls.extend(aim_controls(frame, state, ui, board, moves))
+    elif moving and ui.selected:
         controls.extend(move_controls(frame, state, ui, board, spec_of(moves, "move", "move")))
     sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
-    controls.append(_say(f"{issue.map.name}{sample}. Green: reachable. Orange: highlighted spaces and the last moves. "
-                         "?: face-down token.", style=ft.TextThemeStyle.BODY_SMALL))
+    short = short_names(g.enemy for g in issue.groups)
+    tags = [f"{t} = {name}" for name, t in short.items() if t != name]
+    controls.append(_say(f"{issue.map.name}{sample}. Tap an enemy's red tag to attack it"
+                         f"{' (' + ', '.join(tags) + ')' if tags else ''}. Drag a zoomed map to see the rest. "
+                         "Green: reachable. Orange: highlighted spaces and the last moves. ?: face-down token.",
+                         style=ft.TextThemeStyle.BODY_SMALL))
     return section("Board", *controls)
 
 
-def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> ft.Control:
+def _touch(frame) -> bool:
+    """A phone or tablet: a pinch zooms the map too. Not on a desktop, where the viewer would take
+    the mouse wheel for a zoom as well as the page's scroll."""
+    platform = getattr(frame.app.page, "platform", None)
+    return str(getattr(platform, "value", platform)) in ("android", "ios")
+
+
+def map_viewer(frame, state: R.State, ui: Ui, canvas: ft.Control, lay: Layout, fit: float) -> ft.Control:
+    """The map in an InteractiveViewer: as wide as the screen allows and as tall as the drawing, so a
+    finger's sideways drag pans a zoomed map and an upward one still scrolls the page; a phone can
+    pinch it too. A tap reaches the canvas inside, which maps it back through the zoom and pan.
+    The viewer keeps its identity (and the phone its pan) across redraws until a zoom button makes
+    a new one (`view_epoch`); that one is then panned to the focus once the phone has laid it out."""
+    width, height = min(lay.width, fit), lay.height
+    focus = _focus(state, ui)
+
+    async def laid_out(e):
+        if not ui.centre_pending or focus is None:
+            return
+        ui.centre_pending = False
+        dx, dy = centred(lay, focus, width, height)
+        if dx or dy:
+            try:
+                await viewer.pan(dx, dy)
+            except (RuntimeError, TimeoutError):  # the phone left or redrew meanwhile: the map stays as it is
+                pass
+
+    viewer = ft.InteractiveViewer(content=canvas, constrained=False, width=width, height=height,
+                                  min_scale=1, max_scale=PINCH_MAX, scale_enabled=_touch(frame),
+                                  on_size_change=laid_out)
+    # The map's name for screen readers (and tests: "hexmap", the window's box) on an empty box
+    # under the viewer, not around it: Flutter's web engine drops the identifier of a node whose
+    # children change (the enemies' markers come and go inside the viewer).
+    name = ft.Semantics(identifier="hexmap", content=ft.Container(width=width, height=height),
+                        label="Hex map: tap a space or an enemy" + (", drag to pan" if lay.width > width else ""))
+    return keyed(f"map-view-{ui.view_epoch}", ft.Stack([name, viewer], width=width, height=height))
+
+
+def _focus(state: R.State, ui: Ui) -> Optional[Coord]:
+    """Where a zoom button looks: the aimed-at enemy, else the picked member, else whose turn it is."""
+    issue = state.issue
+    if ui.target is not None:
+        return ui.target
+    who = ui.selected or (issue.members[issue.active].name if issue.members else None)
+    return next((m.at.c for m in issue.members if m.name == who), None)
+
+
+def zoom_row(frame, ui: Ui) -> ft.Control:
+    """Zoom in / out / fit for one hand (a browser or a thumb can't always pinch)."""
+    i = ZOOMS.index(ui.zoom) if ui.zoom in ZOOMS else 0
+    return ft.Row([
+        icon_button(ft.Icons.ZOOM_OUT, "Zoom out the map", lambda e: _zoom(frame, ZOOMS[max(0, i - 1)]), disabled=i == 0),
+        tagged("map-zoom", ft.Text(f"{round(ui.zoom * 100)} %", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                                   weight=ft.FontWeight.BOLD, width=64, text_align=ft.TextAlign.CENTER)),
+        icon_button(ft.Icons.ZOOM_IN, "Zoom in the map", lambda e: _zoom(frame, ZOOMS[min(len(ZOOMS) - 1, i + 1)]),
+                    disabled=i == len(ZOOMS) - 1),
+        icon_button(ft.Icons.FIT_SCREEN, "Fit the map to the screen", lambda e: _zoom(frame, 1.0)),
+    ], spacing=4, alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _zoom(frame, zoom: float) -> None:
+    ui = _ui(frame)
+    ui.zoom = zoom
+    ui.view_epoch += 1  # a new viewer: no pinch or pan from before (the old pan may not fit the new size)
+    ui.centre_pending = zoom > 1
+    frame.refresh()
+
+
+def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> tuple[ft.Control, Layout]:
     """The map's canvas, the same control while nothing drawn on it changed: the panel's diff skips
     a control it already sent (Flet compares a kept object with itself in no time), so a tap that
-    leaves the map alone (threat +1, a stepper) neither redraws nor re-sends ~1,700 shapes."""
-    key = (hex_map.model_dump_json(), repr(marks), round(width))
+    leaves the map alone (threat +1, a stepper) neither redraws nor re-sends ~1,700 shapes. A zoom
+    button draws it anew, for the new viewer it goes in."""
+    key = (hex_map.model_dump_json(), repr(marks), round(width), ui.zoom, ui.view_epoch)
     if ui.map_memo is None or ui.map_memo[0] != key:
-        ui.map_memo = (key, map_control(hex_map, width, marks, _guarded_tap(frame)))
-    return ui.map_memo[1]
+        ui.map_memo = (key, *map_canvas(hex_map, width, marks, _guarded_tap(frame), zoom=ui.zoom))
+    return ui.map_memo[1], ui.map_memo[2]
 
 
 def _guarded_tap(frame):
@@ -598,6 +688,7 @@ def _select(frame, name: str) -> None:
     ui = _ui(frame)
     ui.selected = None if ui.selected == name else name
     ui.along = set()
+    ui.target = ui.attacker = None  # picking who moves ends aiming at an enemy
     frame.refresh()
 
 
@@ -625,13 +716,22 @@ def _tapped(frame, c: Coord) -> None:
     state: R.State = frame.loaded.game_state
     ui = _ui(frame)
     issue = state.issue
-    if issue is None or issue.over:
+    if issue is None:
+        return
+    enemies = [g for g in issue.groups if g.at.c == c]
+    if issue.over:
+        if enemies:  # an enemy tapped after the end: say why nothing happens
+            raise InputError(_why_no_attack(state, enemies[0]))
         return
     board = Board.of(issue.map)
     if c not in board.spaces:
         raise InputError("That is not a space of this map.")
     if issue.pending is not None:
-        frame.dispatch(R.Choose(option=R.option_at(issue.pending, c)))
+        try:
+            option = R.option_at(issue.pending, c)
+        except InputError as exc:
+            raise InputError(f"{_why_no_attack(state, enemies[0])} {exc}" if enemies else str(exc)) from None
+        frame.dispatch(R.Choose(option=option))
         return
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
     if waiting:
@@ -639,8 +739,9 @@ def _tapped(frame, c: Coord) -> None:
         allowed = {h.c for h in R.placement_spaces(state, k)}
         if c not in allowed:
             token = issue.tokens[k]
-            raise InputError(f"Place these enemies within area {token.area or board.label(token.at.c)}: "
-                             "tap a space outlined in orange.")
+            where = (f"Place these enemies within area {token.area or board.label(token.at.c)}: "
+                     "tap a space outlined in orange.")
+            raise InputError(f"{_why_no_attack(state, enemies[0])} {where}" if enemies else where)
         if ui.spawn_token != k:
             return
         for idx, (en, at, n) in enumerate(ui.placements):
@@ -651,6 +752,15 @@ def _tapped(frame, c: Coord) -> None:
             ui.placements.append((ui.spawn_enemy, c, ui.spawn_count))
         frame.refresh()
         return
+    if enemies:  # aim at them: the attack waits under the map for the damage card
+        why = _why_no_attack(state, enemies[0])
+        if why:
+            raise InputError(why)
+        ui.target, ui.attacker = c, _default_attacker(state, ui, c)
+        frame.refresh()
+        return
+    if ui.target is not None:  # a tap elsewhere stops aiming, and does what it does
+        ui.target = ui.attacker = None
     here = [m.name for m in issue.members if m.at.c == c]
     if ui.selected is None:
         if not here:
@@ -683,47 +793,145 @@ def last_section(frame, state: R.State) -> ft.Control:
 # --- attacks and manual ± -----------------------------------------------------------------------------
 
 
+def _why_no_attack(state: R.State, group: R.EnemyGroup) -> Optional[str]:
+    """Why an attack can't be made now (None: it can), in the rules' words."""
+    attack = legal(state).get("attack")
+    if attack:
+        return attack[0].why_not
+    issue = state.issue
+    return R.refusal(state, R.Attack(member=issue.members[issue.active].name, at=group.at, enemy=group.enemy,
+                                     damage=1, range=0))
+
+
+def _aiming(state: R.State, ui: Ui) -> bool:
+    """An enemy was tapped and can still be attacked: the attack waits under the map. Forgotten when
+    its enemies are gone (killed, moved), attacks are not allowed now, or the attacker left."""
+    issue = state.issue
+    if ui.target is None:
+        return False
+    names = [m.name for m in issue.members]
+    if (issue.over or not any(g.at.c == ui.target for g in issue.groups) or ui.attacker not in names
+            or _why_no_attack(state, next(g for g in issue.groups if g.at.c == ui.target))):
+        ui.target = ui.attacker = None
+        return False
+    return True
+
+
+def _default_attacker(state: R.State, ui: Ui, c: Coord) -> str:
+    """Who attacks a tapped enemy: the picked member; else whose turn it is if they reach it with the
+    card's range as entered; else the only member who does; else whose turn it is (the card under
+    the map lets the players pick another)."""
+    issue = state.issue
+    if ui.selected in {m.name for m in issue.members}:
+        return ui.selected
+    active = issue.members[issue.active].name
+    reach = [m.name for m in issue.members
+             if any(issue.groups[i].at.c == c for i in R.attack_targets(state, m.name, ui.reach, ui.ignore_walls))]
+    return reach[0] if len(reach) == 1 and active not in reach else active
+
+
+def _attack_inputs(frame, moves, ui: Ui, prefix: str) -> list[ft.Control]:
+    """The damage card's numbers (ranges from the attack's legal move) and its wall switch."""
+    return [
+        spec_stepper(frame, "Damage", spec_of(moves, "attack", "damage"), ui.damage, lambda v: setattr(ui, "damage", v),
+                     identifier=f"{prefix}-damage"),
+        spec_stepper(frame, "Range", spec_of(moves, "attack", "range"), ui.reach, lambda v: setattr(ui, "reach", v),
+                     identifier=f"{prefix}-range"),
+        ft.Switch(label="The card ignores walls", value=ui.ignore_walls,
+                  on_change=lambda e: (setattr(ui, "ignore_walls", bool(e.control.value)), frame.refresh())),
+    ]
+
+
+def _hit_button(frame, state: R.State, ui: Ui, attacker: str, i: int, board: Board, *, filled: bool = False) -> ft.Control:
+    """Attack group i with the damage card as entered: the same action from the map or the list."""
+    issue = state.issue
+    g = issue.groups[i]
+    et = next((t for t in state.enemy_types if t.name == g.enemy), None)
+    name = et.count_name(g.count) if et else f"{g.count} {g.enemy}"
+    health = f" (health {et.health}" + (f", {g.damage} taken" if g.damage else "") + ")" if et else ""
+
+    def hit(e):
+        _unaimed(frame, build(R.Attack, member=attacker, at=g.at, enemy=g.enemy, damage=ui.damage, range=ui.reach,
+                              ignore_walls=ui.ignore_walls))
+
+    cls = ft.FilledButton if filled else ft.FilledTonalButton
+    # no fixed height: on a narrow phone the words wrap onto a second line instead of being cut off
+    words = ft.Container(ft.Text(f"Hit {name} on {board.label(g.at.c)}{health}", text_align=ft.TextAlign.CENTER),
+                         padding=ft.Padding.symmetric(vertical=8))
+    return cls(content=words, icon=ft.Icons.GPS_FIXED, on_click=frame.app.guard(hit))
+
+
+def _unaimed(frame, action) -> None:
+    """Dispatch an attack or move made from the aim: the redraw after it no longer aims (unless the
+    rules refuse it: then the aim stays for another try)."""
+    ui = _ui(frame)
+    kept = (ui.target, ui.attacker)
+    ui.target = ui.attacker = None
+    try:
+        frame.dispatch(action)
+    except Exception:
+        ui.target, ui.attacker = kept
+        raise
+
+
+def aim_controls(frame, state: R.State, ui: Ui, board: Board, moves) -> list[ft.Control]:
+    """The attack on the enemy tapped on the map, right under it: who attacks (the picked member, or
+    the players choose), the damage card, and a Hit button per enemy type on that space."""
+    issue = state.issue
+    c = ui.target
+    here = [i for i, g in enumerate(issue.groups) if g.at.c == c]
+    reached = set(R.attack_targets(state, ui.attacker, ui.reach, ui.ignore_walls))
+
+    def pick(name):
+        ui.attacker = name
+        frame.refresh()
+
+    def stop(e):
+        ui.target = ui.attacker = None
+        frame.refresh()
+
+    out: list[ft.Control] = [ft.Row([
+        tagged("aim", _say(f"Attack on {board.label(c)} with {ui.attacker}", weight=ft.FontWeight.BOLD, expand=True)),
+        icon_button(ft.Icons.CLOSE, "Stop aiming", stop),
+    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    damage, reach, walls = _attack_inputs(frame, moves, ui, "aim")
+    out += [damage, reach, *[_hit_button(frame, state, ui, ui.attacker, i, board, filled=True) for i in here]]
+    if not reached & set(here):
+        out.append(_say(f"{board.label(c)} is not within range {ui.reach} of {ui.attacker} in a straight line: "
+                        "set the card's range, or pick who attacks.", style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))
+    if len(issue.members) > 1:
+        out.append(_say("Who attacks:", style=ft.TextThemeStyle.BODY_MEDIUM))
+        out.append(choice_buttons([(m.name, m.name) for m in issue.members], ui.attacker, pick))
+    out.append(walls)
+    if ui.selected and ui.selected in {m.name for m in issue.members} \
+            and Hex.of(c) in R.move_targets(state, ui.selected, ui.move_value):
+        def move_there(e):
+            _unaimed(frame, build(R.Move, member=ui.selected, to=Hex.of(c), move=ui.move_value,
+                                  with_members=sorted(ui.along), waive_hazard=ui.waive_hazard))
+            ui.selected, ui.along = None, set()
+        out.append(ft.OutlinedButton(content=f"Move {ui.selected} to {board.label(c)} instead", icon=ft.Icons.DIRECTIONS_RUN,
+                                     height=TAP, on_click=frame.app.guard(move_there)))
+    return [tagged("aim-card", ft.Container(ft.Column(out, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                                            border=ft.Border.all(2, "#B71C1C"), border_radius=12, padding=12))]
+
+
 def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
     issue = state.issue
     moves = legal(state)
-    if "attack" not in moves or moves["attack"][0].why_not is not None:
-        return ft.Container()
+    if "attack" not in moves or moves["attack"][0].why_not is not None or _aiming(state, ui):
+        return ft.Container()  # (while aiming from the map, the attack is under the map)
     board = Board.of(issue.map)
     attacker = ui.selected or issue.members[issue.active].name
-    types = {t.name: t for t in state.enemy_types}
     targets = R.attack_targets(state, attacker, ui.reach, ui.ignore_walls)
-
-    def setter(attr):
-        def f(v):
-            setattr(ui, attr, v)
-        return f
-
-    def hit(i):
-        g = issue.groups[i]
-        frame.dispatch(build(R.Attack, member=attacker, at=g.at, enemy=g.enemy, damage=ui.damage, range=ui.reach,
-                             ignore_walls=ui.ignore_walls))
-
-    buttons = []
-    for i in targets:
-        g = issue.groups[i]
-        et = types.get(g.enemy)
-        name = et.count_name(g.count) if et else f"{g.count} {g.enemy}"
-        health = f" (health {et.health}" + (f", {g.damage} taken" if g.damage else "") + ")" if et else ""
-        buttons.append(ft.FilledTonalButton(content=f"Hit {name} on {board.label(g.at.c)}{health}", height=TAP,
-                                            icon=ft.Icons.GPS_FIXED, on_click=frame.app.guard(lambda e, i=i: hit(i))))
+    buttons = [_hit_button(frame, state, ui, attacker, i, board) for i in targets]
     if not buttons:
         buttons = [_say(f"No enemy group is within range {ui.reach} of {attacker} in a straight line.",
                         style=ft.TextThemeStyle.BODY_MEDIUM, italic=True)]
     return section(
         f"Attack with {attacker}",
-        _say("Enter the damage card; pick another attacker by tapping them above the map.",
-             style=ft.TextThemeStyle.BODY_SMALL),
-        spec_stepper(frame, "Damage", spec_of(moves, "attack", "damage"), ui.damage, lambda v: setattr(ui, "damage", v),
-                     identifier="attack-damage"),
-        spec_stepper(frame, "Range", spec_of(moves, "attack", "range"), ui.reach, setter("reach"),
-                     identifier="attack-range"),
-        ft.Switch(label="The card ignores walls", value=ui.ignore_walls,
-                  on_change=lambda e: (setter("ignore_walls")(bool(e.control.value)), frame.refresh())),
+        _say("Enter the damage card; pick another attacker by tapping them above the map, or tap an enemy "
+             "on the map.", style=ft.TextThemeStyle.BODY_SMALL),
+        *_attack_inputs(frame, moves, ui, "attack"),
         *buttons,
     )
 

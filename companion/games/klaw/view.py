@@ -15,13 +15,13 @@ from typing import Any, Callable, Optional
 
 import flet as ft
 
-from companion.games.base import Event, FieldSpec, InputError, Move, RuleError, field_specs
+from companion.games.base import Event, FieldSpec, InputError, Move, field_specs
 from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
 from companion.games.klaw.odds import first_exchange_summary, win_chance_text
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, icon_button, section, switch_row, tagged
+from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, wide_button
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
@@ -41,10 +41,6 @@ REMINDER = (f"At the end of the turn draw 1 card (not after a combat). Hand limi
 
 
 # --- small helpers -------------------------------------------------------------------------------
-
-
-def _txt(value: str, style=ft.TextThemeStyle.BODY_MEDIUM, **kw) -> ft.Text:
-    return ft.Text(value, theme_style=style, **kw)
 
 
 def _specs(model) -> dict[str, FieldSpec]:
@@ -93,38 +89,18 @@ def _open(move: Optional[Move]) -> bool:
     return move is not None and move.why_not is None
 
 
-def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple]) -> None:
-    """A form as a dialog. `actions` are (text, fn, icon) — fn dispatches; a refusal is shown inside
-    the dialog (a snack bar would sit behind its barrier) and the dialog stays open to correct it."""
-    page = frame.app.page
-    error = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_LARGE)
-
-    def button(text, fn, icon=None):
-        def go(e):
-            try:
-                fn()
-            except (RuleError, InputError) as exc:
-                error.value = str(exc)
-                error.update()
-                return
-            try:
-                page.pop_dialog()
-            except Exception:
-                pass
-        return ft.FilledButton(content=text, icon=icon, height=TAP, on_click=frame.app.guard(go))
-
-    page.show_dialog(ft.AlertDialog(
-        title=ft.Text(title),
-        content=ft.Column([*controls, tagged("klaw-form-error", error)], tight=True, scroll=ft.ScrollMode.AUTO,
-                          width=380, spacing=GAP),
-        actions=[ft.TextButton(content="Cancel", on_click=lambda e: page.pop_dialog()),
-                 *[button(*a) for a in actions]],
-        scrollable=True,
-    ))
+def _step(frame, move: Optional[Move]) -> Optional[Callable]:
+    """A track's − or +: the move's ready action, or none (greyed out) when it may not be made now."""
+    return frame.app.guard(lambda e: frame.dispatch(move.action)) if _open(move) else None
 
 
-def _submit(text: str, fn: Callable[[], None], *, icon=None) -> tuple:
-    return (text, fn, icon)
+def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple]) -> FormDialog:
+    """A form as a dialog, shown. `actions` are (words, fn, icon): fn dispatches; a refusal shows in
+    the dialog, which stays open to correct it."""
+    form = FormDialog(frame.app, title, controls, error_id="klaw-form-error", modal=False)
+    form.actions(*[form.button(words, fn, icon=icon) for words, fn, icon in actions])
+    form.show()
+    return form
 
 
 def _badge(text: str, color, icon=None) -> ft.Control:
@@ -140,8 +116,8 @@ def _badge(text: str, color, icon=None) -> ft.Control:
 
 def dice_icons(n: int, color, label: str) -> ft.Control:
     """A side's dice as die icons (max 6), with the count for readers at arm's length."""
-    icons = [ft.Icon(ft.Icons.CASINO, color=color, size=26) for _ in range(n)] or [_txt("no dice", italic=True)]
-    return ft.Row([ft.Container(_txt(label, ft.TextThemeStyle.TITLE_SMALL), width=70),
+    icons = [ft.Icon(ft.Icons.CASINO, color=color, size=26) for _ in range(n)] or [text("no dice", italic=True)]
+    return ft.Row([ft.Container(text(label, ft.TextThemeStyle.TITLE_SMALL), width=70),
                    ft.Text(str(n), size=22, weight=ft.FontWeight.BOLD, color=color, width=22), *icons],
                   spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
 
@@ -160,12 +136,12 @@ def rolled_dice(label: str, rolled: list[int], color) -> ft.Control:
             ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)))
         else:
             dice.append(die_square(v, color, size=size))
-    rows = [_txt(label, ft.TextThemeStyle.TITLE_SMALL),
-            ft.Row(dice or [_txt("no dice", italic=True)], wrap=True, spacing=6, run_spacing=6,
+    rows = [text(label, ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row(dice or [text("no dice", italic=True)], wrap=True, spacing=6, run_spacing=6,
                    vertical_alignment=ft.CrossAxisAlignment.START)]
     effect = cb.apply_wild(rolled)[1]
     if effect:
-        rows.append(tagged("klaw-wild-effect", _txt(effect, weight=ft.FontWeight.BOLD, color=WILD_COLOR)))
+        rows.append(tagged("klaw-wild-effect", text(effect, bold=True, color=WILD_COLOR)))
     return ft.Column(rows, spacing=4)
 
 
@@ -213,9 +189,9 @@ def panel(frame) -> ft.Control:
     if wiped:
         told.append(tagged("klaw-singularity", section(
             "Singularity event: take these off the table",
-            *[_txt(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped])))
+            *[text(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped])))
     if last:
-        told.append(tagged("klaw-last", section("Just happened", *[_txt(e.text) for e in last])))
+        told.append(tagged("klaw-last", section("Just happened", *[text(e.text) for e in last])))
     now = _now(frame, s, moves)
     now.col = {"xs": 12, "lg": 7}
     parts: list[ft.Control] = [ft.ResponsiveRow(
@@ -257,35 +233,35 @@ def _now(frame, s: R.State, moves: list[Move]) -> ft.Control:
     rows: list[ft.Control] = []
     if s.winner is not None:
         title = f"{s.players[s.winner].name} wins"
-        rows.append(_txt(R.outcome(s) or "", ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
+        rows.append(text(R.outcome(s) or "", ft.TextThemeStyle.HEADLINE_SMALL, bold=True))
     elif s.combat is not None:
         c = s.combat
-        rows.append(tagged("klaw-attacks-now", _txt(R.attacks_now(s), ft.TextThemeStyle.TITLE_MEDIUM,
-                                                    weight=ft.FontWeight.BOLD)))
-        rows.append(_txt(f"A fight is on: {R.find_host(s, c.attacker).name} against {R.find_host(s, c.defender).name}. "
+        rows.append(tagged("klaw-attacks-now", text(R.attacks_now(s), ft.TextThemeStyle.TITLE_MEDIUM,
+                                                    bold=True)))
+        rows.append(text(f"A fight is on: {R.find_host(s, c.attacker).name} against {R.find_host(s, c.defender).name}. "
                          "It goes on until a host falls; the roles swap after each exchange.", ft.TextThemeStyle.BODY_LARGE))
         accept = _find(moves, "place_dice", attack=None, defense=None)
         roll, support = _find(moves, "roll"), next((m for m in moves if m.kind == "support" and not m.ready), None)
         if accept is not None:
-            rows.append(_txt("Place the item bonuses of the roll (below) first.", weight=ft.FontWeight.BOLD))
-            rows.append(big_button(accept.label, guard(lambda e: frame.dispatch(accept.action)), icon=ft.Icons.CHECK))
+            rows.append(text("Place the item bonuses of the roll (below) first.", bold=True))
+            rows.append(wide_button(accept.label, guard(lambda e: frame.dispatch(accept.action)), icon=ft.Icons.CHECK))
         if roll is not None:
-            rows.append(tagged("klaw-roll", big_button(roll.label, guard(lambda e: frame.dispatch(roll.action, pulse=True)),
+            rows.append(tagged("klaw-roll", wide_button(roll.label, guard(lambda e: frame.dispatch(roll.action, pulse=True)),
                                                        icon=ft.Icons.CASINO)))
         if support is not None:
-            rows.append(big_button(support.label, guard(lambda e: support_dialog(frame)),
+            rows.append(wide_button(support.label, guard(lambda e: support_dialog(frame)),
                                    icon=ft.Icons.DIRECTIONS_RUN, filled=False))
     else:
-        rows.append(_txt(PHASE_HINT[ph], ft.TextThemeStyle.BODY_LARGE))
+        rows.append(text(PHASE_HINT[ph], ft.TextThemeStyle.BODY_LARGE))
         rows += _turn_buttons(frame, s, moves)
-        rows.append(_txt(REMINDER, ft.TextThemeStyle.BODY_SMALL, italic=True))
+        rows.append(text(REMINDER, ft.TextThemeStyle.BODY_SMALL, italic=True))
         if s.lone_player is not None and s.winner is None:
-            rows.append(_txt(f"Only {s.players[s.lone_player].name} has hosts on the table: they win after one more "
-                             "full round unless another player deploys a host.", weight=ft.FontWeight.BOLD))
+            rows.append(text(f"Only {s.players[s.lone_player].name} has hosts on the table: they win after one more "
+                             "full round unless another player deploys a host.", bold=True))
     if s.settings.totem_goal:
         owned = ", ".join(f"{p.name} {R.totems_owned(s, i)}" for i, p in enumerate(s.players))
-        rows.append(_txt(f"Totem goal {s.settings.totem_goal}: {owned}.", ft.TextThemeStyle.BODY_SMALL))
-    return section("Now", tagged("klaw-turn", _txt(title, ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD)),
+        rows.append(text(f"Totem goal {s.settings.totem_goal}: {owned}.", ft.TextThemeStyle.BODY_SMALL))
+    return section("Now", tagged("klaw-turn", text(title, ft.TextThemeStyle.HEADLINE_SMALL, bold=True)),
                    *rows)
 
 
@@ -299,18 +275,18 @@ def _turn_buttons(frame, s: R.State, moves: list[Move]) -> list[ft.Control]:
     can_attack = any(_open(m) and m.ready for m in attacks)
     rows: list[ft.Control] = []
     if s.played is not None:
-        rows.append(_txt(f"{s.players[R.current_player(s)].name} has played this turn ({s.played}).",
-                         weight=ft.FontWeight.BOLD))
-    deploy_button = lambda filled: big_button(deploy.label, guard(lambda e: deploy_dialog(frame)),  # noqa: E731
+        rows.append(text(f"{s.players[R.current_player(s)].name} has played this turn ({s.played}).",
+                         bold=True))
+    deploy_button = lambda filled: wide_button(deploy.label, guard(lambda e: deploy_dialog(frame)),  # noqa: E731
                                               icon=ft.Icons.PERSON_ADD, filled=filled)
-    end_button = lambda filled: big_button(end.label, guard(lambda e: frame.dispatch(end.action)),  # noqa: E731
+    end_button = lambda filled: wide_button(end.label, guard(lambda e: frame.dispatch(end.action)),  # noqa: E731
                                            icon=ft.Icons.SKIP_NEXT, filled=filled)
     others: list[ft.Control] = []
     if _open(deploy) and not mine:
         rows.append(tagged("klaw-primary", deploy_button(True)))
         others.append(end_button(False))
     elif can_attack:
-        rows.append(tagged("klaw-primary", big_button("Attack…", guard(lambda e: attack_dialog(frame)),
+        rows.append(tagged("klaw-primary", wide_button("Attack…", guard(lambda e: attack_dialog(frame)),
                                                       icon=ft.Icons.FLASH_ON)))
         others.append(end_button(False))
     else:
@@ -319,9 +295,9 @@ def _turn_buttons(frame, s: R.State, moves: list[Move]) -> list[ft.Control]:
         others.insert(0, deploy_button(False))
     blocked = [m.why_not for m in attacks if m.why_not]
     if not can_attack and mine and blocked and R.play_refusal(s, "attack") is None:
-        rows.append(_txt(f"No attack possible now: {blocked[0]}", italic=True))
+        rows.append(text(f"No attack possible now: {blocked[0]}", italic=True))
     if no_draw is not None:
-        others.append(tagged("klaw-no-draw", big_button(
+        others.append(tagged("klaw-no-draw", wide_button(
             no_draw.label, guard(lambda e: frame.dispatch(no_draw.action)), icon=ft.Icons.NOT_INTERESTED, filled=False)))
     if others:  # (big_button sets expand, which a wrapping Row can't hold: a column of full-width buttons)
         rows.append(ft.Column(others, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
@@ -341,9 +317,9 @@ def _combat(frame, s: R.State, last: list[Event], moves: list[Move]) -> ft.Contr
                            vertical_alignment=ft.CrossAxisAlignment.START))
         odds = R.combat_odds(s, att.id, dfn.id)
         rows.append(tagged("klaw-odds", ft.Column([
-            _txt(f"Chance from here: {win_chance_text(odds, att.name, dfn.name)}.",
-                 ft.TextThemeStyle.BODY_LARGE, weight=ft.FontWeight.BOLD),
-            *[_txt(line) for line in first_exchange_summary(odds.first_exchange, target.name, striker.name)],
+            text(f"Chance from here: {win_chance_text(odds, att.name, dfn.name)}.",
+                 ft.TextThemeStyle.BODY_LARGE, bold=True),
+            *[text(line) for line in first_exchange_summary(odds.first_exchange, target.name, striker.name)],
         ], spacing=2)))
         if c.pending is not None:
             rows.append(_pending(frame, s))
@@ -364,18 +340,18 @@ def _next_roll(s: R.State, striker: R.Host) -> ft.Control:
     said = ("Neither side has dice: nothing can happen in an exchange." if chance is None else
             f"Next: {chance.who} rolls {chance.count} {chance.die.label} for {chance.why}. Each side's owner rolls "
             "its own dice. Roll with the button at the top.")
-    return _txt(said + shackled, ft.TextThemeStyle.BODY_SMALL)
+    return text(said + shackled, ft.TextThemeStyle.BODY_SMALL)
 
 
 def _fighter(s: R.State, h: R.Host, striking: bool) -> ft.Control:
     """One side of the fight: whether it attacks or defends in the coming exchange, its life and dice."""
     role = "Attacks now" if striking else "Defends now"
     box = ft.Container(ft.Column([
-        _txt(role, ft.TextThemeStyle.LABEL_LARGE, weight=ft.FontWeight.BOLD,
+        text(role, ft.TextThemeStyle.LABEL_LARGE, bold=True,
              color=ATTACK_COLOR if striking else DEFENSE_COLOR),
-        _txt(h.name, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        text(h.name, ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
         tagged(f"klaw-fight-life-{h.id}", ft.Text(f"{h.life}", size=34, weight=ft.FontWeight.BOLD)),
-        _txt(f"of {R.full_life(h)} · {R.strike_dice(s, h)} att · {R.defense_dice(h)} def", ft.TextThemeStyle.BODY_SMALL),
+        text(f"of {R.full_life(h)} · {R.strike_dice(s, h)} att · {R.defense_dice(h)} def", ft.TextThemeStyle.BODY_SMALL),
     ], spacing=0), padding=10, border_radius=10,
         border=ft.Border.all(3 if striking else 1, ATTACK_COLOR if striking else ft.Colors.OUTLINE_VARIANT))
     side = tagged(f"klaw-fighter-{h.id}", box)
@@ -399,10 +375,10 @@ def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[Event]) -> ft.Co
     striker = names.get(ex.striker) or said.get("striker_name") or "the striker"
     target = names.get(ex.target) or said.get("target_name") or "the struck host"
     rows = [
-        _txt(f"Last exchange: {striker} attacked {target}", ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+        text(f"Last exchange: {striker} attacked {target}", ft.TextThemeStyle.TITLE_SMALL, bold=True),
         rolled_dice(f"{striker} rolled (attack)", ex.attack_rolled, ATTACK_COLOR),
         rolled_dice(f"{target} rolled (defense)", ex.defense_rolled, DEFENSE_COLOR),
-        _txt("Sorted high to low and paired:", ft.TextThemeStyle.BODY_SMALL),
+        text("Sorted high to low and paired:", ft.TextThemeStyle.BODY_SMALL),
     ]
     for i, outcome in enumerate(ex.outcomes):
         a = ex.attack_values[i] if i < len(ex.attack_values) else None
@@ -414,8 +390,8 @@ def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[Event]) -> ft.Co
                                                       expand=True, alignment=ft.Alignment.CENTER),
             die_square(d, DEFENSE_COLOR),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    rows.append(tagged("klaw-exchange", _txt(f"{target} takes {ex.damage_to_target}, {striker} takes {ex.damage_to_striker}.",
-                                             ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)))
+    rows.append(tagged("klaw-exchange", text(f"{target} takes {ex.damage_to_target}, {striker} takes {ex.damage_to_striker}.",
+                                             ft.TextThemeStyle.TITLE_MEDIUM, bold=True)))
     return ft.Container(ft.Column(rows, spacing=6), padding=10, border_radius=10,
                         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
@@ -434,7 +410,7 @@ def _pending(frame, s: R.State) -> ft.Control:
         out = []
         for (plus, n), pos in zip(bonuses, placement):
             on = ", ".join(f"{values[i]} (#{i + 1})" for i in pos) or "no die"
-            out.append(_txt(f"{side} item {cb.Bonus(plus, n)}: suggested on {on}."))
+            out.append(text(f"{side} item {cb.Bonus(plus, n)}: suggested on {on}."))
         return out
 
     pa = tuple(tuple(x) for x in p.suggested_attack)
@@ -444,19 +420,19 @@ def _pending(frame, s: R.State) -> ft.Control:
     preview = cb.resolve(p.attack_rolled, p.defense_rolled, ab, db, pa, pd)
     striker, struck = (h.name for h in R.exchange_roles(s))
     return ft.Container(ft.Column([
-        _txt("Item bonuses to place", ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
+        text("Item bonuses to place", ft.TextThemeStyle.TITLE_SMALL, bold=True),
         rolled_dice(f"{striker} rolled (attack)", p.attack_rolled, ATTACK_COLOR),
         rolled_dice(f"{struck} rolled (defense)", p.defense_rolled, DEFENSE_COLOR),
-        _txt(f"Attack rolled {', '.join(map(str, a_sorted)) or 'none'} · defense {', '.join(map(str, d_sorted)) or 'none'} "
+        text(f"Attack rolled {', '.join(map(str, a_sorted)) or 'none'} · defense {', '.join(map(str, d_sorted)) or 'none'} "
              "(sorted, #1 = highest)."),
         *describe("Attack", a_sorted, p.attack_bonuses, pa),
         *describe("Defense", d_sorted, p.defense_bonuses, pd),
-        _txt(f"With the suggestion (most hits): attack {', '.join(map(str, preview.attack_values))} vs defense "
+        text(f"With the suggestion (most hits): attack {', '.join(map(str, preview.attack_values))} vs defense "
              f"{', '.join(map(str, preview.defense_values))}: {struck} −{preview.damage_to_defender}, "
-             f"{striker} −{preview.damage_to_attacker}.", weight=ft.FontWeight.BOLD),
-        big_button("Accept the suggested placement", frame.app.guard(lambda e: frame.dispatch(R.PlaceDice())),
+             f"{striker} −{preview.damage_to_attacker}.", bold=True),
+        wide_button("Accept the suggested placement", frame.app.guard(lambda e: frame.dispatch(R.PlaceDice())),
                    icon=ft.Icons.CHECK),
-        big_button("Place them differently…", frame.app.guard(lambda e: placement_dialog(frame)), filled=False),
+        wide_button("Place them differently…", frame.app.guard(lambda e: placement_dialog(frame)), filled=False),
     ], spacing=6), padding=10, border_radius=10, border=ft.Border.all(2, ft.Colors.PRIMARY))
 
 
@@ -466,9 +442,9 @@ def placement_dialog(frame) -> None:
     a_sorted, d_sorted = _sorted_rolls(p)
     fields: list[tuple[str, ft.TextField]] = []
     controls: list[ft.Control] = [
-        _txt(f"Attack dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(a_sorted)) or 'none'}"),
-        _txt(f"Defense dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(d_sorted)) or 'none'}"),
-        _txt("For each item, type the die numbers (#) it goes on, e.g. “2 3”.", ft.TextThemeStyle.BODY_SMALL),
+        text(f"Attack dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(a_sorted)) or 'none'}"),
+        text(f"Defense dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(d_sorted)) or 'none'}"),
+        text("For each item, type the die numbers (#) it goes on, e.g. “2 3”.", ft.TextThemeStyle.BODY_SMALL),
     ]
     for side, bonuses, sugg in (("attack", p.attack_bonuses, p.suggested_attack), ("defense", p.defense_bonuses, p.suggested_defense)):
         for (plus, n), pos in zip(bonuses, sugg):
@@ -486,7 +462,7 @@ def placement_dialog(frame) -> None:
             out[side].append([int(x) - 1 for x in parts])
         frame.dispatch(R.PlaceDice(attack=out["attack"], defense=out["defense"]))
 
-    _dialog(frame, "Place the item bonuses", controls, [_submit("Use this placement", apply)])
+    _dialog(frame, "Place the item bonuses", controls, [("Use this placement", apply, None)])
 
 
 CARD_START = {"attack": 2, "defense": 2, "life": 9, "check_bonus": 0, "free_totems": 0}  # a form's first values
@@ -519,7 +495,7 @@ def support_dialog(frame) -> None:
     # A support host played from the hand: its card's numbers, asked for only when switched on.
     sh_name = _name_field(card_specs["name"], label="Support host name")
     sh = _card_fields(card_specs, prefix="Support ", lowest=True)
-    sh_fields = ft.Column([_txt("It joins the table as a support host (items only, Protected a full round)."),
+    sh_fields = ft.Column([text("It joins the table as a support host (items only, Protected a full round)."),
                            sh_name, ft.Row([sh["attack"], sh["defense"]], spacing=8), sh["life"]], spacing=8,
                           visible=False)
 
@@ -538,15 +514,10 @@ def support_dialog(frame) -> None:
                                from_hand=bool(from_hand.value), support_host=card))
 
     _dialog(frame, f"{h.name}: support instead of rolling", [
-        _txt("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
+        text("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
              "If it doesn't flee, the other host strikes next."),
         heal, flee_row, hand_row, *([item] if h.items else []), sh_row, sh_fields,
-    ], [_submit("Do it", apply)])
-
-
-def _start_attack(frame, action: R.Attack) -> None:
-    frame.app.page.pop_dialog()
-    frame.dispatch(action)
+    ], [("Do it", apply, None)])
 
 
 def attack_dialog(frame) -> None:
@@ -557,27 +528,27 @@ def attack_dialog(frame) -> None:
     able = [h for h in mine if any(_open(m) and m.action.attacker == h.id for m in attacks)]
     chosen = {"id": (able or mine)[0].id}
     targets = ft.Column(spacing=GAP)
+    form = FormDialog(frame.app, "Attack", error_id="klaw-form-error", modal=False)
 
     def draw(update: bool = True) -> None:
         a = R.find_host(s, chosen["id"])
         rows: list[ft.Control] = []
         for m in (m for m in attacks if m.action.attacker == a.id):
             d = R.find_host(s, m.action.defender)
-            head = _txt(_host_line(s, d), ft.TextThemeStyle.BODY_LARGE, weight=ft.FontWeight.BOLD)
+            head = text(_host_line(s, d), ft.TextThemeStyle.BODY_LARGE, bold=True)
             if m.why_not:
-                rows.append(ft.Container(ft.Column([head, _txt(f"Can't: {m.why_not}", color=ft.Colors.ERROR)], spacing=2),
+                rows.append(ft.Container(ft.Column([head, text(f"Can't: {m.why_not}", color=ft.Colors.ERROR)], spacing=2),
                                          padding=8, border_radius=8, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
                 continue
             odds = R.combat_odds(s, a.id, d.id)
             rows.append(ft.Container(ft.Column([
                 head,
-                _txt(f"Win chance: {win_chance_text(odds)}.", weight=ft.FontWeight.BOLD),
-                *[_txt(x, ft.TextThemeStyle.BODY_SMALL) for x in first_exchange_summary(odds.first_exchange, d.name, a.name)],
-                ft.FilledButton(content=f"Attack {d.name}", icon=ft.Icons.FLASH_ON, height=TAP,
-                                on_click=frame.app.guard(lambda e, m=m: _start_attack(frame, m.action))),
+                text(f"Win chance: {win_chance_text(odds)}.", bold=True),
+                *[text(x, ft.TextThemeStyle.BODY_SMALL) for x in first_exchange_summary(odds.first_exchange, d.name, a.name)],
+                form.button(f"Attack {d.name}", lambda m=m: frame.dispatch(m.action), icon=ft.Icons.FLASH_ON),
             ], spacing=4), padding=8, border_radius=8, border=ft.Border.all(2, ft.Colors.PRIMARY)))
         if not rows:
-            rows.append(_txt("No opposing host on the table."))
+            rows.append(text("No opposing host on the table."))
         targets.controls = rows
         if update:
             targets.update()
@@ -591,8 +562,9 @@ def attack_dialog(frame) -> None:
                               + ("" if h in able else " (can't attack now)")), height=TAP)
         for h in mine], spacing=0))
     draw(update=False)
-    _dialog(frame, "Attack", [_txt("Attacker", ft.TextThemeStyle.TITLE_SMALL), group,
-                              _txt("Target", ft.TextThemeStyle.TITLE_SMALL), targets], [])
+    form.fields.controls = [text("Attacker", ft.TextThemeStyle.TITLE_SMALL), group,
+                            text("Target", ft.TextThemeStyle.TITLE_SMALL), targets]
+    form.show()
 
 
 # --- players and hosts ---------------------------------------------------------------------------
@@ -602,23 +574,15 @@ def _player(frame, s: R.State, p: int, moves: list[Move]) -> ft.Control:
     guard = frame.app.guard
     pl = s.players[p]
     now = p == R.current_player(s) and s.winner is None
-    fewer, more = _find(moves, "set_hand", player=p, hand=pl.hand - 1), _find(moves, "set_hand", player=p, hand=pl.hand + 1)
-
-    def hand_button(icon, label, move):
-        return icon_button(icon, label, guard(lambda e: frame.dispatch(move.action)), disabled=not _open(move), round_=True)
-
-    hand_row = ft.Row([
-        _txt("Hand", ft.TextThemeStyle.TITLE_SMALL),
-        hand_button(ft.Icons.REMOVE, f"{pl.name} hand -1", fewer),
-        tagged(f"klaw-hand-{p}", ft.Text(str(pl.hand), size=26, weight=ft.FontWeight.BOLD)),
-        hand_button(ft.Icons.ADD, f"{pl.name} hand +1", more),
-        _txt(f"cards (limit {R.HAND_LIMIT})", ft.TextThemeStyle.BODY_SMALL),
-    ], spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    hand_row = track("Hand", pl.hand, identifier=f"klaw-hand-{p}", name=f"{pl.name} hand",
+                     unit=f"cards (limit {R.HAND_LIMIT})", sizes=frame.app.sizes,
+                     on_minus=_step(frame, _find(moves, "set_hand", player=p, hand=pl.hand - 1)),
+                     on_plus=_step(frame, _find(moves, "set_hand", player=p, hand=pl.hand + 1)))
     totem_row = ft.Row([
-        _txt(f"Totems owned: {R.totems_owned(s, p)} ({pl.totems_in_hand} of them in hand)", expand=True),
+        text(f"Totems owned: {R.totems_owned(s, p)} ({pl.totems_in_hand} of them in hand)", expand=True),
         icon_button(ft.Icons.EDIT_NOTE, f"{pl.name} totem cards in hand", guard(lambda e: hand_dialog(frame, p))),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [_txt("No host on the table.", italic=True)]
+    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [text("No host on the table.", italic=True)]
     title = f"{pl.name}{' · playing now' if now else ''}"
     return tagged(f"klaw-player-{p}", section(title, hand_row, totem_row, *cards))
 
@@ -629,8 +593,8 @@ def hand_dialog(frame, p: int) -> None:
     specs = _specs(R.SetHand)
     hand = _num_field(specs["hand"], pl.hand)
     totems = _num_field(specs["totems_in_hand"], pl.totems_in_hand, note="for a totem-count goal")
-    _dialog(frame, f"{pl.name}'s hand", [hand, totems], [_submit("Save", lambda: frame.dispatch(R.build(
-        R.SetHand, player=p, hand=_read(hand, specs["hand"]), totems_in_hand=_read(totems, specs["totems_in_hand"]))))])
+    _dialog(frame, f"{pl.name}'s hand", [hand, totems], [("Save", lambda: frame.dispatch(R.build(
+        R.SetHand, player=p, hand=_read(hand, specs["hand"]), totems_in_hand=_read(totems, specs["totems_in_hand"]))), None)])
 
 
 def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
@@ -647,58 +611,45 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
         color = {"poisoned": ft.Colors.GREEN_800, "burning": ft.Colors.DEEP_ORANGE_700}.get(c.kind, ft.Colors.PURPLE_700)
         badges.append(_badge(f"{c.kind.capitalize()} · {left}", color, ft.Icons.WARNING_AMBER))
     full = R.full_life(h)
-
-    def life_button(icon, delta):
-        move = _find(moves, "adjust_life", host=h.id, delta=delta)
-        return icon_button(icon, f"{h.name} life {delta:+d}", size=34, round_=True,
-                           disabled=not _open(move), on_click=guard(lambda e: frame.dispatch(move.action)))
-
-    life = ft.Row([
-        life_button(ft.Icons.REMOVE, -1),
-        ft.Column([
-            ft.Row([tagged(f"klaw-life-{h.id}", ft.Text(str(h.life), size=frame.app.sizes(34), weight=ft.FontWeight.BOLD)),
-                    _txt(f"/ {full} life", ft.TextThemeStyle.TITLE_SMALL)],
-                   vertical_alignment=ft.CrossAxisAlignment.END, spacing=6),
-            ft.ProgressBar(value=max(0.0, min(1.0, h.life / full)) if full else 0, bar_height=12, border_radius=6,
-                           color=ft.Colors.GREEN_600 if h.life * 2 > full else ft.Colors.RED_600),
-        ], spacing=2, expand=True),
-        life_button(ft.Icons.ADD, 1),
-    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    bar = ft.ProgressBar(value=max(0.0, min(1.0, h.life / full)) if full else 0, bar_height=12, border_radius=6,
+                         color=ft.Colors.GREEN_600 if h.life * 2 > full else ft.Colors.RED_600)
+    life = track("", h.life, identifier=f"klaw-life-{h.id}", name=f"{h.name} life", unit=f"/ {full} life", under=bar,
+                 sizes=frame.app.sizes, on_minus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=-1)),
+                 on_plus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=1)))
     t_att, t_def = R.totem_dice(h)
     dice_note = (f"base {h.attack} att / {h.defense} def" + (f", totems {t_att:+d} / {t_def:+d}" if h.totems else "")
                  + f", max {R.MAX_DICE}")
     rows: list[ft.Control] = [
-        ft.Row([_txt(h.name, ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD, expand=True)]),
+        ft.Row([text(h.name, ft.TextThemeStyle.TITLE_LARGE, bold=True, expand=True)]),
     ]
     if badges:
         rows.append(tagged(f"klaw-badges-{h.id}", ft.Row(badges, wrap=True, spacing=6, run_spacing=6)))
     rows += [
         tagged(f"klaw-attack-{h.id}", dice_icons(R.attack_dice(h), ATTACK_COLOR, "Attack")),
         tagged(f"klaw-defense-{h.id}", dice_icons(R.defense_dice(h), DEFENSE_COLOR, "Defense")),
-        _txt(dice_note, ft.TextThemeStyle.BODY_SMALL),
+        text(dice_note, ft.TextThemeStyle.BODY_SMALL),
         life,
     ]
     if h.totems:
-        rows.append(tagged(f"klaw-totems-{h.id}", _txt(
+        rows.append(tagged(f"klaw-totems-{h.id}", text(
             f"Totems ({len(h.totems)}): " + ", ".join(t.name for t in h.totems), ft.TextThemeStyle.TITLE_SMALL)))
         for i, t in enumerate(h.totems):
-            line: list[ft.Control] = [_txt(_totem_text(t), expand=True)]
+            line: list[ft.Control] = [text(_totem_text(t), expand=True)]
             remove = _find(moves, "remove_totem", host=h.id, totem=i)
             if _open(remove):
                 line.append(icon_button(ft.Icons.CLOSE, remove.label, guard(lambda e, m=remove: frame.dispatch(m.action))))
             rows.append(ft.Row(line, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if h.items:
         rows.append(tagged(f"klaw-items-{h.id}", ft.Column(
-            [_txt(f"Items ({len(h.items)} of {R.MAX_ITEMS})", ft.TextThemeStyle.TITLE_SMALL),
-             *[_txt(_item_text(it)) for it in h.items]], spacing=4)))
+            [text(f"Items ({len(h.items)} of {R.MAX_ITEMS})", ft.TextThemeStyle.TITLE_SMALL),
+             *[text(_item_text(it)) for it in h.items]], spacing=4)))
     if h.check_bonus or h.free_totems:
-        rows.append(_txt(f"Talents: singularity check {h.check_bonus:+d}, {h.free_totems} totems without a check",
+        rows.append(text(f"Talents: singularity check {h.check_bonus:+d}, {h.free_totems} totems without a check",
                          ft.TextThemeStyle.BODY_SMALL))
     acts: list[ft.Control] = []
 
-    def small(text, icon, move, fn):
-        return ft.OutlinedButton(content=text, icon=icon, height=48, disabled=not _open(move), tooltip=move.why_not,
-                                 on_click=guard(fn))
+    def small(words, icon, move, fn):
+        return wide_button(words, guard(fn), icon=icon, filled=False, disabled=not _open(move), tooltip=move.why_not)
 
     totem, item = _find(moves, "attach_totem", host=h.id), _find(moves, "add_item", host=h.id)
     instant, edit = _find(moves, "instant", target=h.id), _find(moves, "edit_host", host=h.id)
@@ -731,10 +682,10 @@ def deploy_dialog(frame) -> None:
         frame.dispatch(R.build(R.Deploy, card=_read_card(name, card, specs), support=bool(support.value)))
 
     _dialog(frame, f"{s.players[R.current_player(s)].name} deploys a host", [
-        _txt("Copy the host card's numbers. It is Protected for one full round (it can't be attacked)."),
+        text("Copy the host card's numbers. It is Protected for one full round (it can't be attacked)."),
         name, ft.Row([card["attack"], card["defense"]], spacing=8), card["life"],
         ft.Row([card["check_bonus"], card["free_totems"]], spacing=8), support_row,
-    ], [_submit("Deploy", apply, icon=ft.Icons.PERSON_ADD)])
+    ], [("Deploy", apply, ft.Icons.PERSON_ADD)])
 
 
 def _check_text(s: R.State, h: R.Host) -> str:
@@ -766,11 +717,11 @@ def totem_dialog(frame, host_id: int) -> None:
         frame.dispatch(R.build(R.AttachTotem, host=h.id, totem=totem, from_hand=bool(from_hand.value)), pulse=True)
 
     _dialog(frame, f"Attach a totem to {h.name}", [
-        tagged("klaw-check", _txt(_check_text(s, h), weight=ft.FontWeight.BOLD)),
-        _txt(f"Already carries: {held}. A host can't carry both cards of one binomial totem." if held else
+        tagged("klaw-check", text(_check_text(s, h), bold=True)),
+        text(f"Already carries: {held}. A host can't carry both cards of one binomial totem." if held else
              "A host can't carry both cards of one binomial totem.", ft.TextThemeStyle.BODY_SMALL),
         name, ft.Row(list(mods.values()), spacing=8), pair, dormant_row, hand_row,
-    ], [_submit("Attach", apply, icon=ft.Icons.PETS)])
+    ], [("Attach", apply, ft.Icons.PETS)])
 
 
 def item_dialog(frame, host_id: int) -> None:
@@ -790,12 +741,12 @@ def item_dialog(frame, host_id: int) -> None:
         return apply
 
     if len(h.items) >= R.MAX_ITEMS:
-        note = _txt(f"{h.name} already carries {R.MAX_ITEMS} items, the most a host can: choose the one this replaces "
-                    "(it goes to the discard pile).", weight=ft.FontWeight.BOLD)
-        actions = [_submit(f"Replace {it.name}", make(i)) for i, it in enumerate(h.items)]
+        note = text(f"{h.name} already carries {R.MAX_ITEMS} items, the most a host can: choose the one this replaces "
+                    "(it goes to the discard pile).", bold=True)
+        actions = [(f"Replace {it.name}", make(i), None) for i, it in enumerate(h.items)]
     else:
-        note = _txt(f"Items: {len(h.items)} of {R.MAX_ITEMS}. “+3 to two dice”: Attack + 3 on attack dice 2.")
-        actions = [_submit("Add item", make(None), icon=ft.Icons.ADD)]
+        note = text(f"Items: {len(h.items)} of {R.MAX_ITEMS}. “+3 to two dice”: Attack + 3 on attack dice 2.")
+        actions = [("Add item", make(None), ft.Icons.ADD)]
     _dialog(frame, f"Item for {h.name}", [note, name, ft.Row([nums["attack_plus"], nums["attack_dice"]], spacing=8),
                                           ft.Row([nums["defense_plus"], nums["defense_dice"]], spacing=8),
                                           ft.Row([nums["life"], nums["check_bonus"]], spacing=8), vessel_row], actions)
@@ -830,11 +781,11 @@ def instant_dialog(frame, host_id: int) -> None:
             totem=ti, totem_dormant=None if ti is None else not h.totems[ti].dormant))
 
     _dialog(frame, f"Instant action on {h.name}", [
-        _txt(f"{_host_line(s, h)}. Poisoned: −{R.POISON_DAMAGE} a turn until cured. Burning: −{R.BURNING_DAMAGE} a turn "
+        text(f"{_host_line(s, h)}. Poisoned: −{R.POISON_DAMAGE} a turn until cured. Burning: −{R.BURNING_DAMAGE} a turn "
              f"for {R.BURNING_TICKS} turns."),
-        ft.Row([damage, heal], spacing=8), _txt("Give a condition", ft.TextThemeStyle.TITLE_SMALL), cond, duration,
+        ft.Row([damage, heal], spacing=8), text("Give a condition", ft.TextThemeStyle.TITLE_SMALL), cond, duration,
         *([cure] if h.conditions else []), *([item] if h.items else []), *([totem] if h.totems else []),
-    ], [_submit("Apply", apply, icon=ft.Icons.BOLT)])
+    ], [("Apply", apply, ft.Icons.BOLT)])
 
 
 def edit_dialog(frame, host_id: int) -> None:
@@ -851,10 +802,10 @@ def edit_dialog(frame, host_id: int) -> None:
         frame.dispatch(R.build(R.EditHost, host=h.id, **changes))
 
     _dialog(frame, f"Correct {h.name}", [
-        _txt("Fix a host card's printed numbers or talents. Current life changes with − / + on the card."),
+        text("Fix a host card's printed numbers or talents. Current life changes with − / + on the card."),
         name, ft.Row([nums["attack"], nums["defense"]], spacing=8), nums["base_life"],
         ft.Row([nums["check_bonus"], nums["free_totems"]], spacing=8),
-    ], [_submit("Save", apply, icon=ft.Icons.SAVE)])
+    ], [("Save", apply, ft.Icons.SAVE)])
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -870,8 +821,7 @@ class SetupForm:
         self.rows = ft.Column(spacing=8)
         self.guide = tagged("klaw-deck-guide", ft.Text(R.deck_guide(R.MIN_PLAYERS), theme_style=ft.TextThemeStyle.BODY_MEDIUM,
                                                        weight=ft.FontWeight.BOLD))
-        self.add = ft.OutlinedButton(content="Add a player", icon=ft.Icons.PERSON_ADD, height=TAP,
-                                     on_click=self._add)
+        self.add = wide_button("Add a player", self._add, icon=ft.Icons.PERSON_ADD, filled=False)
         self.goal_on = ft.Switch(label="Also win by owning a number of totems", value=False, on_change=self._goal)
         self.goal = ft.TextField(label="Totem goal", value="6", helper=f"{specs['totem_goal'].hint} totems owned (on hosts and in hand)",
                                  keyboard_type=ft.KeyboardType.NUMBER, visible=False)

@@ -26,13 +26,14 @@ from companion.games.save_the_singularity.rules import (
     GAME, ROLE_NAMES, ROLE_POWERS, ROLES, TEAM_POINTS_PER_PLAYER, WORLD_POINTS_PER_PLAYER, Settings, State,
 )
 from companion.ui.forms import whole_number
-from companion.ui.style import GAP, TAP
-from companion.ui.widgets import icon_button, section, tagged
+from companion.ui.style import GAP
+from companion.ui.widgets import icon_button, section, tagged, text, wide_button
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
 RECONCILED = True
 
+CLOSE = 1  # percent's digits for the odds here: close chances are compared side by side (24.8% vs 25.1%)
 
 SYMBOL_STYLE = {  # symbol -> (icon, background, foreground)
     "Bug": (ft.Icons.BUG_REPORT, ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER),
@@ -53,14 +54,6 @@ def _dice(n: int) -> str:
 
 def _points(n: int) -> str:
     return "point" if n == 1 else "points"
-
-
-def _pct(x) -> str:
-    return percent(x, 1)  # close chances compared side by side: one decimal
-
-
-def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
-    return ft.Text(value, theme_style=style, **kw)
 
 
 # --- The setup form -------------------------------------------------------------------------------
@@ -91,8 +84,7 @@ class SetupForm:
             ft.Text("Players in turn order. With up to six players each takes a different role.",
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             self.list,
-            ft.FilledTonalButton(content="Add player", icon=ft.Icons.PERSON_ADD, height=TAP,
-                                 on_click=self.app.guard(self._add)),
+            wide_button("Add player", self.app.guard(self._add), icon=ft.Icons.PERSON_ADD, tonal=True),
             ft.ExpansionTile(title=ft.Text("Table rules"), controls=[
                 ft.Container(ft.Column([self.max_pool, ft.Row([self.timing])], spacing=GAP),
                              padding=ft.Padding.only(top=8, bottom=8)),
@@ -199,8 +191,8 @@ def throw_dice(state: State, sizes) -> ft.Control:
     boxes = []
     for i, (caption, dice) in enumerate(parts, start=1):
         box = ft.Column([
-            ft.Column([_text(caption, ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD),
-                       _text(rules.tally(dice), ft.TextThemeStyle.BODY_MEDIUM)], spacing=0),
+            ft.Column([text(caption, ft.TextThemeStyle.TITLE_SMALL, bold=True),
+                       text(rules.tally(dice), ft.TextThemeStyle.BODY_MEDIUM)], spacing=0),
             dice_row(dice, sizes),
         ], spacing=6)
         if len(parts) > 1:  # a frame around each throw keeps the two visibly apart
@@ -339,10 +331,9 @@ class _TurnPanel:
         s = self.state
         return f"{self.name()} · {ROLE_NAMES[s.settings.players[s.current].role]}"
 
-    def button(self, text: str, on_click, *, filled: bool = True, icon=None) -> ft.Control:
-        cls = ft.FilledButton if filled else ft.OutlinedButton
-        return cls(content=ft.Text(text, size=self.sizes(19), weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER),
-                   icon=icon, height=TAP + 8, on_click=self.guard(on_click), expand=True)
+    def button(self, words: str, on_click, *, filled: bool = True, icon=None) -> ft.Control:
+        return wide_button(words, self.guard(on_click), icon=icon, filled=filled, expand=True, size=self.sizes(19),
+                           bold=True)
 
     def act(self, move: Move):
         """Dispatch a move's action; one that throws pulses (at a physical table it asks for the dice)."""
@@ -388,32 +379,32 @@ class _TurnPanel:
             return None
         first = self.state.phase == "start"
         rows = [self.numbers(
-            (f"Bust chance ({o.pool} {_dice(o.pool)})", _pct(o.bust_chance), "sts-bust"),
+            (f"Bust chance ({o.pool} {_dice(o.pool)})", percent(o.bust_chance, CLOSE), "sts-bust"),
             ("Expected at risk after it", f"{float(o.expected_points):.1f}", "sts-expected"),
         )]
         if first:
-            rows.append(_text(f"Team's chance to win from here: {_pct(o.win_if_press)}.", ft.TextThemeStyle.BODY_MEDIUM))
+            rows.append(text(f"Team's chance to win from here: {percent(o.win_if_press, CLOSE)}.",
+                             ft.TextThemeStyle.BODY_MEDIUM))
         else:
-            rows.append(self.numbers(("Win chance if you stop", _pct(o.win_if_stop), "sts-win-stop"),
-                                     ("…if you press on", _pct(o.win_if_press), "sts-win-press")))
+            rows.append(self.numbers(("Win chance if you stop", percent(o.win_if_stop, CLOSE), "sts-win-stop"),
+                                     ("…if you press on", percent(o.win_if_press, CLOSE), "sts-win-press")))
         if o.hint:
             word = "Stop and bank" if o.hint == "stop" else "Press on"
             rows.append(ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
                                 ft.Text(f"Hint: {word}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
                                         weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY)]))
-        rows.append(tagged("sts-reason", _text(o.reason, ft.TextThemeStyle.BODY_MEDIUM)))
-        rows.append(_text("Exact odds; the hint assumes careful play for the rest of this turn and "
-                          "expected-value play later, without powers.", ft.TextThemeStyle.BODY_SMALL, italic=True))
+        rows.append(tagged("sts-reason", text(o.reason, ft.TextThemeStyle.BODY_MEDIUM)))
+        rows.append(text("Exact odds; the hint assumes careful play for the rest of this turn and "
+                         "expected-value play later, without powers.", ft.TextThemeStyle.BODY_SMALL, italic=True))
         return section("Live odds", *rows)
 
     def powers_now(self) -> list[ft.Control]:
         """One button per power usable right now, in the rules' words for what it will do."""
-        out = [ft.FilledTonalButton(
-            content=ft.Text(m.label, text_align=ft.TextAlign.CENTER), icon=ft.Icons.AUTO_AWESOME, height=TAP,
-            on_click=self.guard(self.act(m)), tooltip=ROLE_POWERS[m.kind], disabled=self.waiting)
-            for m in self.moves if m.kind in ROLES and m.why_not is None]
+        out = [wide_button(m.label, self.guard(self.act(m)), icon=ft.Icons.AUTO_AWESOME, tonal=True,
+                           tooltip=ROLE_POWERS[m.kind], disabled=self.waiting)
+               for m in self.moves if m.kind in ROLES and m.why_not is None]
         if out:
-            out.insert(0, _text("Powers usable now (once per game):", ft.TextThemeStyle.TITLE_SMALL))
+            out.insert(0, text("Powers usable now (once per game):", ft.TextThemeStyle.TITLE_SMALL))
         return out
 
     def last_world(self) -> list[ft.Control]:
@@ -440,7 +431,7 @@ class _TurnPanel:
             f"Turn {s.turn}",
             self.title(f"{self.who()}"),
             self.numbers(("Dice to roll", str(s.pool), "sts-pool"), ("At risk", "0", "sts-risk")),
-            _text(f"Pool: {rules.start_pool_words(s)}.", ft.TextThemeStyle.BODY_MEDIUM),
+            text(f"Pool: {rules.start_pool_words(s)}.", ft.TextThemeStyle.BODY_MEDIUM),
             ft.Row([self.move_button("roll", icon=ft.Icons.CASINO)]),
             *self.powers_now(),
         )
@@ -477,15 +468,15 @@ class _TurnPanel:
             self.numbers(("At risk", str(risk), "sts-risk"), ("Next throw", f"{pool} {_dice(pool)}", "sts-pool")),
             *([ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
                        ft.Container(tagged("sts-hint", ft.Text(
-                           f"Hint: {'Stop and bank' if stop_first else 'Press on'} — win {_pct(o.win_if_stop)} "
-                           f"if you stop, {_pct(o.win_if_press)} if you press on",
+                           f"Hint: {'Stop and bank' if stop_first else 'Press on'} — win {percent(o.win_if_stop, CLOSE)} "
+                           f"if you stop, {percent(o.win_if_press, CLOSE)} if you press on",
                            theme_style=ft.TextThemeStyle.TITLE_SMALL, color=ft.Colors.TERTIARY,
                            weight=ft.FontWeight.BOLD)), expand=True)],
                       vertical_alignment=ft.CrossAxisAlignment.START)] if o and o.hint else []),
             # Always in the same places (a thumb learns them); the hint fills the one it favours.
             ft.Row([press]),
             ft.Row([stop]),
-            _text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
+            text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
             *self.powers_now(),
         ]
         out = [section(f"Turn {s.turn}", *body)]
@@ -496,17 +487,17 @@ class _TurnPanel:
 
     def world(self) -> list[ft.Control]:
         s = self.state
-        text, kind = self.turn_result()
+        said, kind = self.turn_result()
         rows = self.last_world()
         body = [
             self.title(f"The world's turn (after {self.name()})"),
-            self.banner(text, kind),
+            self.banner(said, kind),
             ft.Row([self.move_button("roll_d12", icon=ft.Icons.PUBLIC)]),
             *self.powers_now(),
             self.numbers(("World score", f"{s.world} / {rules.world_target(s)}", "sts-world-now"),
                          ("+Dice owed", str(s.owed), "sts-owed")),
-            _text(rules.WORLD_HELP, ft.TextThemeStyle.BODY_SMALL),
-            *(rows or [_text("No d12 rolled yet.", ft.TextThemeStyle.BODY_MEDIUM, italic=True)]),
+            text(rules.WORLD_HELP, ft.TextThemeStyle.BODY_SMALL),
+            *(rows or [text("No d12 rolled yet.", ft.TextThemeStyle.BODY_MEDIUM, italic=True)]),
         ]
         out = [section(f"Turn {s.turn} · world phase", *body)]
         if s.throw:
@@ -516,11 +507,11 @@ class _TurnPanel:
     def over(self) -> list[ft.Control]:
         s = self.state
         won = rules.outcome(s) == "Won"
-        text = (f"The team wins! {s.team} points reached the target of {rules.team_target(s)}." if won else
+        said = (f"The team wins! {s.team} points reached the target of {rules.team_target(s)}." if won else
                 f"The world wins: {s.world} Bad reached its target of {rules.world_target(s)}.")
         body = [
-            self.banner(text, "win" if won else "lose", identifier="sts-outcome"),
-            _text(f"Game over after {s.turn} {'turn' if s.turn == 1 else 'turns'}.", ft.TextThemeStyle.TITLE_MEDIUM),
+            self.banner(said, "win" if won else "lose", identifier="sts-outcome"),
+            text(f"Game over after {s.turn} {'turn' if s.turn == 1 else 'turns'}.", ft.TextThemeStyle.TITLE_MEDIUM),
             score_chart(s, logged_scores(self.frame)),
         ]  # Play again, Luck, Recap and BG Stats are on the frame's end card, above (companion.ui.story)
         out = [section("Final scores", *body)]

@@ -16,7 +16,7 @@ from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.ledger import ACCOUNTS, Line, balances_by_turn, lines_for, reconciles, totals
 from companion.log import Loaded, NotFound, replay
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, section, tagged
+from companion.ui.widgets import section, tagged, wide_button
 
 DEBT_COLOR = ft.Colors.DEEP_ORANGE_700
 REP_COLOR = ft.Colors.INDIGO_600
@@ -137,8 +137,8 @@ class LedgerScreen:
         self.refresh()
 
     def _draw(self) -> None:
-        back = big_button("Back to the table", lambda e: self.app.go(f"/c/{self.campaign_id}"),
-                          icon=ft.Icons.ARROW_BACK, filled=False)
+        back = wide_button("Back to the table", lambda e: self.app.go(f"/c/{self.campaign_id}"),
+                           icon=ft.Icons.ARROW_BACK, filled=False)
         try:
             loaded = self.app.store.load(self.campaign_id)
         except NotFound:

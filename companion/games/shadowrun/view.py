@@ -20,7 +20,7 @@ from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import icon_button, section, switch_row, tagged
+from companion.ui.widgets import icon_button, section, switch_row, tagged, text, tick_row, wide_button
 
 # Drawn afresh from the state (and what was typed, kept in `_MEMO`) on every redraw, and never changed
 # in place: the frame reconciles it with what the phone shows, so its controls keep their identity.
@@ -43,14 +43,6 @@ RECENT = 12  # history rows read for "Just now" and this turn's interest sums
 
 
 # --- small helpers -------------------------------------------------------------------------------------
-
-
-def _txt(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
-    return ft.Text(value, theme_style=style, **kw)
-
-
-def _small(value: str, **kw) -> ft.Text:
-    return ft.Text(value, theme_style=ft.TextThemeStyle.BODY_MEDIUM, **kw)
 
 
 # What the player has typed but not yet sent, per screen: the panel is rebuilt on every refresh (and the
@@ -86,31 +78,6 @@ def _row(*controls: ft.Control) -> ft.Row:
 def _box(*controls: ft.Control, color=ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
     return ft.Container(ft.Column(list(controls), spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                         bgcolor=color, border_radius=12, padding=12)
-
-
-def _tick_row(label: str, value: bool) -> tuple[ft.Control, ft.Checkbox]:
-    """A checkbox with its label wrapping beside it (a Checkbox's own label never wraps and is cut off
-    at phone width); a tap anywhere on the row ticks it. Returns (the row, the checkbox to read). A tap
-    changes this draw's row in place, as the kit's `switch_row` does; the next redraw draws it afresh."""
-    def changed(e):
-        row.checked = bool(box.value)
-        row.update()
-
-    def flip(e):
-        box.value = not box.value
-        box.update()
-        changed(e)
-
-    box = ft.Checkbox(value=value, on_change=changed)
-    row = ft.Semantics(label=label, checked=value, container=True, content=ft.Container(
-        ft.Row([box, ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE)],
-               vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        on_click=flip, border_radius=8, padding=ft.Padding.symmetric(vertical=4)))
-    return row, box
-
-
-def _sub(title: str) -> ft.Text:
-    return ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_SMALL, weight=ft.FontWeight.BOLD)
 
 
 def odds(outcomes: list[Outcome]) -> str:
@@ -175,16 +142,12 @@ class Ui:
                 raise
         return self.guard(go)
 
-    def button(self, text: str, kind: str, on_click, *, icon=None, primary: bool = False,
+    def button(self, words: str, kind: str, on_click, *, icon=None, primary: bool = False,
                expand: bool = False) -> ft.Control:
         """A big button, live only when the rules allow `kind` now (the reason shows as its tooltip)."""
         reason = self.why(kind)
-        cls = ft.FilledButton if primary else ft.FilledTonalButton
-        button = cls(content=text, icon=icon, height=TAP, disabled=reason is not None, tooltip=reason,
-                     on_click=on_click)
-        if expand:  # only when wanted: an explicit expand=False wraps it in Expanded, which a Wrap refuses
-            button.expand = True
-        return button
+        return wide_button(words, on_click, icon=icon, tonal=not primary, expand=expand, disabled=reason is not None,
+                           tooltip=reason)
 
     def move_button(self, move, *, icon=None, primary: bool = False, expand: bool = False) -> ft.Control:
         """The button of one move, labelled as the move says (greyed with its reason if it may not be made)."""
@@ -255,14 +218,14 @@ def dashboard(ui: Ui) -> ft.Control:
             *([] if s.phase == "over" else [tagged("sr-phase", ft.Text(
                 R.phase_title(s.phase), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=ft.Colors.PRIMARY))]),
         ], spacing=0, expand=True),
-        ft.OutlinedButton(content="Ledger", icon=ft.Icons.RECEIPT_LONG, height=TAP,
-                          on_click=lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger")),
+        wide_button("Ledger", lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger"), icon=ft.Icons.RECEIPT_LONG,
+                    filled=False),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
     rows: list[ft.Control] = [head, tiles]
     survival = R.survival_outcomes(s.reputation)
     if survival and s.phase != "over":
-        rows.append(_small(f"Reputation is negative: interest is {R.interest_rate(s.reputation)}%, and the "
-                           f"Victory/Failure roll: {odds(survival)}.", color=NEGATIVE))
+        rows.append(text(f"Reputation is negative: interest is {R.interest_rate(s.reputation)}%, and the "
+                         f"Victory/Failure roll: {odds(survival)}.", color=NEGATIVE))
     return ft.Card(content=ft.Container(ft.Column(rows, spacing=10), padding=12), margin=ft.Margin.only(bottom=4))
 
 
@@ -288,8 +251,8 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
     passed = {e.data.get("phase") for e in events if e.kind == "step_passed"}
     shown = [e for e in events if not (e.kind == "phase" and e.data.get("phase") in passed)]
     return tagged("sr-last", _box(
-        _small(f"Just now · {row.label}", weight=ft.FontWeight.BOLD),
-        *[_small(e.text, italic=e.kind == "step_passed") for e in shown], color=ft.Colors.SECONDARY_CONTAINER))
+        text(f"Just now · {row.label}", bold=True),
+        *[text(e.text, italic=e.kind == "step_passed") for e in shown], color=ft.Colors.SECONDARY_CONTAINER))
 
 
 def stepper(ui: Ui) -> ft.Control:
@@ -297,7 +260,7 @@ def stepper(ui: Ui) -> ft.Control:
     body: list[ft.Control] = []
     if s.phase != "setup":
         body.append(_strip(ui))
-    body.append(tagged("sr-guide", _small(R.PHASE_GUIDE[s.phase], italic=True)))
+    body.append(tagged("sr-guide", text(R.PHASE_GUIDE[s.phase], italic=True)))
     last = _last_events(ui)
     if last is not None:
         body.append(last)
@@ -322,14 +285,11 @@ def advance_button(ui: Ui) -> ft.Control:
         label = f"Advance to turn {s.turn + 1}: {to}"
     reason = ui.why("advance")
     # A phase's required step keeps the advance closed until it is done: once open, it is THE next action.
-    cls = ft.FilledButton if reason is None else ft.OutlinedButton
-    # No fixed height: a long phase name wraps onto a second line at phone width instead of being cut
-    # off; the padding keeps one line at least TAP tall.
-    button = cls(content=label, icon=ft.Icons.ARROW_FORWARD, disabled=reason is not None, on_click=ui.send(R.Advance),
-                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14)))
+    button = wide_button(label, ui.send(R.Advance), icon=ft.Icons.ARROW_FORWARD, filled=reason is None,
+                         disabled=reason is not None)
     rows: list[ft.Control] = [ft.Divider(), button]
     if reason:
-        rows.append(_small(reason, italic=True))
+        rows.append(text(reason, italic=True))
     return ft.Column(rows, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
@@ -347,11 +307,11 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out = objectives_block(ui, with_form=True)
     extras = R.EXTRA_CHALLENGES[s.settings.difficulty]
-    out.append(_small(f"1b · {R.HOW['refresh_challenges']} {s.settings.difficulty.capitalize()}: "
-                      f"{extras} extra challenge(s) this turn."))
+    out.append(text(f"1b · {R.HOW['refresh_challenges']} {s.settings.difficulty.capitalize()}: "
+                    f"{extras} extra challenge(s) this turn."))
     tie = R.GAME.chance_for(s, R.RefreshChallenges())
     if tie is not None:
-        out.append(_small(f"A full tie to break: {tie.count} {tie.die.label} for {tie.why}: {odds(tie.outcomes)}."))
+        out.append(text(f"A full tie to break: {tie.count} {tie.die.label} for {tie.why}: {odds(tie.outcomes)}."))
     out.append(ui.button("Refresh the challenges (1b)", "refresh_challenges", ui.send(R.RefreshChallenges),
                          icon=ft.Icons.STYLE, primary=True))
     return out
@@ -359,15 +319,15 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
 
 def luck_block(ui: Ui, what: str) -> list[ft.Control]:
     table = " · ".join(f"{i} {d}" for i, d in enumerate(ui.s.settings.deck_table, start=1))
-    return [_sub("Luck of the Draw"),
-            _small(f"{what}. {R.HOW['roll_luck']} Decks: {table}."),
+    return [text("Luck of the Draw", ft.TextThemeStyle.TITLE_SMALL, bold=True),
+            text(f"{what}. {R.HOW['roll_luck']} Decks: {table}."),
             ui.move_button(ui.first("roll_luck"), icon=ft.Icons.CASINO)]
 
 
 def phase_refresh(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out: list[ft.Control] = [
-        _small(f"Nuyen taken instead of cards this phase: {s.nuyen_taken} of {R.HAND_SIZE}. {R.HOW['take_nuyen']}"),
+        text(f"Nuyen taken instead of cards this phase: {s.nuyen_taken} of {R.HAND_SIZE}. {R.HOW['take_nuyen']}"),
         ui.move_button(ui.first("take_nuyen"), icon=ft.Icons.PAYMENTS),
     ]
     if s.settings.luck_of_the_draw:
@@ -378,7 +338,7 @@ def phase_refresh(ui: Ui) -> list[ft.Control]:
 def phase_paid(ui: Ui) -> list[ft.Control]:
     gained = ui.s.rep_from_objectives_last_turn
     pay = R.johnson_pay(gained)
-    return [_small(f"3a · {R.HOW['get_paid']} Reputation from objectives last turn: {gained} → +{pay}."),
+    return [text(f"3a · {R.HOW['get_paid']} Reputation from objectives last turn: {gained} → +{pay}."),
             ui.button(f"Collect Mr Johnson's payment (+{pay})", "get_paid", ui.send(R.GetPaid),
                       icon=ft.Icons.PAYMENTS, primary=True)]
 
@@ -386,7 +346,7 @@ def phase_paid(ui: Ui) -> list[ft.Control]:
 def phase_income(ui: Ui) -> list[ft.Control]:
     amount = ui.num("secondary_income", "amount", width=120)
     source = _field(ui.spec("secondary_income", "source").label, expand=True, max_length=40)
-    return [_small("3b · Enter each card's income (Fame, Contacts…), or go on if none."),
+    return [text("3b · Enter each card's income (Fame, Contacts…), or go on if none."),
             _row(amount, source),
             ui.button("Add secondary income", "secondary_income",
                       ui.send(lambda: R.SecondaryIncome(amount=ui.number(amount, "secondary_income", "amount"),
@@ -398,18 +358,18 @@ def phase_payroll(ui: Ui) -> list[ft.Control]:
     s = ui.s
     bill = R.payroll_bill(s)
     if not bill:
-        return [_small("3c · No card in play charges upkeep."),
+        return [text("3c · No card in play charges upkeep."),
                 ui.button("Pay the payroll (nothing due)", "payroll", ui.send(R.Payroll),
                           icon=ft.Icons.GROUPS, primary=True)]
     due = R.upkeep_due(s)
     unpayable = R.payroll_unpayable(s)  # a choice the rules accept, ticked to start with
-    ticks = {c.id: _tick_row(f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", c.id in unpayable) for c in bill}
+    ticks = {c.id: tick_row(f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", c.id in unpayable) for c in bill}
     rows = [row for row, _ in ticks.values()]
     boxes = {cid: box for cid, (_, box) in ticks.items()}
-    lines = [_small(f"3c · Upkeep due: {', '.join(f'{c.name} {c.upkeep}' for c in bill)} = {due}; cash {s.cash}.")]
+    lines = [text(f"3c · Upkeep due: {', '.join(f'{c.name} {c.upkeep}' for c in bill)} = {due}; cash {s.cash}.")]
     if unpayable:
-        lines.append(_small(f"Cash is {due - s.cash} short: tick the cards you can't pay; they are trashed.",
-                            color=NEGATIVE))
+        lines.append(text(f"Cash is {due - s.cash} short: tick the cards you can't pay; they are trashed.",
+                          color=NEGATIVE))
     return [*lines, *rows,
             ui.button("Pay the payroll", "payroll",
                       ui.send(lambda: R.Payroll(unpaid=[cid for cid, b in boxes.items() if b.value])),
@@ -422,34 +382,34 @@ def phase_interest(ui: Ui) -> list[ft.Control]:
         charged = ui.latest("interest")
         line = (f"Interest +{charged.data['charge']}: {charged.data['sums']}" if charged and charged.data.get("charge")
                 else "No interest this turn." if charged else "Interest charged.")
-        return [tagged("sr-interest-sums", _txt(line, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
-                _small(f"Interest owed {s.interest}; total debt {s.debt}.")]
+        return [tagged("sr-interest-sums", text(line, ft.TextThemeStyle.TITLE_MEDIUM, bold=True)),
+                text(f"Interest owed {s.interest}; total debt {s.debt}.")]
     rate = R.interest_rate(s.reputation)
     charge = R.interest_charge(rate, s.debt)
-    return [_small(f"3d · Rate {rate}% (reputation {s.reputation}) of loan + interest owed = {s.loan} + {s.interest} = "
-                   f"{s.debt}: {R.interest_sums(rate, s.debt)}."),
+    return [text(f"3d · Rate {rate}% (reputation {s.reputation}) of loan + interest owed = {s.loan} + {s.interest} = "
+                 f"{s.debt}: {R.interest_sums(rate, s.debt)}."),
             ui.button(f"Charge interest (+{charge})", "charge_interest", ui.send(R.ChargeInterest),
                       icon=ft.Icons.PERCENT, primary=True)]
 
 
 def phase_payment(ui: Ui) -> list[ft.Control]:
     s = ui.s
-    out: list[ft.Control] = [tagged("sr-payment-odds", _small(
+    out: list[ft.Control] = [tagged("sr-payment-odds", text(
         f"3e · Total debt {s.debt}: {odds(R.payment_due_outcomes(s.debt))}. Table: {R.payment_table()}."))]
     if s.payment_due is None:
         out.append(ui.move_button(ui.first("roll_payment_due"), icon=ft.Icons.CASINO, primary=True))
         return out
     if not s.payment_due:
-        out.append(_txt("Not due this turn: the interest stays owed.", weight=ft.FontWeight.BOLD))
+        out.append(text("Not due this turn: the interest stays owed.", ft.TextThemeStyle.BODY_LARGE, bold=True))
         return out
     if s.step_done:
-        out.append(_txt("The payment is settled for this turn.", weight=ft.FontWeight.BOLD))
+        out.append(text("The payment is settled for this turn.", ft.TextThemeStyle.BODY_LARGE, bold=True))
         return out
-    out.append(_txt(f"Payment due: {s.interest} interest. Cash {s.cash}.", weight=ft.FontWeight.BOLD))
+    out.append(text(f"Payment due: {s.interest} interest. Cash {s.cash}.", ft.TextThemeStyle.BODY_LARGE, bold=True))
     short = ui.spec("pay_interest", "cash_in").high or 0  # cards that may be cashed in: what cash lacks
     cash_in = ui.num("pay_interest", "cash_in", 0, width=170)
     if short:
-        out.append(_small(f"Cash is {short} short. {R.HOW['pay_interest']}"))
+        out.append(text(f"Cash is {short} short. {R.HOW['pay_interest']}"))
         out.append(cash_in)
     out.append(_row(
         ui.button("Pay the interest", "pay_interest",
@@ -464,8 +424,8 @@ def phase_payment(ui: Ui) -> list[ft.Control]:
 def errand_choice(ui: Ui) -> list[ft.Control]:
     name = next((c.name for c in ui.s.cards if c.id == ui.s.pending_errand), "The runner")
     two = R.GAME.chance_for(ui.s, R.RollTwo())
-    return [_txt(f"{name}'s errand rolled a 6. {R.HOW['roll_two']}", weight=ft.FontWeight.BOLD),
-            *([_small(f"Two more dice: {odds(two.outcomes)}.")] if two else []),
+    return [text(f"{name}'s errand rolled a 6. {R.HOW['roll_two']}", ft.TextThemeStyle.BODY_LARGE, bold=True),
+            *([text(f"Two more dice: {odds(two.outcomes)}.")] if two else []),
             _row(ui.move_button(ui.first("take_six"), primary=True),
                  ui.move_button(ui.first("roll_two"), icon=ft.Icons.CASINO))]
 
@@ -475,20 +435,21 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     out: list[ft.Control] = []
     runners = [c for c in s.cards if c.card_type == "runner"]
     # Errands
-    out.append(_sub("Run errands"))
+    out.append(text("Run errands", ft.TextThemeStyle.TITLE_SMALL, bold=True))
     errands = ui.of("run_errand")
     if errands:
-        out.append(_small(R.HOW["run_errand"]))
+        out.append(text(R.HOW["run_errand"]))
         out.append(_row(*[ui.move_button(m, icon=ft.Icons.CASINO) for m in errands]))
     else:
-        out.append(_small("No unturned runner to send on an errand." if runners else "Deploy a runner first."))
+        out.append(text("No unturned runner to send on an errand." if runners else "Deploy a runner first."))
     # Heal
     heals = ui.of("heal")
     if heals:
-        out.append(_sub("Heal"))
+        out.append(text("Heal", ft.TextThemeStyle.TITLE_SMALL, bold=True))
         out.append(_row(*[ui.move_button(m, icon=ft.Icons.HEALING) for m in heals]))
     # Deploy
-    out.append(_sub(f"Deploy a card · runners in play {len(runners)} of {R.MAX_RUNNERS}"))
+    out.append(text(f"Deploy a card · runners in play {len(runners)} of {R.MAX_RUNNERS}", ft.TextThemeStyle.TITLE_SMALL,
+                    bold=True))
     name = _field(ui.spec("deploy", "name").label, expand=True, max_length=40)
     types = ui.spec("deploy", "card_type")
     kind = ft.Dropdown(label=types.label, value="runner" if "runner" in types.choices else types.choices[0], width=150,
@@ -501,7 +462,7 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
                 upkeep=ui.number(upkeep, "deploy", "upkeep", 0), body=ui.number(body, "deploy", "body"),
                 armor=ui.number(armor, "deploy", "armor", 0))), icon=ft.Icons.PERSON_ADD)]
     # Sell, buy
-    out.append(_sub("Sell cards · buy gear"))
+    out.append(text("Sell cards · buy gear", ft.TextThemeStyle.TITLE_SMALL, bold=True))
     sold = ui.num("sell_cards", "count", 1, width=120)
     spend = ui.num("spend", "amount", width=100)
     items = ui.spec("spend", "item")
@@ -513,7 +474,8 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
             _row(spend, item, ui.button("Buy", "spend", ui.send(lambda: R.Spend(
                 amount=ui.number(spend, "spend", "amount"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
     # Pay off
-    out.append(_sub(f"Pay off debt · loan {s.loan}, interest {s.interest}, cash {s.cash}"))
+    out.append(text(f"Pay off debt · loan {s.loan}, interest {s.interest}, cash {s.cash}", ft.TextThemeStyle.TITLE_SMALL,
+                    bold=True))
     loan, interest = ui.num("pay_off", "loan", 0, width=140), ui.num("pay_off", "interest", 0, width=150)
     out += [_row(loan, interest),
             ui.button("Pay off", "pay_off", ui.send(lambda: R.PayOff(
@@ -526,7 +488,7 @@ def phase_shadowrun(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if s.run is None:
         if s.run_taken:
-            return [_small("You have run this turn (one Shadowrun per turn).")]
+            return [text("You have run this turn (one Shadowrun per turn).")]
         return start_run_block(ui)
     return run_block(ui)
 
@@ -534,7 +496,7 @@ def phase_shadowrun(ui: Ui) -> list[ft.Control]:
 def start_run_block(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if not s.objectives:
-        return [_small("No objective is in play: no run this turn.")]
+        return [text("No objective is in play: no run this turn.")]
     target = ft.RadioGroup(value=str(s.objectives[0].id), content=ft.Column([
         ft.Container(ft.Radio(value=str(o.id), label=f"{o.name} · {o.rep} rep · {o.challenges} challenge(s)"),
                      height=TAP) for o in s.objectives], spacing=0))
@@ -543,14 +505,14 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
     boxes = {c.id: ft.Checkbox(label=f"{c.name} ({c.card_type}, body {c.body - c.damage} of {c.body})",
                                value=c in picked) for c in candidates}
     out: list[ft.Control] = [
-        _sub("Target objective"), target,
-        _sub("The team"),
-        *(boxes.values() or [_small("No unturned runner, spirit or drone.")]),
-        _small(f"{R.HOW['start_run']} Now: {R.event_draws(s.reputation)}."),
+        text("Target objective", ft.TextThemeStyle.TITLE_SMALL, bold=True), target,
+        text("The team", ft.TextThemeStyle.TITLE_SMALL, bold=True),
+        *(boxes.values() or [text("No unturned runner, spirit or drone.")]),
+        text(f"{R.HOW['start_run']} Now: {R.event_draws(s.reputation)}."),
         ui.button("Start the Shadowrun", "start_run", ui.send(lambda: R.StartRun(
             objective_id=int(target.value), team=[cid for cid, b in boxes.items() if b.value])),
             icon=ft.Icons.DIRECTIONS_RUN, primary=True),
-        _small("Or skip the run this turn: advance below."),
+        text("Or skip the run this turn: advance below."),
     ]
     return out
 
@@ -562,20 +524,21 @@ def run_block(ui: Ui) -> list[ft.Control]:
     team = [c for c in s.cards if c.id in run.team]
     out: list[ft.Control] = [
         tagged("sr-run", _box(
-            _txt(f"Run on {objective.name} · {objective.rep} rep · {objective.challenges} challenge(s) left",
-                 weight=ft.FontWeight.BOLD),
-            _small("Team: " + (", ".join(f"{c.name} ({c.damage}/{c.body})" for c in team) or "nobody left")),
-            _small(f"Events drawn {run.events_drawn} of {run.events_to_draw}."),
+            text(f"Run on {objective.name} · {objective.rep} rep · {objective.challenges} challenge(s) left",
+                 ft.TextThemeStyle.BODY_LARGE, bold=True),
+            text("Team: " + (", ".join(f"{c.name} ({c.damage}/{c.body})" for c in team) or "nobody left")),
+            text(f"Events drawn {run.events_drawn} of {run.events_to_draw}."),
         )),
     ]
     if ui.ok("draw_event"):
         cost = ui.num("draw_event", "cost", 0, width=200)
-        out += [_sub(f"Draw event {run.events_drawn + 1} of {run.events_to_draw}"),
-                _small(R.HOW["draw_event"]),
+        out += [text(f"Draw event {run.events_drawn + 1} of {run.events_to_draw}", ft.TextThemeStyle.TITLE_SMALL,
+                     bold=True),
+                text(R.HOW["draw_event"]),
                 _row(cost, ui.button("Roll for the event", "draw_event",
                                      ui.send(lambda: R.DrawEvent(cost=ui.number(cost, "draw_event", "cost"))),
                                      icon=ft.Icons.CASINO, primary=True))]
-    out.append(_sub("Challenges (bottom to top)"))
+    out.append(text("Challenges (bottom to top)", ft.TextThemeStyle.TITLE_SMALL, bold=True))
     amount = ui.num("start_damage", "amount", width=190)
     ap = ft.Checkbox(label=ui.spec("start_damage", "armor_piercing").label, value=False)
     take = ui.button(f"Take the objective (+{objective.rep} rep)", "complete_objective", ui.send(R.CompleteObjective),
@@ -586,10 +549,10 @@ def run_block(ui: Ui) -> list[ft.Control]:
             _row(ui.button("Challenge beaten / sleazed", "trash_challenge", ui.send(R.TrashChallenge),
                            icon=ft.Icons.CHECK),
                  ui.move_button(ui.first("pump"), icon=ft.Icons.CASINO)),
-            _small(f"{R.HOW['complete_objective']} Pumping: {odds(R.PUMP_OUTCOMES)}."),
+            text(f"{R.HOW['complete_objective']} Pumping: {odds(R.PUMP_OUTCOMES)}."),
             _row(take, ui.button("End the run without it", "end_run", ui.send(R.EndRun), icon=ft.Icons.LOGOUT))]
     if not ui.ok("complete_objective"):
-        out.append(_small(ui.why("complete_objective"), italic=True))
+        out.append(text(ui.why("complete_objective"), italic=True))
     return out
 
 
@@ -599,26 +562,26 @@ def damage_allocator(ui: Ui) -> list[ft.Control]:
     ap = " armor-piercing" if dmg.armor_piercing else ""
     out: list[ft.Control] = [
         tagged("sr-damage", _box(
-            _txt(f"{dmg.left} of {dmg.total}{ap} damage left", ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-            _small(f"Each hit is {dmg.dice}d6. {R.HOW['take_hit']}"),
+            text(f"{dmg.left} of {dmg.total}{ap} damage left", ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
+            text(f"Each hit is {dmg.dice}d6. {R.HOW['take_hit']}"),
             color=ft.Colors.ERROR_CONTAINER)),
-        _sub("Who takes the next hit?"),
+        text("Who takes the next hit?", ft.TextThemeStyle.TITLE_SMALL, bold=True),
     ]
     for m in ui.of("take_hit"):
         chance = R.GAME.chance_for(s, m.action)
         out.append(ui.move_button(m, icon=ft.Icons.CASINO, primary=True, expand=True))
         if chance is not None:
-            out.append(_small(odds(chance.outcomes)))
+            out.append(text(odds(chance.outcomes)))
     return out
 
 
 def phase_victory(ui: Ui) -> list[ft.Control]:
     s = ui.s
     checks = " · ".join(f"{words} {'✓' if holds else '✗'}" for words, holds in R.victory_checks(s))
-    out: list[ft.Control] = [_small(f"Win: {checks}.")]
+    out: list[ft.Control] = [text(f"Win: {checks}.")]
     survival = R.survival_outcomes(s.reputation)
     if survival:
-        out.append(_small(f"Reputation {s.reputation}: {odds(survival)}.", color=NEGATIVE))
+        out.append(text(f"Reputation {s.reputation}: {odds(survival)}.", color=NEGATIVE))
     if s.step_done:
         return out
     roll = R.GAME.chance_for(s, R.CheckVictory())
@@ -628,8 +591,8 @@ def phase_victory(ui: Ui) -> list[ft.Control]:
 
 
 def phase_end(ui: Ui) -> list[ft.Control]:
-    return [_small(f"Trash cards you don't want (runners below: trash), discard down to {R.HAND_SIZE}, "
-                   f"reshuffle any empty deck.")]
+    return [text(f"Trash cards you don't want (runners below: trash), discard down to {R.HAND_SIZE}, "
+                 f"reshuffle any empty deck.")]
 
 
 PHASES: dict[str, Callable[[Ui], list[ft.Control]]] = {
@@ -645,14 +608,14 @@ PHASES: dict[str, Callable[[Ui], list[ft.Control]]] = {
 def _objective_rows(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if not s.objectives:
-        return [_small("No objective in play yet.", italic=True)]
+        return [text("No objective in play yet.", italic=True)]
     rows = []
     for o in sorted(s.objectives, key=lambda o: -o.rep):
         full = R.challenges_for(o.rep)
         rows.append(tagged(f"sr-objective-{o.id}", ft.Container(ft.Row([
             ft.Column([
                 ft.Text(o.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                _small(f"{o.rep} rep ({R.objective_range(o.rep)}) · {o.challenges} challenge(s) (full: {full})"),
+                text(f"{o.rep} rep ({R.objective_range(o.rep)}) · {o.challenges} challenge(s) (full: {full})"),
             ], spacing=0, expand=True),
             icon_button(ft.Icons.DELETE_OUTLINE, f"Discard {o.name}",
                         ui.send(lambda o=o: R.DiscardObjective(objective_id=o.id)),
@@ -664,14 +627,15 @@ def _objective_rows(ui: Ui) -> list[ft.Control]:
 
 def objectives_block(ui: Ui, *, with_form: bool) -> list[ft.Control]:
     s = ui.s
-    out: list[ft.Control] = [_sub(f"Objectives in play ({len(s.objectives)} of {R.OBJECTIVES_IN_PLAY})"),
+    out: list[ft.Control] = [text(f"Objectives in play ({len(s.objectives)} of {R.OBJECTIVES_IN_PLAY})",
+                                  ft.TextThemeStyle.TITLE_SMALL, bold=True),
                              *_objective_rows(ui)]
     if with_form and ui.ok("add_objective"):
         name = _field(ui.spec("add_objective", "name").label, expand=True, max_length=40)
         rep = ui.num("add_objective", "rep", width=130)
         missing = R.missing_ranges(s) if s.phase == "setup" else []
         hint = f" Still needed: {', '.join(missing)}." if missing else ""
-        out += [_small(f"Add the objective you drew. {R.HOW['add_objective']}{hint}"),
+        out += [text(f"Add the objective you drew. {R.HOW['add_objective']}{hint}"),
                 _row(name, rep),
                 ui.button("Add objective", "add_objective",
                           ui.send(lambda: R.AddObjective(name=name.value or "",
@@ -687,7 +651,7 @@ def objectives_section(ui: Ui, *, with_form: bool) -> ft.Control:
 def runners_section(ui: Ui) -> ft.Control:
     s = ui.s
     if not s.cards:
-        return section("Runners in play", _small("No card in play yet: deploy runners in Legwork.", italic=True))
+        return section("Runners in play", text("No card in play yet: deploy runners in Legwork.", italic=True))
     rows = []
     can_trash = ui.ok("remove_card")
     for c in s.cards:
@@ -704,9 +668,9 @@ def runners_section(ui: Ui) -> ft.Control:
         rows.append(tagged(f"sr-card-{c.id}", ft.Container(ft.Row([
             ft.Column([
                 ft.Text(f"{c.name}{kind}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                _small(f"cost {c.cost} · body {c.body} · damage {c.damage} · upkeep {c.upkeep}{armor}",
-                       color=NEGATIVE if hurt else None),
-                _small(status, italic=c.turned, color=ft.Colors.OUTLINE if c.turned else ft.Colors.PRIMARY),
+                text(f"cost {c.cost} · body {c.body} · damage {c.damage} · upkeep {c.upkeep}{armor}",
+                     color=NEGATIVE if hurt else None),
+                text(status, italic=c.turned, color=ft.Colors.OUTLINE if c.turned else ft.Colors.PRIMARY),
             ], spacing=0, expand=True),
             icon_button(ft.Icons.REPLAY if c.turned else ft.Icons.ROTATE_90_DEGREES_CW,
                         f"{'Untap' if c.turned else 'Turn'} {c.name}",
@@ -731,9 +695,9 @@ def effects_section(ui: Ui) -> ft.Control:
         return [o.strip() for o in (options.value or "").split(",") if o.strip()]
     picked = ui.just_now("random_pick")
     answer: list[ft.Control] = [] if picked is None else [tagged("sr-picked", _box(
-        _txt(f"Picked: {picked.data['picked']}", ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-        _small(f"Among {', '.join(picked.data['options'])}"
-               + (f" (die face {picked.data['face']})." if picked.data.get("face") else ".")),
+        text(f"Picked: {picked.data['picked']}", ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
+        text(f"Among {', '.join(picked.data['options'])}"
+             + (f" (die face {picked.data['face']})." if picked.data.get("face") else ".")),
         color=ft.Colors.SECONDARY_CONTAINER))]
     return ft.ExpansionTile(
         title=ft.Text("Card effects and random targets", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
@@ -741,12 +705,12 @@ def effects_section(ui: Ui) -> ft.Control:
         expanded=ui.just_now("random_pick", "adjusted") is not None,
         controls_padding=ft.Padding.all(12),
         controls=[
-            _small("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
+            text("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
             _row(account, amount), reason,
             ui.button("Apply the card effect", "adjust", ui.send(lambda: R.Adjust(
                 account=account.value or "cash", amount=ui.number(amount, "adjust", "amount"), reason=reason.value or "")),
                 icon=ft.Icons.EDIT_NOTE),
-            _small(f"A target chosen “at random”. {R.HOW['pick_random']}"),
+            text(f"A target chosen “at random”. {R.HOW['pick_random']}"),
             options,
             ui.button("Pick one at random", "pick_random", ui.send(lambda: R.PickRandom(options=picks())),
                       icon=ft.Icons.SHUFFLE),
@@ -781,7 +745,7 @@ class SetupForm:
 
     def controls(self) -> list[ft.Control]:
         return [self.loan, self.target, self.difficulty, self.luck_row, self.chipjacks_row, self.auto_pass_row,
-                _small("Luck of the Draw: which player deck each die face names."), *self.decks]
+                text("Luck of the Draw: which player deck each die face names."), *self.decks]
 
     def collect(self) -> dict:
         return {"loan": whole_number(self.loan, "Starting loan"), "target_reputation": whole_number(self.target, "Target reputation"),
