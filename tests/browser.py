@@ -77,8 +77,9 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
 
 
-def new_context(browser, *, viewport=PHONE):
-    context = browser.new_context(viewport=viewport, service_workers="block")
+def new_context(browser, *, viewport=PHONE, locale: Optional[str] = None):
+    """A phone's browser; `locale` is the language it asks for (navigator.language)."""
+    context = browser.new_context(viewport=viewport, service_workers="block", **({"locale": locale} if locale else {}))
     context.add_init_script(ENABLE_SEMANTICS)
     if os.environ.get("E2E_THEME"):  # E2E_THEME=dark: every phone in that theme (screenshots/dark/)
         context.add_init_script(f"localStorage.setItem('flutter.companion.theme', '\"{os.environ['E2E_THEME']}\"')")
@@ -174,11 +175,11 @@ def tap_until(page, locator, shown, *, attempts: int = 3) -> None:
                 raise
 
 
-def open_app(browser, server: dict, *, viewport=PHONE):
+def open_app(browser, server: dict, *, viewport=PHONE, locale: Optional[str] = None):
     """A phone that scanned the join code: a new context, nothing leaving the machine, home shown."""
     import re
 
-    context = new_context(browser, viewport=viewport)
+    context = new_context(browser, viewport=viewport, locale=locale)
     context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
     page = context.new_page()
     OPEN_PAGES.append(page)

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import ENABLE_SEMANTICS, OPEN_PAGES, SMALL_PHONE, by_id, served, settled_screenshot, tap, type_into
+from tests.browser import SMALL_PHONE, by_id, open_app, served, settled_screenshot, tap, type_into
 
 TOKEN = "language-table-token-01"
 
@@ -23,15 +23,7 @@ def server(tmp_path):
 
 def phone(browser, server, locale: str):
     """A phone whose browser asks for `locale` (navigator.language), joined with the code."""
-    context = browser.new_context(viewport=SMALL_PHONE, locale=locale, service_workers="block")
-    context.add_init_script(ENABLE_SEMANTICS)
-    context.set_default_timeout(20_000)
-    context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
-    page = context.new_page()
-    OPEN_PAGES.append(page)
-    page.goto(server["join"])
-    page.get_by_text("Table Companion").first.wait_for()
-    return context, page
+    return open_app(browser, server, viewport=SMALL_PHONE, locale=locale)
 
 
 def card(page, words: str):
