@@ -449,7 +449,9 @@ class PhoneLanguage:
                 before = self.lang
                 self.browser = task.result()
                 log.debug("a phone's languages came late: %s", self.browser)
-                if on_late is not None and self.lang != before:
+                # Redraw only for another catalog: a redraw rebuilds the screen, and a phone that was
+                # slow to say 'en-US' may already be typing into it (its numbers follow from the next draw).
+                if on_late is not None and self.lang.code != before.code:
                     on_late()
             asking.add_done_callback(arrived)
         log.debug("a phone's languages: browser %s, chosen %r", self.browser, self.choice)
