@@ -97,8 +97,6 @@ class CampaignScreen:
         self._tray_shown = None  # the tray rolls last drawn
         self._own_changes: list[ft.Control] = []  # isolated parts to send after a redraw (see refresh)
         self._view: Optional[ft.View] = None
-        self._kept: dict[str, tuple[Any, ft.Control]] = {}  # sections drawn last time, by key (see kept)
-        self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
 
     # --- lifecycle ---
 
@@ -266,7 +264,7 @@ class CampaignScreen:
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
-            ft.Container(self._drawn_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tray_section,
             self.note_section,
@@ -274,19 +272,6 @@ class CampaignScreen:
         ]
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
-
-    def kept(self, key: str, inputs: Any, build) -> ft.Control:
-        """The control `build()` made for `key` at the last redraw, while `inputs` are unchanged.
-
-        In a reconciled panel (RECONCILED = True) Flet's diff passes over a control that is the very
-        object it sent before, so an unchanged section costs this phone neither building nor diffing.
-        `inputs` must hold everything the section shows (its part of the state, the layout); its
-        handlers read what they act on when tapped, or take it from `inputs`."""
-        entry = self._kept.get(key)
-        if entry is None or entry[0] != inputs:
-            entry = (inputs, build())
-        self._kept_now[key] = entry
-        return entry[1]
 
     def _pending_panel(self) -> ft.Control:
         """The roll the campaign waits for (every phone shows it): its dice are entered here."""
@@ -308,14 +293,6 @@ class CampaignScreen:
         except Exception:
             self.refresh()  # the switch shows the campaign's mode again
             raise
-
-    def _drawn_panel(self) -> ft.Control:
-        # What the panel keeps (kept) is what it drew this time: a section left out is forgotten.
-        self._kept_now = {}
-        try:
-            return self._game_panel()
-        finally:
-            self._kept = self._kept_now
 
     def _panel_key(self) -> Optional[str]:
         module = game_panel_module(self.loaded.campaign.game)

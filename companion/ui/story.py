@@ -137,18 +137,7 @@ def bgstats_dialog(app, campaign_id: int) -> None:
         bgstats_dialog(app, campaign_id)  # drawn again with the id in the link and the file
         app.toast("BoardGameGeek id saved for every play of this game." if value else "BoardGameGeek id cleared.")
 
-    # Should the phone refuse to copy (a page on the LAN is no secure context), the whole link shows
-    # in a field to select and copy by hand (as the QR sheet does).
-    by_hand = ft.TextField(value=url, read_only=True, multiline=True, max_lines=3, label="Select and copy",
-                           text_style=ft.TextStyle(size=12), visible=False)
-
-    async def copy(e) -> None:
-        copied = await app.copy(url)
-        e.control.content = "Link copied" if copied else "Copy again"
-        e.control.update()
-        if not copied:
-            by_hand.visible = True
-            by_hand.update()
+    copy, by_hand = _copier(app, url, copied_word="Link copied", max_lines=3, size=12)
 
     async def save_file(e) -> None:
         await app.file_picker.save_file(file_name=filename, src_bytes=json.dumps(data, ensure_ascii=False, indent=2)
@@ -176,6 +165,26 @@ def bgstats_dialog(app, campaign_id: int) -> None:
             horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         actions=[ft.TextButton(content="Close", height=TAP, on_click=close)],
     ))
+
+
+def _copier(app, text: str, *, copied_word: str, max_lines: int, size: int, identifier: str = ""):
+    """A Copy button's handler and the field it falls back on: should the phone refuse to copy (a page
+    on the LAN is no secure context), the whole text shows in a field to select and copy by hand.
+    A tagged field is hidden by its wrapper (a Semantics with hidden content draws Flutter's red box)."""
+    by_hand = ft.TextField(value=text, read_only=True, multiline=True, max_lines=max_lines, label="Select and copy",
+                           text_style=ft.TextStyle(size=size))
+    if identifier:
+        by_hand = tagged(identifier, by_hand)
+    by_hand.visible = False
+
+    async def copy(e) -> None:
+        copied = await app.copy(text)
+        e.control.content = copied_word if copied else "Copy again"
+        e.control.update()
+        if not copied:
+            by_hand.visible = True
+            by_hand.update()
+    return copy, by_hand
 
 
 # --- The Luck and Recap screens ---------------------------------------------------------------------
@@ -393,19 +402,7 @@ class RecapScreen(_StoryScreen):
         filename = f"recap-{re.sub(r'[^A-Za-z0-9]+', '-', campaign.name).strip('-')[:40] or 'campaign'}" + (
             f"-session-{scope.number}" if scope else "") + ".txt"
 
-        # Should the phone refuse to copy (a page on the LAN is no secure context), the whole text
-        # shows in a field to select and copy by hand.
-        by_hand = tagged("recap-copy", ft.TextField(value=text, read_only=True, multiline=True, max_lines=8,
-                                                    label="Select and copy", text_style=ft.TextStyle(size=14)))
-        by_hand.visible = False
-
-        async def copy(e) -> None:
-            copied = await self.app.copy(text)
-            e.control.content = "Copied" if copied else "Copy again"
-            e.control.update()
-            if not copied:
-                by_hand.visible = True
-                by_hand.update()
+        copy, by_hand = _copier(self.app, text, copied_word="Copied", max_lines=8, size=14, identifier="recap-copy")
 
         async def save(e) -> None:
             await self.app.file_picker.save_file(file_name=filename, src_bytes=text.encode("utf-8"))
