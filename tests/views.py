@@ -3,6 +3,9 @@ and the app's guard as a panel or dialog meets it."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import functools
 from types import SimpleNamespace
 from typing import Optional, Sequence
 
@@ -67,9 +70,11 @@ class StoreFrame:
         self.dialogs: list[ft.AlertDialog] = []
         page = SimpleNamespace(show_dialog=self.dialogs.append, pop_dialog=lambda: None, update=lambda: None,
                                views=[], run_task=lambda f: None)
-        self.app = SimpleNamespace(store=store, guard=guard, go=lambda route: None, sizes=Sizes(1.0), page=page,
-                                   confirm=lambda title, text, yes, go, danger=False: go())
+        self.app = SimpleNamespace(store=store, guard=guard, go=lambda route: None, sizes=Sizes(1.0), scale=1.0,
+                                   page=page, confirm=lambda title, text, yes, go, danger=False: go())
         self.dispatched: list = []
+        self.memo = True  # False: every section drawn afresh (what `kept` must read the same as)
+        self._kept: dict = {}
         self.refresh()
 
     def refresh(self) -> None:
@@ -83,5 +88,49 @@ class StoreFrame:
         self.dispatched.append((action, pulse))
         self.refresh()
 
+    def kept(self, key: str, inputs, build):
+        """CampaignScreen.kept: the section drawn last time while its inputs are unchanged."""
+        entry = self._kept.get(key) if self.memo else None
+        if entry is None or entry[0] != inputs:
+            entry = (inputs, build())
+        self._kept[key] = entry
+        return entry[1]
+
     def panel(self) -> ft.Control:
         return self.view.panel(self)
+
+
+@functools.lru_cache(maxsize=None)
+def _shown_fields(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls)
+                 if not f.name.startswith("_") and f.name not in ("data", "parent", "page"))
+
+
+def signature(control) -> object:
+    """Everything a control tree shows, as plain data: each control's type and public properties,
+    its children in order (handlers and Flet's bookkeeping left out). Two trees that read the same
+    to a player have equal signatures."""
+    seen: set[int] = set()
+
+    def walk(value):
+        if isinstance(value, (list, tuple)):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if id(value) in seen:
+                return "<again>"
+            seen.add(id(value))
+            props = {}
+            for name in _shown_fields(type(value)):
+                v = getattr(value, name, None)
+                if v is None or isinstance(v, (str, int, float, bool)):
+                    props[name] = v
+                else:
+                    props[name] = True if name.startswith("on_") else walk(v)
+            seen.discard(id(value))
+            return (type(value).__name__, props)
+        if callable(value) and not isinstance(value, (str, int, float, enum.Enum)):
+            return "<handler>" if value is not None else None
+        return value
+    return walk(control)

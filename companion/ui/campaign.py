@@ -13,9 +13,11 @@ import importlib
 import threading
 from contextlib import contextmanager
 import logging
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import flet as ft
+
+from companion import i18n
 
 from companion.games import get_game
 from companion.live import HISTORY_SHOWN, Snapshot
@@ -97,6 +99,8 @@ class CampaignScreen:
         self._tray_shown = None  # the tray rolls last drawn
         self._own_changes: list[ft.Control] = []  # isolated parts to send after a redraw (see refresh)
         self._view: Optional[ft.View] = None
+        self._kept: dict[str, tuple[Any, ft.Control]] = {}  # sections drawn last time, by key (see kept)
+        self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
 
     # --- lifecycle ---
 
@@ -231,7 +235,7 @@ class CampaignScreen:
         self.undo_text.value = f"Undo: {loaded.undo_label}" if loaded.undo_label else "Nothing to undo"
         self.redo_button.disabled = loaded.redo_label is None
         self.redo_text.value = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Redo"
-        narrow = (self.app.page.width or 0) < 768
+        narrow = self._narrow()
         two_rows = narrow and loaded.redo_label is not None
         self.undo_redo.controls[1].visible = not narrow or two_rows  # a phone shows redo only when there is one
         self.bottom_bar.height = TAP * 2 + 38 if two_rows else TAP + 32
@@ -264,7 +268,7 @@ class CampaignScreen:
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
-            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            ft.Container(self._drawn_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tray_section,
             self.note_section,
@@ -272,6 +276,33 @@ class CampaignScreen:
         ]
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
+
+    def kept(self, key: str, inputs: Any, build: Callable[[], ft.Control]) -> ft.Control:
+        """The control `build()` made for `key` at the last redraw, while `inputs` are unchanged.
+
+        In a reconciled panel (RECONCILED = True) Flet's diff passes over a control that is the very
+        object it sent before, so an unchanged section costs this phone neither building nor diffing
+        (a tap elsewhere on the screen redraws only what it changed). `inputs` must hold everything
+        the section shows; this phone's text size, language and width are added here. Its handlers
+        read what they act on when tapped, or take it from `inputs`. tests/games check, for random
+        plays, that a panel drawn with kept sections reads the same as one drawn afresh."""
+        inputs = (inputs, self.app.scale, i18n.current().code, self._narrow())
+        entry = self._kept.get(key)
+        if entry is None or entry[0] != inputs:
+            entry = (inputs, build())
+        self._kept_now[key] = entry
+        return entry[1]
+
+    def _drawn_panel(self) -> ft.Control:
+        # What the panel keeps (kept) is what it drew this time: a section left out is forgotten.
+        self._kept_now = {}
+        try:
+            return self._game_panel()
+        finally:
+            self._kept = self._kept_now
+
+    def _narrow(self) -> bool:
+        return (self.app.page.width or 0) < 768
 
     def _pending_panel(self) -> ft.Control:
         """The roll the campaign waits for (every phone shows it): its dice are entered here."""

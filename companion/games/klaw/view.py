@@ -184,27 +184,47 @@ def panel(frame) -> ft.Control:
     s: R.State = frame.loaded.game_state
     moves = R.GAME.legal_moves(s)
     last = _last_events(frame)
+    kept = frame.kept  # a section is drawn again only when what it shows changed (see CampaignScreen.kept)
     told: list[ft.Control] = []  # what just happened: beside "Now" on a wide screen, under it on a phone
     wiped = _singularity_events(last)
     if wiped:
-        told.append(tagged("klaw-singularity", section(
+        told.append(kept("singularity", wiped, lambda: tagged("klaw-singularity", section(
             "Singularity event: take these off the table",
-            *[text(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped])))
+            *[text(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped]))))
     if last:
-        told.append(tagged("klaw-last", section("Just happened", *[text(e.text) for e in last])))
-    now = _now(frame, s, moves)
-    now.col = {"xs": 12, "lg": 7}
+        told.append(kept("last", last, lambda: tagged("klaw-last", section("Just happened", *[text(e.text) for e in last]))))
+    now = kept("now", (_table(s), _of_kinds(moves, NOW_MOVES)), lambda: _now(frame, s, moves))
     parts: list[ft.Control] = [ft.ResponsiveRow(
-        [now, *([ft.Column(told, spacing=GAP, col={"xs": 12, "lg": 5})] if told else [])],
+        [ft.Container(now, col={"xs": 12, "lg": 7}),
+         *([ft.Column(told, spacing=GAP, col={"xs": 12, "lg": 5})] if told else [])],
         spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)]
     if s.combat is not None or s.last_exchange is not None:
-        parts.append(_combat(frame, s, last, moves))
+        parts.append(kept("combat", (s.combat, s.last_exchange, s.hosts, s.turn_no, last, _of_kinds(moves, NOW_MOVES)),
+                          lambda: _combat(frame, s, last, moves)))
     # One column on a phone; on a wider screen two or three players (with their hosts) side by side.
     players = [_player(frame, s, p, moves) for p in range(len(s.players))]
     for player in players:
         player.col = {"xs": 12, "lg": 6, "xxl": 4}
     parts.append(ft.ResponsiveRow(players, spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+# What each kept section reads of the moves (a hand tap changes the hand moves, not a host card's).
+NOW_MOVES = frozenset({"deploy", "attack", "end_turn", "place_dice", "roll", "support"})
+HOST_MOVES = frozenset({"adjust_life", "attach_totem", "add_item", "instant", "edit_host", "remove_totem"})
+
+
+def _of_kinds(moves: list[Move], kinds: frozenset) -> tuple[Move, ...]:
+    return tuple(m for m in moves if m.kind in kinds)
+
+
+def _table(s: R.State) -> tuple:
+    """What the turn section reads of the state: all of it but the hosts' life, items and conditions
+    (outside a fight, where it shows both fighters whole)."""
+    hosts = s.hosts if s.combat is not None else tuple(
+        (h.id, h.owner, h.name, len(h.totems), h.protected_until, h.resting_until) for h in s.hosts)
+    return (s.settings, s.players, hosts, s.turn_no, s.played, s.combat, s.lone_player, s.lone_since, s.winner,
+            s.win_reason)
 
 
 def _last_events(frame) -> list[Event]:
@@ -571,20 +591,27 @@ def attack_dialog(frame) -> None:
 
 
 def _player(frame, s: R.State, p: int, moves: list[Move]) -> ft.Control:
-    guard = frame.app.guard
     pl = s.players[p]
     now = p == R.current_player(s) and s.winner is None
+    hand = frame.kept(f"hand-{p}", (pl, R.totems_owned(s, p), _of_kinds(moves, {"set_hand"})),
+                      lambda: _hand(frame, s, p, moves))
+    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [text("No host on the table.", italic=True)]
+    title = f"{pl.name}{' · playing now' if now else ''}"
+    return tagged(f"klaw-player-{p}", section(title, hand, *cards))
+
+
+def _hand(frame, s: R.State, p: int, moves: list[Move]) -> ft.Control:
+    """A player's hand (a stepper) and the totems they own."""
+    pl = s.players[p]
     hand_row = track("Hand", pl.hand, identifier=f"klaw-hand-{p}", name=f"{pl.name} hand",
                      unit=f"cards (limit {R.HAND_LIMIT})", sizes=frame.app.sizes,
                      on_minus=_step(frame, _find(moves, "set_hand", player=p, hand=pl.hand - 1)),
                      on_plus=_step(frame, _find(moves, "set_hand", player=p, hand=pl.hand + 1)))
     totem_row = ft.Row([
         text(f"Totems owned: {R.totems_owned(s, p)} ({pl.totems_in_hand} of them in hand)", expand=True),
-        icon_button(ft.Icons.EDIT_NOTE, f"{pl.name} totem cards in hand", guard(lambda e: hand_dialog(frame, p))),
+        icon_button(ft.Icons.EDIT_NOTE, f"{pl.name} totem cards in hand", frame.app.guard(lambda e: hand_dialog(frame, p))),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
-    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [text("No host on the table.", italic=True)]
-    title = f"{pl.name}{' · playing now' if now else ''}"
-    return tagged(f"klaw-player-{p}", section(title, hand_row, totem_row, *cards))
+    return ft.Column([hand_row, totem_row], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def hand_dialog(frame, p: int) -> None:
@@ -598,7 +625,23 @@ def hand_dialog(frame, p: int) -> None:
 
 
 def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
-    guard = frame.app.guard
+    """A host: its name, markers and dice, its life (a stepper), its totems and items, what may be done
+    to it. A life tap draws the life part again; the rest is kept (CampaignScreen.kept)."""
+    names = tuple(x.name for x in s.players)  # a marker says whose turn it ends on
+    others = _of_kinds(moves, HOST_MOVES - {"adjust_life"})
+    unlived = h.model_copy(update={"life": 0})
+    head = frame.kept(f"host-{h.id}-head", (unlived, s.turn_no, names), lambda: _host_head(s, h))
+    life = frame.kept(f"host-{h.id}-life", (h.name, h.life, R.full_life(h), _of_kinds(moves, {"adjust_life"})),
+                      lambda: _host_life(frame, h, moves))
+    tail = frame.kept(f"host-{h.id}-tail", (unlived, others), lambda: _host_tail(frame, h, moves))
+    totem, item = _find(moves, "attach_totem", host=h.id), _find(moves, "add_item", host=h.id)
+    border = ft.Colors.PRIMARY if totem is not None or item is not None else ft.Colors.OUTLINE_VARIANT
+    return tagged(f"klaw-host-{h.id}", ft.Container(ft.Column([head, life, tail], spacing=8), padding=12,
+                                                     border_radius=12, border=ft.Border.all(2, border),
+                                                     bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+
+
+def _host_head(s: R.State, h: R.Host) -> ft.Control:
     badges: list[ft.Control] = []
     if h.support:
         badges.append(_badge("Support host", ft.Colors.BLUE_GREY_600))
@@ -610,12 +653,6 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
         left = "until cured" if c.ticks_left is None else f"{c.ticks_left} turn{'s' if c.ticks_left != 1 else ''} left"
         color = {"poisoned": ft.Colors.GREEN_800, "burning": ft.Colors.DEEP_ORANGE_700}.get(c.kind, ft.Colors.PURPLE_700)
         badges.append(_badge(f"{c.kind.capitalize()} · {left}", color, ft.Icons.WARNING_AMBER))
-    full = R.full_life(h)
-    bar = ft.ProgressBar(value=max(0.0, min(1.0, h.life / full)) if full else 0, bar_height=12, border_radius=6,
-                         color=ft.Colors.GREEN_600 if h.life * 2 > full else ft.Colors.RED_600)
-    life = track("", h.life, identifier=f"klaw-life-{h.id}", name=f"{h.name} life", unit=f"/ {full} life", under=bar,
-                 sizes=frame.app.sizes, on_minus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=-1)),
-                 on_plus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=1)))
     t_att, t_def = R.totem_dice(h)
     dice_note = (f"base {h.attack} att / {h.defense} def" + (f", totems {t_att:+d} / {t_def:+d}" if h.totems else "")
                  + f", max {R.MAX_DICE}")
@@ -628,8 +665,23 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
         tagged(f"klaw-attack-{h.id}", dice_icons(R.attack_dice(h), ATTACK_COLOR, "Attack")),
         tagged(f"klaw-defense-{h.id}", dice_icons(R.defense_dice(h), DEFENSE_COLOR, "Defense")),
         text(dice_note, ft.TextThemeStyle.BODY_SMALL),
-        life,
     ]
+    return ft.Column(rows, spacing=8)
+
+
+def _host_life(frame, h: R.Host, moves: list[Move]) -> ft.Control:
+    full = R.full_life(h)
+    bar = ft.ProgressBar(value=max(0.0, min(1.0, h.life / full)) if full else 0, bar_height=12, border_radius=6,
+                         color=ft.Colors.GREEN_600 if h.life * 2 > full else ft.Colors.RED_600)
+    return track("", h.life, identifier=f"klaw-life-{h.id}", name=f"{h.name} life", unit=f"/ {full} life", under=bar,
+                 sizes=frame.app.sizes, on_minus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=-1)),
+                 on_plus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=1)))
+
+
+def _host_tail(frame, h: R.Host, moves: list[Move]) -> ft.Control:
+    """A host's totems, items and talents, and the buttons for what may be done to it."""
+    guard = frame.app.guard
+    rows: list[ft.Control] = []
     if h.totems:
         rows.append(tagged(f"klaw-totems-{h.id}", text(
             f"Totems ({len(h.totems)}): " + ", ".join(t.name for t in h.totems), ft.TextThemeStyle.TITLE_SMALL)))
@@ -662,10 +714,7 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
     if edit is not None:
         acts.append(small("Edit", ft.Icons.EDIT, edit, lambda e: edit_dialog(frame, h.id)))
     rows.append(ft.Row(acts, wrap=True, spacing=8, run_spacing=8))
-    border = ft.Colors.PRIMARY if totem is not None or item is not None else ft.Colors.OUTLINE_VARIANT
-    return tagged(f"klaw-host-{h.id}", ft.Container(ft.Column(rows, spacing=8), padding=12, border_radius=12,
-                                                     border=ft.Border.all(2, border),
-                                                     bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
+    return ft.Column(rows, spacing=8)
 
 
 # --- forms ---------------------------------------------------------------------------------------
