@@ -25,7 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, P
 from companion import __version__
 from companion.games import get_game, is_known
 from companion.games.base import Event, InputError, event
-from companion.log import SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, format_errors, replay
+from companion.i18n import stored_text
+from companion.log import (SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, format_errors, headline_and_status,
+                           replay)
 from models.tables import ActionRow, Campaign, CatalogEntry
 
 FORMAT = "table-companion/campaign"
@@ -377,7 +379,7 @@ def validate_campaign(data: dict) -> ExportedCampaign:
     # What happened is what the rules say happened, not what the file says.
     for e in exported.log[1:]:
         e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
-        e.label, e.context = report.labels.get(e.seq, ("", ""))
+        e.label, e.context = (stored_text(words) for words in report.labels.get(e.seq, ("", "")))
     exported._states = report.states
     return exported
 
@@ -393,7 +395,7 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
         campaign = Campaign(
             game=exported.game, name=clean_name(name or exported.name), seed=exported.seed,
             settings=exported.settings, cursor=exported.cursor, head=len(exported.log) - 1,
-            headline=game.headline(game_state)[:200], status=(game.outcome(game_state) or "In progress")[:80],
+            headline=headline_and_status(game, game_state)[0], status=headline_and_status(game, game_state)[1],
         )
         s.add(campaign)
         s.flush()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import gettext as _gettext
 import io
+import json
 import logging
 import re
 from contextvars import ContextVar, Token
@@ -46,7 +47,8 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, parse_pattern
 from babel.support import Translations
 
-__all__ = ["_", "gettext", "ngettext", "pgettext", "N_", "Msg", "NMsg", "render", "Percent", "Lang", "lang",
+__all__ = ["_", "gettext", "ngettext", "pgettext", "N_", "Msg", "NMsg", "render", "Percent", "Lang", "lang", "Text",
+           "as_text", "stored_text",
            "current", "use", "speaking", "languages", "autonym", "negotiate", "PhoneLanguage", "BROWSER",
            "fmt_number", "fmt_percent", "fmt_date", "fmt_datetime", "fmt_ago"]
 
@@ -232,25 +234,91 @@ class Msg:
     def _key(self) -> tuple:
         return (self.msgid, self.plural, self.n, tuple(sorted((k, repr(v)) for k, v in self.params.items())))
 
+    @property
+    def english(self) -> str:
+        """The message as the source language says it (what the code and the tests compare)."""
+        return self.render(ENGLISH)
+
     def __eq__(self, other: object) -> bool:
+        # A Msg equals another with the same id and parameters, and a str that is its English: text
+        # written before a game spoke languages (a plain sentence in an old save) compares as before.
+        if isinstance(other, str):
+            return self.english == other
         return isinstance(other, Msg) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self.english)  # equal to a str with the same English, as __eq__ says
+
+    def __contains__(self, part: str) -> bool:
+        return part in self.render()
+
+    def __add__(self, other: Any) -> "Msg":
+        """`msg + " (waiting for dice)"`: the words joined in each language (the added part as well,
+        when it is a Msg)."""
+        return Msg(_JOINED, first=self, second=other)
+
+    def __radd__(self, other: Any) -> "Msg":
+        return Msg(_JOINED, first=other, second=self)
 
     def to_json(self) -> dict:
         data: dict[str, Any] = {"msgid": self.msgid}
         if self.plural is not None:
             data.update(plural=self.plural, n=self.n)
         if self.params:
-            data["params"] = {k: {"msg": v.to_json()} if isinstance(v, Msg) else v for k, v in self.params.items()}
+            data["params"] = {k: _param_json(v) for k, v in self.params.items()}
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Msg":
-        params = {k: cls.from_json(v["msg"]) if isinstance(v, dict) and "msg" in v else v
-                  for k, v in (data.get("params") or {}).items()}
+        params = {k: _param_from_json(v) for k, v in (data.get("params") or {}).items()}
         return cls(data["msgid"], _plural=data.get("plural"), _n=data.get("n"), **params)
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"msg": value.to_json()}
+    if isinstance(value, Percent):
+        return {"percent": value.p, "digits": value.digits}
+    return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and "msg" in value:
+        return Msg.from_json(value["msg"])
+    if isinstance(value, dict) and "percent" in value:
+        return Percent(value["percent"], value.get("digits", 0))
+    return value
+
+
+Text = Union[str, "Msg"]  # words for people: a plain str (a name, an old save's sentence) or a Msg
+
+
+def as_text(value: Any) -> Any:
+    """A stored text back as it was made: a Msg's JSON (a dict, or a str holding one) → Msg; else as is."""
+    if isinstance(value, str) and value.startswith(_MSG_PREFIX):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return value
+    if isinstance(value, dict) and "msgid" in value:
+        return Msg.from_json(value)
+    return value
+
+
+def stored_text(value: Any, limit: Optional[int] = None) -> str:
+    """A text for a str column of the save: a Msg as its JSON (read back with `as_text`), a str as it is.
+    A column of `limit` characters takes a Msg too long for it as its English, cut to fit."""
+    if isinstance(value, Msg):
+        dumped = json.dumps(value.to_json(), ensure_ascii=False, separators=(",", ":"))
+        if limit is None or len(dumped) <= limit:
+            return dumped
+        value = value.english
+    value = "" if value is None else str(value)
+    return value if limit is None else value[:limit]
+
+
+_MSG_PREFIX = '{"msgid":'
+_JOINED = "{first}{second}"  # two texts side by side (not a message of its own: nothing to translate)
 
 
 def NMsg(singular: str, plural: str, n: int, **params: Any) -> Msg:

@@ -25,6 +25,7 @@ from sqlmodel import select
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
 from companion.games import get_game, is_known
 from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event
+from companion.i18n import Msg, as_text, stored_text
 from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table)
 from models.db import Database
@@ -110,7 +111,7 @@ def logged_words(game: Game, before: CampaignState, action: Any, after: Campaign
     """The label (for undo and the history) and the context (turn and phase) a log row keeps."""
     label = describe(game, action, before)
     if after.pending is not None and not isinstance(action, GiveDice):
-        label += " (waiting for dice)"
+        label = Msg("{action} (waiting for dice)", action=label)
     return label, game.headline(game.State.model_validate(before.game))
 
 
@@ -232,11 +233,15 @@ class HistoryLine:
     """One log row as the history shows it: words and dice, never the state (reads stay small)."""
 
     seq: int
-    label: str
-    context: str
+    label: Any  # words (a Msg, or a str): read from the save's JSON by __post_init__
+    context: Any
     events: list
     dice: list
     created_at: Optional[datetime] = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", as_text(self.label))
+        object.__setattr__(self, "context", as_text(self.context))
 
 
 class Store:
@@ -283,8 +288,8 @@ class Store:
                 name=name,
                 seed=seed if seed is not None else new_seed(),
                 settings=parsed.model_dump(mode="json"),
-                headline=game.headline(start),
-                status=game.outcome(start) or "In progress",
+                headline=headline_and_status(game, start)[0],
+                status=headline_and_status(game, start)[1],
             )
             s.add(campaign)
             s.flush()
@@ -363,8 +368,8 @@ class Store:
                 campaign=campaign,
                 game=game,
                 state=self._state_at(s, game, current),
-                undo_label=current.label if campaign.cursor > 0 else None,
-                redo_label=nxt.label if nxt else None,
+                undo_label=as_text(current.label) if campaign.cursor > 0 else None,
+                redo_label=as_text(nxt.label) if nxt else None,
             )
 
     def apply(self, campaign_id: int, action: Any, *, expected_cursor: int, entered: Optional[list[int]] = None) -> Applied:
@@ -414,13 +419,12 @@ class Store:
             s.add(ActionRow(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
                 dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
-                state=new_state.model_dump(mode="json"), label=label, context=context,
+                state=new_state.model_dump(mode="json"), label=stored_text(label), context=stored_text(context),
                 snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None,
             ))
             game_state = game.State.model_validate(new_state.game)
             campaign.cursor = campaign.head = seq
-            campaign.headline = game.headline(game_state)[:200]
-            campaign.status = (game.outcome(game_state) or "In progress")[:80]
+            campaign.headline, campaign.status = headline_and_status(game, game_state)
             campaign.updated_at = datetime.now(timezone.utc)
             s.add(campaign)
             result = Applied(cursor=seq, label=label, events=events, dice=done.dice, state=new_state,
@@ -457,19 +461,20 @@ class Store:
             state = self._state_at(s, game, landed)
             game_state = game.State.model_validate(state.game)
             campaign.cursor = target
-            campaign.headline = game.headline(game_state)[:200]
-            campaign.status = (game.outcome(game_state) or "In progress")[:80]
+            campaign.headline, campaign.status = headline_and_status(game, game_state)
             campaign.updated_at = datetime.now(timezone.utc)
             s.add(campaign)
-            word = "Undid" if delta < 0 else "Redid"
-            result = Applied(cursor=target, label=moved.label,
-                             events=[event("undo" if delta < 0 else "redo", f"{word}: {moved.label}.", label=moved.label)],
+            label = as_text(moved.label)
+            said = Msg("Undid: {action}.", action=label) if delta < 0 else Msg("Redid: {action}.", action=label)
+            result = Applied(cursor=target, label=label,
+                             events=[event("undo" if delta < 0 else "redo", said, label=moved.label)],
                              state=state, headline=campaign.headline, status=campaign.status, game_state=game_state)
         self._changed(campaign_id, target)
         return result
 
     def history(self, campaign_id: int, *, limit: int = 200) -> list[ActionRow]:
-        """The actions in effect, newest first (the undone tail is not history)."""
+        """The actions in effect, newest first (the undone tail is not history). A row's label and
+        context are as the save keeps them (`i18n.as_text` reads a Msg back)."""
         with self.db.read() as s:
             campaign = self._campaign(s, campaign_id)
             return list(s.exec(
@@ -550,6 +555,16 @@ class Store:
     def _check_cursor(campaign: Campaign, expected: int) -> None:
         if campaign.cursor != expected:
             raise StaleAction("Another screen acted first; the table has been refreshed. Check and try again.")
+
+
+def headline_and_status(game: Game, game_state: Any) -> tuple[str, str]:
+    """A campaign row's headline and status as the save keeps them (`i18n.as_text` reads them back)."""
+    return (stored_text(game.headline(game_state), HEADLINE_MAX),
+            stored_text(game.outcome(game_state) or IN_PROGRESS, STATUS_MAX))
+
+
+HEADLINE_MAX, STATUS_MAX = 200, 80  # the campaign table's columns
+IN_PROGRESS = "In progress"  # a campaign's status while its game goes on (each phone says it in its language)
 
 
 def _instant(moment: Optional[datetime]) -> Optional[datetime]:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import Field, model_validator
 
 from companion.dice import MAX_DICE, MAX_SIDES
-from companion.games.base import Chance, Dice, DieSpec, Event, Model, event
+from companion.games.base import Chance, Dice, DieSpec, Event, Model, Words, event
 
 TRAY_KEEP = 20
 
@@ -73,7 +73,7 @@ class Pending(Model):
     """An action stopped at a roll: it goes on, from its start, with `given` + the next dice."""
 
     action: dict[str, Any]
-    label: str  # the action in words ("attack Raven")
+    label: Words  # the action in words ("attack Raven")
     given: list[int] = []  # the dice entered so far for this action, in the order asked
     chance: Chance  # what it waits for now
 

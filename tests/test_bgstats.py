@@ -161,6 +161,14 @@ def controls(root):
                 stack.extend(x for x in value if isinstance(x, ft.Control))
 
 
+def button_words(control) -> str:
+    """A button's words: its content, or the Text in it (a wide button pads it in a Container, to wrap)."""
+    words = control.content
+    if isinstance(words, ft.Container):
+        words = words.content
+    return words.value if isinstance(words, ft.Text) else words
+
+
 def frame_for(store, cid):
     app = SimpleNamespace(store=store, guard=lambda fn, **kw: fn, go=lambda route: None)
     return SimpleNamespace(app=app, campaign_id=cid, loaded=LiveCampaign(store, cid).snapshot)
@@ -173,8 +181,7 @@ def test_every_finished_game_ends_on_a_card(game_key):
     [card] = story.end_card(frame_for(store, cid))
     assert card.key == "end-card"
     texts = [c.value for c in controls(card) if isinstance(c, ft.Text)]
-    buttons = [c.content.value if isinstance(c.content, ft.Text) else c.content
-               for c in controls(card) if isinstance(c, (ft.Button, ft.OutlinedButton))]
+    buttons = [button_words(c) for c in controls(card) if isinstance(c, (ft.Button, ft.OutlinedButton))]
     assert table.result in texts
     assert any(t.startswith("Played for ") for t in texts)
     assert {"Luck", "Recap", "Log to BG Stats"} <= set(buttons)
@@ -205,7 +212,64 @@ def test_luck_and_recap_are_under_the_panel_until_the_end_card_has_them():
     going = FINISHED["klaw"](store, to_the_end=False)
     links = story.links(frame_for(store, going))
     assert links.key == "story-links"
-    assert sorted(c.content for c in controls(links) if isinstance(c, ft.Button)) == ["Luck", "Recap"]
+    assert sorted(button_words(c) for c in controls(links) if isinstance(c, ft.Button)) == ["Luck", "Recap"]
     over, _, _ = finished(store, "klaw")
     hidden = story.links(frame_for(store, over))
     assert hidden.key == "story-links" and not [c for c in controls(hidden) if isinstance(c, ft.Button)]
+
+
+# --- The BG Stats dialog ------------------------------------------------------------------------------
+
+
+def dialog_app(store):
+    """The app as the BG Stats dialog meets it: the table's settings, dialogs shown, messages said."""
+    from tests.views import guard
+
+    settings: dict = {}
+    shown, toasts = [], []
+
+    def show(dialog) -> None:
+        dialog.open = True
+        shown.append(dialog)
+    page = SimpleNamespace(show_dialog=show, pop_dialog=lambda: None, update=lambda: None)
+    ctx = SimpleNamespace(setting=settings.get, set_setting=settings.__setitem__,
+                          live=SimpleNamespace(get=lambda cid: None))
+    return SimpleNamespace(store=store, ctx=ctx, page=page, guard=guard, shown=shown, settings=settings,
+                           toast=lambda message, error=False: toasts.append(message), toasts=toasts)
+
+
+def test_the_bgstats_dialog_refuses_a_bad_id_in_place_and_keeps_a_good_one():
+    """A FormDialog: a refused id shows under the title, changes nothing and leaves the dialog open
+    to correct it; a good one is saved for the game and the dialog comes back with it in the link.
+    Every button is a wide one (56 px at normal text, its words wrapping at the largest size)."""
+    import inspect
+
+    from companion.ui import home
+
+    store = memory_store()
+    cid, _, _ = finished(store, "save_the_singularity")
+    app = dialog_app(store)
+    form = story.bgstats_dialog(app, cid)
+    assert app.shown == [form.dialog]
+    buttons = {button_words(c): c for c in controls(form.dialog)
+               if isinstance(c, (ft.Button, ft.OutlinedButton, ft.TextButton))}
+    assert set(buttons) == {"Open in BG Stats", "Copy link", "Save file", "Save the id", "Close"}
+    assert buttons["Open in BG Stats"].url.startswith("https://app.bgstatsapp.com/createPlay.html?")
+    assert all(isinstance(b.content, ft.Container) for b in buttons.values())  # padded words: tall enough
+    [field] = [c for c in controls(form.dialog) if isinstance(c, ft.TextField) and c.label == "BoardGameGeek id"]
+
+    field.value = "Gloomhaven"
+    buttons["Save the id"].on_click(None)
+    assert form.error.visible and form.error.identifier == "dialog-error"
+    assert form.error.content.value.startswith("A BoardGameGeek id is a whole number")
+    assert form.dialog.open and app.shown == [form.dialog] and app.settings == {}
+
+    field.value = "54321"
+    buttons["Save the id"].on_click(None)
+    assert app.settings == {"bgg_id.save_the_singularity": 54321} and not form.dialog.open
+    [again] = [d for d in app.shown if d is not form.dialog]
+    [link] = [c for c in controls(again) if isinstance(c, ft.Semantics) and c.identifier == "bgstats-link"]
+    assert from_link(link.content.value)["game"]["bggId"] == 54321
+    assert app.toasts == ["BoardGameGeek id saved for every play of this game."]
+    for module in (story, home):  # the older error line is gone from both
+        assert "dialog_error" not in inspect.getsource(module)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
+from companion.i18n import as_text
 from companion.context import AppContext
 from companion.games.counter.rules import Add, Roll
 from companion.live import LiveCampaign
@@ -21,7 +22,7 @@ def same_as_the_save(live: LiveCampaign) -> None:
     assert (snap.undo_label, snap.redo_label) == (fresh.undo_label, fresh.redo_label)
     assert (snap.campaign.headline, snap.campaign.status) == (fresh.campaign.headline, fresh.campaign.status)
     assert [(r.seq, r.label, r.events, r.dice) for r in snap.history(1000)] == \
-        [(r.seq, r.label, r.events, r.dice) for r in store.history(live.campaign_id, limit=1000)]
+        [(r.seq, as_text(r.label), r.events, r.dice) for r in store.history(live.campaign_id, limit=1000)]
 
 
 def test_every_follower_gets_the_change_and_nobody_reads_the_save():

@@ -263,7 +263,11 @@ def test_replay_rebuilds_labels_and_contexts_from_the_rules():
     store.apply(cid, Add(amount=2), expected_cursor=0)
     rows = [r.model_dump() for r in store.log_rows(cid)]
     report = replay(get_game("counter"), {}, rows)
-    assert report.labels[1] == (rows[1]["label"], rows[1]["context"]) == ("counter +2", "Turn 1 · value 0")
+    from companion.i18n import as_text
+
+    kept = (as_text(rows[1]["label"]), as_text(rows[1]["context"]))  # the save keeps a Msg as its JSON
+    assert report.labels[1] == kept == ("counter +2", "Turn 1 · value 0")
+    assert [words.render("de") for words in kept] == ["Zähler +2", "Zug 1 · Wert 0"]
 
 
 def test_an_old_save_keeps_its_states_even_where_todays_rules_would_refuse_the_action():

@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_serializer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, TypeAdapter, ValidationError, model_serializer
+from typing_extensions import Annotated
+
+from companion.i18n import Msg, as_text
 
 
 class RuleError(ValueError):
@@ -35,6 +38,26 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+# --- words for people ----------------------------------------------------------------------------
+
+
+def _words_in(value: Any) -> Any:
+    value = as_text(value)
+    if isinstance(value, (str, Msg)):
+        return value
+    raise ValueError("words: a str or a message")
+
+
+def _words_out(value: Any) -> Any:
+    return value.to_json() if isinstance(value, Msg) else value
+
+
+# Words a player reads, made by the rules: a `Msg` (rendered in each phone's language when shown; kept
+# in the log as its JSON) or a plain str (a name; a sentence from a save made before). Compares equal
+# to its English, so `event.text == "Ann C4 → D5."` holds either way.
+Words = Annotated[Any, BeforeValidator(_words_in), PlainSerializer(_words_out, when_used="json")]
+
+
 # --- typed events --------------------------------------------------------------------------------
 
 
@@ -43,7 +66,7 @@ class Event(Model):
     sentence for people. Nothing reads the sentence to learn what happened: it reads the data."""
 
     kind: str
-    text: str
+    text: Words
     data: dict[str, Any] = {}
 
     @classmethod
@@ -56,7 +79,7 @@ class Event(Model):
         return cls.model_validate(value)
 
 
-def event(kind: str, text: str, **data: Any) -> Event:
+def event(kind: str, text: Any, **data: Any) -> Event:
     """`event("move", "Ann C4 → D5.", member="Ann", frm="C4", to="D5")`."""
     return Event(kind=kind, text=text, data=data)
 
@@ -118,7 +141,7 @@ D6 = d(6)
 class Outcome(Model):
     """One outcome of a chance node and its exact probability ("3 or more: pass", 2/3)."""
 
-    label: str
+    label: Words
     probability: float
 
     @property
@@ -153,7 +176,7 @@ class Chance(Model):
 
     count: int
     die: DieSpec
-    why: str
+    why: Words
     who: str = ""
     outcomes: list[Outcome] = []
     first: str = ""  # what the first die is, when one die of the roll differs ("wild": KLAW's golden die)

@@ -18,10 +18,11 @@ from typing import Any, Callable, Optional
 import flet as ft
 
 from companion import i18n
+from companion.i18n import _, ngettext
 
 from companion.games import get_game
 from companion.live import HISTORY_SHOWN, Snapshot
-from companion.log import NotFound
+from companion.log import IN_PROGRESS, NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui import story
 from companion.ui.forms import settings_summary
@@ -73,8 +74,8 @@ class CampaignScreen:
         self.body = ft.Column(spacing=GAP)
         # Both say what they would do; a long label ends in "…" on the button (its full words are
         # still its name for screen readers, and the history has them).
-        self.undo_text = ft.Text("Undo", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
-        self.redo_text = ft.Text("Redo", max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+        self.undo_text = ft.Text(_("Undo"), max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
+        self.redo_text = ft.Text(_("Redo"), max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)
         self.undo_button = ft.FilledTonalButton(content=self.undo_text, icon=ft.Icons.UNDO, height=TAP, expand=True,
                                                 on_click=app.guard(self._undo))
         self.redo_button = ft.OutlinedButton(content=self.redo_text, icon=ft.Icons.REDO, height=TAP, expand=True,
@@ -88,9 +89,9 @@ class CampaignScreen:
         self.bottom_bar = ft.BottomAppBar(content=self.undo_redo, height=TAP + 32,
                                           padding=ft.Padding.symmetric(horizontal=12, vertical=8))
         self.tray_results = ft.Container()
-        self.note = ft.TextField(label="Add a note to the history", expand=True, max_length=500)
+        self.note = ft.TextField(label=_("Add a note to the history"), expand=True, max_length=500)
         # The table's physical-dice mode is an action in the campaign's log (the same on every phone).
-        self.physical_row, self.physical = switch_row("I roll physical dice (the app asks for every die)", False,
+        self.physical_row, self.physical = switch_row(_("I roll physical dice (the app asks for every die)"), False,
                                                       app.guard(self._toggle_physical))
         self.pad: Optional[DicePad] = None
         self.tray: Optional[DiceTray] = None  # made once, so what a player typed survives redraws
@@ -113,8 +114,8 @@ class CampaignScreen:
                 title=ft.Column([self.title, self.headline], spacing=0, tight=True),
                 toolbar_height=72,
                 actions=[
-                    icon_button(ft.Icons.QR_CODE_2, "Share this table", self._share),
-                    icon_button(ft.Icons.TUNE, "Campaign settings", self._settings),
+                    icon_button(ft.Icons.QR_CODE_2, _("Share this table"), self._share),
+                    icon_button(ft.Icons.TUNE, _("Campaign settings"), self._settings),
                 ],
             ),
             # A game with a board beside its tracks (WIDE = True in its view) uses a desktop's width.
@@ -158,7 +159,7 @@ class CampaignScreen:
         if self._typing is not None:
             self._held = True
             # short enough for a phone's title bar
-            self.headline.content.value = "Update held while typing"
+            self.headline.content.value = _("Update held while typing")
             self.headline.update()
             return
         self.refresh()
@@ -218,23 +219,24 @@ class CampaignScreen:
     def _load(self) -> None:
         self.loaded = self.live.snapshot if self.live else None
         if self.loaded is None:
-            self.title.value = "Campaign not found"
-            self.headline.content.value = "It may have been deleted on another screen."
-            self.body.controls = [big_button("Back to campaigns", lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
+            self.title.value = _("Campaign not found")
+            self.headline.content.value = _("It may have been deleted on another screen.")
+            self.body.controls = [big_button(_("Back to campaigns"), lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
             self.undo_button.disabled = self.redo_button.disabled = True
             self.shown_cursor = -1
             return
         loaded = self.loaded
         self.shown_cursor = loaded.cursor
         self.title.value = loaded.campaign.name
-        status = loaded.campaign.status
-        headline = loaded.campaign.headline
+        status, headline = i18n.render(i18n.as_text(loaded.campaign.status)), i18n.render(i18n.as_text(loaded.campaign.headline))
         # the status once: not "Lost · Round 8 · Lost" when the game's headline already says it
-        self.headline.content.value = headline if status == "In progress" or status in headline else f"{headline} · {status}"
+        going = i18n.as_text(loaded.campaign.status) == IN_PROGRESS
+        self.headline.content.value = headline if going or status in headline else f"{headline} · {status}"
         self.undo_button.disabled = loaded.undo_label is None
-        self.undo_text.value = f"Undo: {loaded.undo_label}" if loaded.undo_label else "Nothing to undo"
+        self.undo_text.value = (_("Undo: {action}", action=loaded.undo_label) if loaded.undo_label
+                                else _("Nothing to undo"))
         self.redo_button.disabled = loaded.redo_label is None
-        self.redo_text.value = f"Redo: {loaded.redo_label}" if loaded.redo_label else "Redo"
+        self.redo_text.value = _("Redo: {action}", action=loaded.redo_label) if loaded.redo_label else _("Redo")
         narrow = self._narrow()
         two_rows = narrow and loaded.redo_label is not None
         self.undo_redo.controls[1].visible = not narrow or two_rows  # a phone shows redo only when there is one
@@ -244,12 +246,12 @@ class CampaignScreen:
             # control kept inside a part that *is* rebuilt would be skipped by Flet's reconciliation.
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
             self.history_list = HistoryList()
-            self.history_section = keyed("history", section("History", tagged("history", self.history_list.column)))
+            self.history_section = keyed("history", section(_("History"), tagged("history", self.history_list.column)))
             self.tray_part = OwnColumn([self.tray_results, self.tray.control(self.app.guard)], spacing=GAP,
                                        horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-            self.tray_section = keyed("tray", section("Dice tray", self.tray_part))
-            self.note_section = keyed("note", section("Table note", ft.Row([
-                self.note, icon_button(ft.Icons.SEND, "Add note", self.app.guard(self._add_note))])))
+            self.tray_section = keyed("tray", section(_("Dice tray"), self.tray_part))
+            self.note_section = keyed("note", section(_("Table note"), ft.Row([
+                self.note, icon_button(ft.Icons.SEND, _("Add note"), self.app.guard(self._add_note))])))
         self._own_changes = [self.history_list.column] if self.history_list.show(self.history(HISTORY_SHOWN)) else []
         if self._draw_tray_results():
             self._own_changes.append(self.tray_part)
@@ -308,8 +310,8 @@ class CampaignScreen:
         """The roll the campaign waits for (every phone shows it): its dice are entered here."""
         pending = self.loaded.state.pending
         self.pad = DicePad(pending.chance, self._give_dice, sizes=self.app.sizes)
-        return tagged("pending-dice", section(f"Waiting for dice: {pending.label}", self.pad.control(self.app.guard),
-                                              ft.Text("Undo takes the action back.", italic=True,
+        return tagged("pending-dice", section(_("Waiting for dice: {roll}", roll=pending.label), self.pad.control(self.app.guard),
+                                              ft.Text(_("Undo takes the action back."), italic=True,
                                                       theme_style=ft.TextThemeStyle.BODY_SMALL)))
 
     def _give_dice(self, faces: list[int]) -> None:
@@ -335,8 +337,8 @@ class CampaignScreen:
             return module.panel(self)
         game = self.loaded.game
         return section(game.title, ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_LARGE),
-                       ft.Text("This game's own controls arrive with its screen; the dice tray, notes, undo/redo, "
-                               "history and sharing below already work for it.",
+                       ft.Text(_("This game's own controls arrive with its screen; the dice tray, notes, undo/redo, "
+                                 "history and sharing below already work for it."),
                                theme_style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))
 
     def _draw_tray_results(self) -> bool:
@@ -346,16 +348,17 @@ class CampaignScreen:
             return False
         self._tray_shown = tray
         if not tray:
-            self.tray_results.content = ft.Text("No rolls yet.", italic=True)
+            self.tray_results.content = ft.Text(_("No rolls yet."), italic=True)
             return True
         last = tray[0]
         numeric = all(s.isdigit() for s in last.shown)
-        total = f"  total {sum(last.values)}" if numeric and len(last.values) > 1 else ""
-        earlier = ", ".join(f"{r.label}: {' '.join(r.shown)}" for r in tray[1:4])
+        total = (_("{roll}  total {sum}", roll=_(last.label), sum=sum(last.values)) if numeric and len(last.values) > 1
+                 else _(last.label))  # a die's name the catalog knows (the hand die), or NdX as it is
+        earlier = ", ".join(f"{_(r.label)}: {' '.join(r.shown)}" for r in tray[1:4])
         self.tray_results.content = ft.Column([
-            ft.Text(f"{last.label}{total}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
+            ft.Text(total, theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
             tagged("tray-last", dice_faces(last.shown, sizes=self.app.sizes, highlight=True)),
-            *([ft.Text(f"Before: {earlier}", theme_style=ft.TextThemeStyle.BODY_SMALL)] if earlier else []),
+            *([ft.Text(_("Before: {rolls}", rolls=earlier), theme_style=ft.TextThemeStyle.BODY_SMALL)] if earlier else []),
         ], spacing=8)
         return True
 
@@ -400,7 +403,7 @@ class CampaignScreen:
     def _live(self):
         self._follow()
         if self.live is None or self.live.snapshot is None:
-            raise NotFound(f"Campaign {self.campaign_id} does not exist (it may have been deleted).")
+            raise NotFound(_("Campaign {number} does not exist (it may have been deleted).", number=str(self.campaign_id)))
         return self.live
 
     def _pulse(self) -> None:
@@ -419,16 +422,16 @@ class CampaignScreen:
         campaign = self.loaded.campaign
         close = lambda e: self.app.page.pop_dialog()  # noqa: E731
         self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text("Campaign settings"),
+            title=ft.Text(_("Campaign settings")),
             content=ft.Column([
-                ft.Text("Chosen when the campaign was created; they hold for its whole log.",
+                ft.Text(_("Chosen when the campaign was created; they hold for its whole log."),
                         theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True),
                 *settings_summary(get_game(campaign.game).Settings, campaign.settings),
-                ft.Text(f"{campaign.head} actions logged", theme_style=ft.TextThemeStyle.BODY_SMALL),
+                ft.Text(ngettext("{n} action logged", "{n} actions logged", campaign.head), theme_style=ft.TextThemeStyle.BODY_SMALL),
             ], tight=True, scroll=ft.ScrollMode.AUTO, width=360),
             actions=[
-                ft.TextButton(content="Rename", on_click=lambda e: (close(e), rename_dialog(self.app, campaign))),
-                ft.TextButton(content="Export", on_click=lambda e: (close(e), export_dialog(self.app, campaign.id))),
-                ft.FilledButton(content="Close", on_click=close),
+                ft.TextButton(content=_("Rename"), on_click=lambda e: (close(e), rename_dialog(self.app, campaign))),
+                ft.TextButton(content=_("Export"), on_click=lambda e: (close(e), export_dialog(self.app, campaign.id))),
+                ft.FilledButton(content=_("Close"), on_click=close),
             ],
         ))

@@ -8,8 +8,7 @@ import flet as ft
 from companion.dice import SeededDice, new_seed
 from companion.games.base import InputError
 from companion.i18n import N_, _, ngettext
-from companion.ui.style import GAP, TAP
-from companion.ui.widgets import DiceTray, dice_faces, section, tagged
+from companion.ui.widgets import DiceTray, dice_faces, section, tagged, wide_button
 
 HISTORY_KEEP = 40
 CUSTOM_DIE = N_("custom die")
@@ -34,7 +33,7 @@ class DiceScreen:
         self.black_faces = ft.Dropdown(label=_("Hand die: black-hand faces"),
                                        value=str(app.ctx.setting("hand_die_black_faces") or 1),
                                        options=[ft.DropdownOption(key=str(i), text=_("{i} of 6", i=i)) for i in range(7)],
-                                       on_select=self._black_changed, width=260)
+                                       on_select=self._black_changed)  # the card's width: its label wraps less
         self.custom_name = ft.TextField(label=_("Custom die name"), value="")
         self.custom_faces = ft.TextField(label=_("Faces, separated by commas"), value="")
 
@@ -49,8 +48,8 @@ class DiceScreen:
                 # Translators: the title of the part of the screen where dice are rolled.
                 section(_("Roll"), tray.control(self.app.guard), self.black_faces),
                 section(_("Custom die"), self.custom_name, self.custom_faces,
-                        ft.FilledTonalButton(content=_("Roll custom die"), icon=ft.Icons.CASINO, height=TAP,
-                                             on_click=self.app.guard(self._roll_custom))),
+                        wide_button(_("Roll custom die"), self.app.guard(self._roll_custom), icon=ft.Icons.CASINO,
+                                    tonal=True)),
                 section(_("History"), self.history,
                         # Translators: a button that empties the list of past rolls.
                         trailing=ft.TextButton(content=_("Clear"), on_click=self.app.guard(self._clear))),

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from companion.games.base import InputError
+from companion.i18n import _
 
 
 def _bounds(info: FieldInfo) -> tuple[Any, Any]:
@@ -67,14 +68,14 @@ class SettingsForm:
         if ann is str:
             return "str", ft.TextField(label=label, value=str(default or ""), read_only=read_only)
         if typing.get_origin(ann) is list and typing.get_args(ann) and typing.get_args(ann)[0] is str:
-            return "lines", ft.TextField(label=f"{label} (one per line)", value="\n".join(default or []),
+            return "lines", ft.TextField(label=_("{field} (one per line)", field=label), value="\n".join(default or []),
                                          multiline=True, min_lines=2, read_only=read_only)
         # Anything richer (a table, a list of records) is edited as JSON until its game has its own form.
         dumped = json.dumps(_plain(default), ensure_ascii=False)
-        return "json", ft.TextField(label=f"{label} (JSON)", value=dumped, multiline=True, read_only=read_only)
+        return "json", ft.TextField(label=_("{field} (JSON)", field=label), value=dumped, multiline=True, read_only=read_only)
 
     def controls(self) -> list[ft.Control]:
-        return [c for _, c in self.inputs.values()]
+        return [c for _kind, c in self.inputs.values()]
 
     def collect(self) -> dict:
         out: dict[str, Any] = {}
@@ -85,14 +86,16 @@ class SettingsForm:
                 try:
                     out[name] = int(text)
                 except ValueError:
-                    raise InputError(f"{_label(name, self.model.model_fields[name])}: a whole number, please (got {text[:20]!r}).") from None
+                    raise InputError(_("{field}: a whole number, please (got “{got}”).", field=_label(name, self.model.model_fields[name]),
+                                         got=text[:20])) from None
             elif kind == "lines":
                 out[name] = [line.strip() for line in (value or "").splitlines() if line.strip()]
             elif kind == "json":
                 try:
                     out[name] = json.loads(value or "null")
                 except json.JSONDecodeError as exc:
-                    raise InputError(f"{_label(name, self.model.model_fields[name])}: not valid JSON ({exc}).") from None
+                    raise InputError(_("{field}: not valid JSON ({problem}).", field=_label(name, self.model.model_fields[name]),
+                                         problem=str(exc))) from None
             else:
                 out[name] = value
         return out
@@ -118,14 +121,14 @@ def whole_number(field, label: str, default: Optional[int] = None) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise InputError(f"{label}: type a whole number (got “{raw}”).") from None
+        raise InputError(_("{field}: type a whole number (got “{got}”).", field=label, got=raw)) from None
 
 
 def _words(value: Any) -> str:
     """A setting's value as a player reads it (no JSON): lists joined, yes/no, names unslugged."""
     value = _plain(value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None or value == "" or value == [] or value == {}:
         return "—"
     if isinstance(value, list):

@@ -6,11 +6,12 @@ import flet as ft
 
 from companion import exchange
 from companion.games import available_games, get_game
-from companion.i18n import N_, _, fmt_ago, ngettext
+from companion.i18n import N_, _, as_text, fmt_ago, ngettext, render
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, dialog_error, icon_button, readable_width, section, tagged
+from companion.ui.widgets import (FormDialog, big_button, dialog_frame, icon_button, readable_width, roomy, section,
+                                  tagged, wide_button)
 
 IN_PROGRESS = N_("In progress")  # the status the store gives a campaign under way (models/tables.py)
 
@@ -85,14 +86,16 @@ class HomeScreen:
                                      lambda: app.store.delete(c.id))),
             ],
         )
-        status_color = ft.Colors.PRIMARY if c.status == IN_PROGRESS else ft.Colors.TERTIARY
-        status = _(c.status)  # a game's own outcome is in its catalog (or shown as the game wrote it)
+        stored_status, headline = as_text(c.status), render(as_text(c.headline))  # a Msg kept as JSON, or words
+        status_color = ft.Colors.PRIMARY if stored_status == IN_PROGRESS else ft.Colors.TERTIARY
+        # "In progress" is the store's; a game's outcome is its Msg (or words from an older save, looked up)
+        status = render(stored_status) if not isinstance(stored_status, str) else _(stored_status)
         return tagged(f"campaign-{c.id}", ft.Card(content=ft.Container(
             ft.Row([
                 ft.Column([
                     ft.Text(c.name, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
                     ft.Text(title, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-                    ft.Text(f"{status} · {c.headline}" if c.headline else status, color=status_color,
+                    ft.Text(f"{status} · {headline}" if headline else status, color=status_color,
                             theme_style=ft.TextThemeStyle.BODY_MEDIUM),
                     ft.Text(_("Last played {when}", when=fmt_ago(c.updated_at)),
                             theme_style=ft.TextThemeStyle.BODY_SMALL),
@@ -120,9 +123,7 @@ class NewCampaignScreen:
         self.picker = ft.RadioGroup(
             value=self.chosen,
             on_change=self._picked,
-            content=ft.Column([
-                ft.Container(ft.Radio(value=g.key, label=g.title), height=TAP) for g in self.games
-            ], spacing=0),
+            content=ft.Column([radio_row(g.key, g.title, self._pick) for g in self.games], spacing=0),
         )
 
     def view(self) -> ft.View:
@@ -155,6 +156,13 @@ class NewCampaignScreen:
         self._load_form()
         self.settings_box.update()
 
+    def _pick(self, key: str) -> None:
+        """A tap on a game's name picks it, as a tap on its radio does."""
+        if key != self.picker.value:
+            self.picker.value = key
+            self.picker.update()
+            self._picked(None)
+
     def _load_form(self) -> None:
         from companion.ui.campaign import game_panel_module
 
@@ -172,20 +180,39 @@ class NewCampaignScreen:
         self.app.go(f"/c/{campaign_id}")
 
 
-def rename_dialog(app, campaign) -> None:
-    field = ft.TextField(label=_("New name"), value=campaign.name, max_length=60, autofocus=True)
-    error_box, error = dialog_error()
+def radio_row(value: str, words: str, pick) -> ft.Control:
+    """A radio button whose words wrap onto more lines (a Radio's own label never wraps: a long game
+    name was cut off at the largest text size), a tap tall; a tap on the words picks it too.
+    The radio keeps the words as its name, in a label too small to see, for screen readers and
+    tests; the words shown are left out of the screen reader's reading, which would say them twice."""
+    radio = ft.Radio(value=value, label=words, label_style=ft.TextStyle(size=0.01, color=ft.Colors.TRANSPARENT))
+    shown = ft.Semantics(exclude_semantics=True, content=ft.Text(words, theme_style=ft.TextThemeStyle.BODY_LARGE))
+    shown.expand = True
+    box = ft.Container(radio, width=48, clip_behavior=ft.ClipBehavior.HARD_EDGE)  # the words line up, however long
+    return ft.Container(ft.Row([box, shown], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                        padding=ft.Padding.symmetric(vertical=4), on_click=lambda e: pick(value), border_radius=8)
 
-    def save(e):
+
+def form_dialog(app, title: str, controls=()) -> FormDialog:
+    """A FormDialog in the phone's language (the kit's Cancel is English): a refusal shows under its
+    title, changes nothing and leaves it open; a tap outside it closes it, as before."""
+    form = FormDialog(app, title, controls, modal=False)
+    form.dialog.actions[0] = ft.TextButton(content=roomy(_("Cancel")), on_click=lambda e: form.close())
+    return form
+
+
+def rename_dialog(app, campaign) -> FormDialog:
+    field = ft.TextField(label=_("New name"), value=campaign.name, max_length=60, autofocus=True)
+    form = form_dialog(app, _("Rename campaign"), [field])
+
+    def save() -> None:
         app.store.rename(campaign.id, field.value or "")
-        app.page.pop_dialog()
+        form.close()
         app.refresh()
 
-    app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text(_("Rename campaign")), content=ft.Column([field, error_box], tight=True, width=360),
-        actions=[ft.TextButton(content=_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content=_("Save"), on_click=app.guard(save, show_in=error))],
-    ))
+    form.actions(form.button(_("Save"), save, close=False))
+    form.show()
+    return form
 
 
 def export_dialog(app, campaign_id: int) -> None:
@@ -221,46 +248,43 @@ def export_dialog(app, campaign_id: int) -> None:
     if actions_logged > exchange.MAX_ACTIONS:
         sentences.append(_("It has more than the {max} actions an import holds: keep this database's backups instead.",
                            max=exchange.MAX_ACTIONS))
-    app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text(_("Export “{name}”", name=payload["name"])),
-        content=ft.Text(" ".join(sentences)),
-        actions=actions,
-    ))
+    # The name in the words, not the title: a long name at the largest text size left no room for them.
+    # (Not scrolled: a scrolling column makes a dialog as tall as the screen; these few lines fit.)
+    app.page.show_dialog(dialog_frame(_("Export"), content=ft.Column([
+        ft.Text(payload["name"], theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Text(" ".join(sentences), theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+    ], tight=True, width=360, spacing=8), actions=actions))
 
 
-def import_dialog(app) -> None:
-    """Import a campaign from a file or from pasted QR text. Nothing is written unless all is valid."""
-    pasted = ft.TextField(label=_("…or paste the text of an export / QR code"))
-    error_box, error = dialog_error()
+def import_dialog(app) -> FormDialog:
+    """Import a campaign from a file or from pasted QR text. Nothing is written unless all is valid;
+    a refusal shows in the dialog, which stays open to try another file or text."""
+    # The words above the field, not its label: a label that wraps (the largest text size) runs over the field's border.
+    said = ft.Text(_("…or paste the text of an export / QR code"), theme_style=ft.TextThemeStyle.BODY_MEDIUM)
+    pasted = ft.TextField(label=_("Text to import"), multiline=True, max_lines=4)
+    form = form_dialog(app, _("Import a campaign"))
 
     def done(campaign_id: int) -> None:
-        app.page.pop_dialog()
+        form.close()
         app.toast(_("Campaign imported."))
         app.go(f"/c/{campaign_id}")
 
+    def load(f) -> None:
+        if f.size and f.size > exchange.MAX_BYTES:  # refuse before reading it all
+            raise exchange.ImportRefused(_("{name} is too big to import (over {mb} MB).", name=f.name,
+                                           mb=exchange.MAX_BYTES // 1_000_000))
+        done(exchange.import_campaign(app.store, f.bytes or b""))
+
     async def pick(e):
         files = await app.file_picker.pick_files(allowed_extensions=["json", "gz"], with_data=True)
-        if not files:
-            return
-        f = files[0]
+        if files:
+            form.acting(lambda: load(files[0]), close=False)()
 
-        def load(_):
-            if f.size and f.size > exchange.MAX_BYTES:  # refuse before reading it all
-                raise exchange.ImportRefused(_("{name} is too big to import (over {mb} MB).", name=f.name,
-                                               mb=exchange.MAX_BYTES // 1_000_000))
-            done(exchange.import_campaign(app.store, f.bytes or b""))
-
-        app.guard(load, show_in=error)(None)
-
-    app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text(_("Import a campaign")),
-        content=ft.Column([big_button(_("Choose a file"), pick, icon=ft.Icons.FILE_OPEN), pasted, error_box],
-                          tight=True, width=360),
-        actions=[ft.TextButton(content=_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content=_("Import text"),
-                                 on_click=app.guard(lambda e: done(exchange.import_campaign(app.store, pasted.value or "")),
-                                                    show_in=error))],
-    ))
+    form.fields.controls = [wide_button(_("Choose a file"), pick, icon=ft.Icons.FILE_OPEN), said, pasted]
+    form.actions(form.button(_("Import text"), lambda: done(exchange.import_campaign(app.store, pasted.value or "")),
+                             close=False))
+    form.show()
+    return form
 
 
 def share_table(app) -> None:

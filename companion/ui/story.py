@@ -22,8 +22,8 @@ from companion.games import get_game
 from companion.log import NAME_MAX, NotFound
 from companion.recap import recap
 from companion.standings import standings
-from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, dialog_error, keyed, readable_width, section, tagged
+from companion.ui.style import GAP
+from companion.ui.widgets import FormDialog, big_button, keyed, readable_width, roomy, section, tagged, wide_button
 
 
 def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
@@ -36,12 +36,12 @@ def _go(app, campaign_id: int, name: str):
 
 def _story_buttons(app, campaign_id: int) -> ft.Control:
     """Luck and Recap side by side: one tap from a campaign's screen."""
+    # Each as wide as its words (half the width each broke "Recap" in two at the largest text size), the
+    # second under the first when both don't fit; no fixed height, which cut the words off at the bottom.
     return ft.Row([
-        ft.FilledTonalButton(content="Luck", icon=ft.Icons.INSIGHTS, height=TAP, expand=True,
-                             on_click=_go(app, campaign_id, "luck")),
-        ft.FilledTonalButton(content="Recap", icon=ft.Icons.AUTO_STORIES, height=TAP, expand=True,
-                             on_click=_go(app, campaign_id, "recap")),
-    ], spacing=GAP)
+        wide_button("Luck", _go(app, campaign_id, "luck"), icon=ft.Icons.INSIGHTS, tonal=True),
+        wide_button("Recap", _go(app, campaign_id, "recap"), icon=ft.Icons.AUTO_STORIES, tonal=True),
+    ], spacing=GAP, run_spacing=GAP, wrap=True)
 
 
 def links(frame) -> ft.Control:
@@ -81,12 +81,11 @@ def end_card(frame) -> list[ft.Control]:
         tagged("end-result", _text(table.result, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
         _text(played, ft.TextThemeStyle.BODY_MEDIUM),
         # No fixed height: on a narrow phone the words wrap onto a second line and the button grows.
-        ft.Row([ft.FilledButton(content=ft.Text(again, text_align=ft.TextAlign.CENTER), icon=ft.Icons.REPLAY,
-                                expand=True, style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14)),
-                                on_click=app.guard(lambda e: play_again(app, campaign.id)))]),
+        ft.Row([wide_button(again, app.guard(lambda e: play_again(app, campaign.id)), icon=ft.Icons.REPLAY,
+                            expand=True)]),
         _story_buttons(app, campaign.id),
-        ft.Row([ft.OutlinedButton(content="Log to BG Stats", icon=ft.Icons.LEADERBOARD, height=TAP, expand=True,
-                                  on_click=app.guard(lambda e: bgstats_dialog(app, campaign.id)))]),
+        ft.Row([wide_button("Log to BG Stats", app.guard(lambda e: bgstats_dialog(app, campaign.id)),
+                            icon=ft.Icons.LEADERBOARD, filled=False, expand=True)]),
     )
     return [keyed("end-card", tagged("end-card", card))]
 
@@ -110,9 +109,10 @@ def _bgg_id(app, game_key: str) -> Optional[int]:
     return value if isinstance(value, int) else None
 
 
-def bgstats_dialog(app, campaign_id: int) -> None:
+def bgstats_dialog(app, campaign_id: int) -> FormDialog:
     """The finished game as a BG Stats play: open the link (on a phone with BG Stats), copy it, or
-    save the file. The game's BoardGameGeek id, unknown to the app, is the table's setting here."""
+    save the file. The game's BoardGameGeek id, unknown to the app, is the table's setting here: a
+    refusal shows under the title and leaves the dialog open to correct it."""
     campaign = app.store.get(campaign_id)
     live = app.ctx.live.get(campaign_id)
     snapshot = live.snapshot if live is not None else None
@@ -123,17 +123,15 @@ def bgstats_dialog(app, campaign_id: int) -> None:
     data = bgstats.play(game_key=campaign.game, campaign=campaign, lines=lines, standings=table, bgg_id=bgg)
     url = bgstats.link(data)
     filename = bgstats.filename(data, campaign.name)
-    error_box, error = dialog_error()
     bgg_field = ft.TextField(label="BoardGameGeek id", value=str(bgg or ""), keyboard_type=ft.KeyboardType.NUMBER,
-                             helper="Optional: the number in the game's BoardGameGeek address", helper_max_lines=3)
+                             helper="Optional: the number in the game's BoardGameGeek address", helper_max_lines=5)
+    form = FormDialog(app, "Log to BG Stats", modal=False)
+    form.dialog.actions[0] = ft.TextButton(content=roomy("Close"), on_click=lambda e: form.close())
 
-    def close(e=None) -> None:
-        app.page.pop_dialog()
-
-    def save_id(e) -> None:
+    def save_id() -> None:
         value = bgstats.parse_bgg_id(bgg_field.value or "")
         app.ctx.set_setting(bgstats.bgg_setting(campaign.game), value)
-        close()
+        form.close()
         bgstats_dialog(app, campaign_id)  # drawn again with the id in the link and the file
         app.toast("BoardGameGeek id saved for every play of this game." if value else "BoardGameGeek id cleared.")
 
@@ -145,26 +143,24 @@ def bgstats_dialog(app, campaign_id: int) -> None:
 
     players = ", ".join(p["name"] + (" (won)" if p["winner"] else "") for p in data["players"])
     started = datetime.strptime(data["playDate"], bgstats.DATE_FORMAT).replace(tzinfo=timezone.utc).astimezone()
-    app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text("Log to BG Stats"),
-        content=ft.Column([
-            _text(f"{data['game']['name']}, {started.day} {started:%b %Y, %H:%M}, {data['durationMin']} min: {players}.",
-                  ft.TextThemeStyle.BODY_MEDIUM),
-            _text("Open the link on a phone with BG Stats to add this play there, or save the file.",
-                  ft.TextThemeStyle.BODY_SMALL),
-            ft.FilledButton(content="Open in BG Stats", icon=ft.Icons.OPEN_IN_NEW, height=TAP, url=url),
-            ft.OutlinedButton(content="Copy link", icon=ft.Icons.COPY, height=TAP, on_click=copy),
-            ft.OutlinedButton(content="Save file", icon=ft.Icons.DOWNLOAD, height=TAP, on_click=save_file),
-            tagged("bgstats-link", ft.Text(url, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS,
-                                           theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)),
-            by_hand,
-            bgg_field,
-            ft.FilledTonalButton(content="Save the id", height=TAP, on_click=app.guard(save_id, show_in=error)),
-            error_box,
-        ], tight=True, scroll=ft.ScrollMode.AUTO, spacing=GAP, width=360,
-            horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        actions=[ft.TextButton(content="Close", height=TAP, on_click=close)],
-    ))
+    open_in = wide_button("Open in BG Stats", None, icon=ft.Icons.OPEN_IN_NEW)
+    open_in.url = url
+    form.fields.controls = [
+        _text(f"{data['game']['name']}, {started.day} {started:%b %Y, %H:%M}, {data['durationMin']} min: {players}.",
+              ft.TextThemeStyle.BODY_MEDIUM),
+        _text("Open the link on a phone with BG Stats to add this play there, or save the file.",
+              ft.TextThemeStyle.BODY_SMALL),
+        open_in,
+        wide_button("Copy link", copy, icon=ft.Icons.COPY, filled=False),
+        wide_button("Save file", save_file, icon=ft.Icons.DOWNLOAD, filled=False),
+        tagged("bgstats-link", ft.Text(url, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS,
+                                       theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)),
+        by_hand,
+        bgg_field,
+        form.button("Save the id", save_id, close=False, tonal=True),
+    ]
+    form.show()
+    return form
 
 
 def _copier(app, text: str, *, copied_word: str, max_lines: int, size: int, identifier: str = ""):
@@ -179,7 +175,12 @@ def _copier(app, text: str, *, copied_word: str, max_lines: int, size: int, iden
 
     async def copy(e) -> None:
         copied = await app.copy(text)
-        e.control.content = copied_word if copied else "Copy again"
+        said = copied_word if copied else "Copy again"
+        words = e.control.content
+        if isinstance(words, ft.Container) and isinstance(words.content, ft.Text):  # a wide_button's padded words
+            words.content.value = said
+        else:
+            e.control.content = said
         e.control.update()
         if not copied:
             by_hand.visible = True
@@ -267,9 +268,8 @@ class _StoryScreen:
         options = [(s.number, f"Session {s.number}") for s in self.sessions] + [(0, "Whole campaign")]
         chosen = self.scope or 0
         return [tagged("story-scope", ft.Row([
-            (ft.FilledButton if number == chosen else ft.OutlinedButton)(
-                content=label, height=TAP, icon=ft.Icons.CHECK if number == chosen else None,
-                on_click=lambda e, n=number: self._pick(n))
+            wide_button(label, lambda e, n=number: self._pick(n), filled=number == chosen,
+                        icon=ft.Icons.CHECK if number == chosen else None)
             for number, label in options
         ], wrap=True, spacing=8, run_spacing=8))]
 
@@ -354,13 +354,14 @@ def _chart(points: list[tuple[float, bool]], page_width: Optional[float], sizes)
     """Pips above (+) or below (−) the average, added up die by die: the line ends where the table
     stands. Drawn with flet.canvas (flet-charts isn't installed). Physical dice are dots."""
     width = max(260, min(600, int((page_width or 360) - 24 - 32 - 8)))  # the page, less the view's and card's padding
-    height = 190
-    left, right, top, bottom = 40, 10, 10, 24
+    scale = sizes if sizes else (lambda x: x)  # the axis labels grow with the phone's text size
+    height = 190 + scale(12) - 12
+    left, right, top, bottom = scale(40), 10, 10, scale(24)
     w, h = width - left - right, height - top - bottom
     extent = max(3.0, max(abs(v) for v, _ in points))
     x = lambda i: left + w * (i + 1) / len(points)  # noqa: E731
     y = lambda v: top + h / 2 - (h / 2) * v / extent  # noqa: E731
-    label = ft.TextStyle(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+    label = ft.TextStyle(size=scale(12), color=ft.Colors.ON_SURFACE_VARIANT)
     grid = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
     zero = ft.Paint(color=ft.Colors.OUTLINE, stroke_width=1.5, style=ft.PaintingStyle.STROKE, stroke_dash_pattern=[6, 4])
     shapes: list = [cv.Line(left, y(extent), left + w, y(extent), paint=grid),
@@ -411,8 +412,8 @@ class RecapScreen(_StoryScreen):
             tagged("recap-text", section(told.title, *[
                 ft.Text(p, theme_style=ft.TextThemeStyle.BODY_LARGE) for p in told.paragraphs])),
             ft.Row([
-                ft.FilledButton(content="Copy text", icon=ft.Icons.COPY, height=TAP, expand=True, on_click=copy),
-                ft.OutlinedButton(content="Save file", icon=ft.Icons.DOWNLOAD, height=TAP, expand=True, on_click=save),
+                wide_button("Copy text", copy, icon=ft.Icons.COPY, expand=True),
+                wide_button("Save file", save, icon=ft.Icons.DOWNLOAD, filled=False, expand=True),
             ], spacing=GAP),
             by_hand,
         ]

@@ -4,7 +4,6 @@ decides a rule."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from types import SimpleNamespace
 from typing import Any, Callable, Optional, Sequence
 
@@ -13,16 +12,21 @@ import flet as ft
 from companion.dice import hand_die, parse_notation
 from companion.games.base import Chance, Event, InputError
 from companion.share import qr_png
+from companion.i18n import N_, _, ngettext, render
 from companion.ui.style import GAP, TAP
 
+# The tray's name for Biosphere 5's hand die: kept in the log in English, shown in each phone's language.
+HAND_DIE = N_("hand die")
 
-def text(value: str, style: ft.TextThemeStyle = ft.TextThemeStyle.BODY_MEDIUM, *, bold: bool = False,
+
+def text(value: Any, style: ft.TextThemeStyle = ft.TextThemeStyle.BODY_MEDIUM, *, bold: bool = False,
          **kw) -> ft.Text:
     """Words in one of the theme's styles (they scale with each phone's text size). They wrap at the
-    width they are given; in a Row give them `expand=True`, or a Row leaves them none and cuts them off."""
+    width they are given; in a Row give them `expand=True`, or a Row leaves them none and cuts them off.
+    A `Msg` (the rules' words: events, reasons) is said in this phone's language."""
     if bold:
         kw["weight"] = ft.FontWeight.BOLD
-    return ft.Text(value, theme_style=style, **kw)
+    return ft.Text(None if value is None else render(value), theme_style=style, **kw)
 
 
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
@@ -72,7 +76,7 @@ def wide_button(words: str, on_click, *, icon=None, filled: bool = True, tonal: 
 
 
 def big_button(text: str, on_click, **kw) -> ft.Control:
-    """wide_button under its old name, for the screens not moved to it yet (Human Ethos, home, settings,
+    """wide_button under its old name, for the screens not moved to it yet (home, settings,
     the campaign and story screens): their words stay a plain string, as Human Ethos' tests read them."""
     button = wide_button(text, on_click, **kw)
     button.content = text
@@ -185,14 +189,6 @@ def error_box(identifier: str = "dialog-error") -> ft.Control:
     return box
 
 
-def dialog_error() -> tuple[ft.Control, ft.Text]:
-    """For a dialog still using TableSession.guard's show_in (Human Ethos, the BG Stats dialog): an
-    error line always in place, and the Text to pass as show_in. A new dialog is a FormDialog."""
-    box = error_box()
-    box.visible = True
-    return box, box.content
-
-
 def dialog_frame(title: str, *, error: Optional[ft.Control] = None, **kw) -> ft.AlertDialog:
     """An AlertDialog that leaves a 360 px phone its width (the default margins take 80 px), whose
     title doesn't break a word at the largest text size, and whose refusal (`error`, an error_box)
@@ -224,7 +220,7 @@ class FormDialog:
         self.error = error_box(error_id)
         self.fields = ft.Column(list(controls), tight=True, scroll=ft.ScrollMode.AUTO, width=width, spacing=10,
                                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        cancel = ft.TextButton(content=roomy("Cancel"), on_click=lambda e: self.close())
+        cancel = ft.TextButton(content=roomy(_("Cancel")), on_click=lambda e: self.close())
         self.dialog = dialog_frame(title, error=self.error, modal=modal, content=self.fields, actions=[cancel])
 
     def acting(self, fn: Callable[[], Any], *, close: bool = True) -> Callable:
@@ -234,7 +230,7 @@ class FormDialog:
         def act(e=None) -> None:
             said.value = ""
             done = []
-            self.app.guard(lambda _: done.append(fn()), show_in=said)(e)
+            self.app.guard(lambda _event: done.append(fn()), show_in=said)(e)
             if self.error.visible != bool(said.value):
                 self.error.visible = bool(said.value)
                 _send(self.error)
@@ -257,30 +253,14 @@ class FormDialog:
         close_dialog(self.app, self.dialog)
 
 
-def when(moment: datetime) -> str:
-    """'just now', '5 min ago', 'yesterday', or a date: when a campaign was last played."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    seconds = (datetime.now(timezone.utc) - moment).total_seconds()
-    if seconds < 60:
-        return "just now"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
-    if seconds < 86400:
-        return f"{int(seconds // 3600)} h ago"
-    if seconds < 2 * 86400:
-        return "yesterday"
-    return moment.astimezone().strftime("%d %b %Y")
-
-
 def history_line(row) -> ft.Control:
     """One action in words: '#seq · context · label', its events, and whether its dice were entered."""
-    head = f"#{row.seq} · " + (f"{row.context} · " if row.context else "") + row.label
+    head = f"#{row.seq} · " + (f"{render(row.context)} · " if row.context else "") + render(row.label)
     physical = any(d[2] for d in row.dice) if row.dice else False
     return ft.Container(ft.Column([
         ft.Text(head, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-        *[ft.Text(Event.coerce(e).text, theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
-        *([ft.Text("Physical dice entered.", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
+        *[ft.Text(render(Event.coerce(e).text), theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
+        *([ft.Text(_("Physical dice entered."), theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
     ], spacing=2), padding=ft.Padding.symmetric(vertical=6))
 
 
@@ -296,8 +276,8 @@ class HistoryList:
     lines are made once per action and reused, so a change adds a line (and drops the oldest shown)
     instead of redrawing and diffing the whole list on every phone."""
 
-    def __init__(self, *, empty: str = "Nothing has happened yet."):
-        self.empty = ft.Text(empty, italic=True)
+    def __init__(self, *, empty: str = N_("Nothing has happened yet.")):
+        self.empty = ft.Text(_(empty), italic=True)
         self.column = OwnColumn([self.empty], spacing=0)
         self._lines: dict[tuple, ft.Control] = {}
 
@@ -324,10 +304,10 @@ class DiceTray:
         self.on_roll = on_roll
         self.black_faces = black_faces
         self.sizes = sizes
-        self.notation = ft.TextField(label="Dice (NdX)", value="2d6", width=150, height=TAP + 8,
+        self.notation = ft.TextField(label=_("Dice (NdX)"), value=self.QUICK[1], width=150, height=TAP + 8,
                                      text_size=sizes(18) if sizes else 18)
-        self.entered = ft.TextField(label="I rolled … (faces, e.g. 3 5)", expand=True, visible=False)
-        self.physical_row, self.physical = switch_row("I rolled physical dice", False, self._toggle)
+        self.entered = ft.TextField(label=_("I rolled … (faces, e.g. 3 5)"), expand=True, visible=False)
+        self.physical_row, self.physical = switch_row(_("I rolled physical dice"), False, self._toggle)
 
     def _toggle(self, e) -> None:
         self.entered.visible = bool(self.physical.value)
@@ -338,31 +318,33 @@ class DiceTray:
             return []
         text = (self.entered.value or "").replace(",", " ").split()
         if not text:
-            raise InputError("Type the faces you rolled, e.g. “3 5”, or switch off “I rolled physical dice”.")
+            raise InputError(_("Type the faces you rolled, e.g. “3 5”, or switch off “I rolled physical dice”."))
         try:
             return [int(t) for t in text]
         except ValueError:
-            raise InputError("Faces are whole numbers, like “3 5”.") from None
+            raise InputError(_("Faces are whole numbers, like “3 5”.")) from None
 
     def _roll_notation(self, text: str) -> None:
         count, kind = parse_notation(text)
         entered = self._faces_entered()
         if entered and len(entered) != count:
-            raise InputError(f"{count}d{kind.sides} needs {count} faces; you typed {len(entered)}.")
+            raise InputError(ngettext("{dice} needs {n} face; you typed {typed}.", "{dice} needs {n} faces; you typed {typed}.",
+                                       count, dice=f"{count}d{kind.sides}", typed=str(len(entered))))
         self.on_roll(count, kind.sides, None, "", entered)
 
     def _roll_hand_die(self) -> None:
         die = hand_die(self.black_faces)
         entered = self._faces_entered()
-        self.on_roll(1, 6, list(die.faces), "hand die", entered)
+        self.on_roll(1, 6, list(die.faces), HAND_DIE, entered)
 
     def control(self, guard: Callable) -> ft.Control:
         quick = [ft.FilledTonalButton(content=q, height=TAP, on_click=guard(lambda e, q=q: self._roll_notation(q)))
                  for q in self.QUICK]
-        hand = ft.FilledTonalButton(content="Hand die", icon=ft.Icons.BACK_HAND, height=TAP,
-                                    tooltip=f"Biosphere 5 hand die: {self.black_faces} of 6 faces show the black hand",
+        hand = ft.FilledTonalButton(content=_("Hand die"), icon=ft.Icons.BACK_HAND, height=TAP,
+                                    tooltip=_("Biosphere 5 hand die: {black} of 6 faces show the black hand",
+                                              black=self.black_faces),
                                     on_click=guard(lambda e: self._roll_hand_die()))
-        custom = ft.Row([self.notation, ft.FilledButton(content="Roll", icon=ft.Icons.CASINO, height=TAP,
+        custom = ft.Row([self.notation, ft.FilledButton(content=_("Roll"), icon=ft.Icons.CASINO, height=TAP,
                                                         on_click=guard(lambda e: self._roll_notation(self.notation.value or "")))],
                         vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
         return ft.Column([ft.Row(quick + [hand], wrap=True, spacing=8, run_spacing=8), custom,
@@ -383,30 +365,31 @@ class DicePad:
         self.faces: list[int] = []
         self.shown = ft.Container()
         self.count_text = ft.Text("", theme_style=ft.TextThemeStyle.BODY_LARGE)
-        self.use = wide_button("Use these dice", None, icon=ft.Icons.CHECK, expand=True)
-        self.back = wide_button("Remove last", None, icon=ft.Icons.BACKSPACE, filled=False)
-        self.number = ft.TextField(label=f"Face (1–{chance.die.sides})", keyboard_type=ft.KeyboardType.NUMBER,
+        self.use = wide_button(_("Use these dice"), None, icon=ft.Icons.CHECK, expand=True)
+        self.back = wide_button(_("Remove last"), None, icon=ft.Icons.BACKSPACE, filled=False)
+        self.number = ft.TextField(label=_("Face (1–{sides})", sides=chance.die.sides), keyboard_type=ft.KeyboardType.NUMBER,
                                    width=160, height=TAP + 8)
 
     def _show(self) -> None:
         die = self.chance.die
         self.shown.content = (dice_faces([die.face_name(f) for f in self.faces], sizes=self.sizes, highlight=True,
                                          first=self.chance.first)
-                              if self.faces else ft.Text("No dice entered yet.", italic=True))
-        self.count_text.value = f"{len(self.faces)} of {self.chance.count} entered"
+                              if self.faces else ft.Text(_("No dice entered yet."), italic=True))
+        self.count_text.value = _("{entered} of {count} entered", entered=len(self.faces), count=self.chance.count)
         self.use.disabled = len(self.faces) != self.chance.count
         self.back.disabled = not self.faces
 
     def _add(self, value: int) -> None:
         if len(self.faces) >= self.chance.count:
-            raise InputError(f"All {self.chance.count} dice are entered: use them, or remove the last one.")
+            raise InputError(_("All {count} dice are entered: use them, or remove the last one.", count=self.chance.count))
         self.faces.append(value)
         self._refresh()
 
     def _add_number(self) -> None:
         text = (self.number.value or "").strip()
         if not text.isdigit() or not 1 <= int(text) <= self.chance.die.sides:
-            raise InputError(f"A {self.chance.die.label} shows 1 to {self.chance.die.sides} (got “{text[:8]}”).")
+            raise InputError(_("A {die} shows 1 to {sides} (got “{got}”).", die=self.chance.die.label,
+                                 sides=self.chance.die.sides, got=text[:8]))
         self.number.value = ""
         self._add(int(text))
 
@@ -431,24 +414,24 @@ class DicePad:
         if die.sides <= self.MAX_BUTTONS or die.faces:
             width = 72 if not die.faces else None
             pad = ft.Row([
-                ft.Semantics(label=f"face {label}", button=True, container=True, content=ft.FilledTonalButton(
+                ft.Semantics(label=_("face {face}", face=label), button=True, container=True, content=ft.FilledTonalButton(
                     content=ft.Text(label, size=self.sizes(22 if not die.faces else 18), weight=ft.FontWeight.BOLD),
                     height=TAP + 8, width=width, on_click=guard(lambda e, v=value: self._add(v))))
                 for label, value in die.choices()
             ], wrap=True, spacing=8, run_spacing=8)
         else:
-            pad = ft.Row([self.number, ft.FilledTonalButton(content="Add", height=TAP,
+            pad = ft.Row([self.number, ft.FilledTonalButton(content=_("Add"), height=TAP,
                                                             on_click=guard(lambda e: self._add_number()))])
         odds = [tagged("pending-odds", ft.Text(f"{o.label}: {o.percent}", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
                 for o in self.chance.outcomes]
-        who = f"{self.chance.who} rolls. " if self.chance.who else ""
+        who = _("{who} rolls.", who=self.chance.who) + " " if self.chance.who else ""
         return ft.Column([
-            ft.Text(f"Roll {self.chance.count} {die.label}", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+            ft.Text(_("Roll {count} {die}", count=self.chance.count, die=die.label), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                     weight=ft.FontWeight.BOLD),
-            tagged("pending-why", ft.Text(f"{who}For {self.chance.why}.", theme_style=ft.TextThemeStyle.BODY_LARGE)),
+            tagged("pending-why", ft.Text(who + _("For {reason}.", reason=self.chance.why), theme_style=ft.TextThemeStyle.BODY_LARGE)),
             *odds,
-            ft.Text(f"Tap what each die shows — the {self.chance.first} die first:" if self.chance.first
-                    else "Tap what each die shows:", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Text(_("Tap what each die shows — the {first} die first:", first=self.chance.first) if self.chance.first
+                    else _("Tap what each die shows:"), theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             pad,
             tagged("pending-count", self.count_text),
             tagged("pending-entered", self.shown),
@@ -484,14 +467,14 @@ def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
     A phone's browser may refuse to copy (a page on the LAN is not a secure context): the page then
     says so, and the whole text shows here, selectable, to copy by hand."""
     full = tagged("qr-full-text", ft.TextField(value=text, read_only=True, multiline=True, max_lines=4,
-                                                label="Select and copy", text_style=ft.TextStyle(size=13)))
+                                                label=_("Select and copy"), text_style=ft.TextStyle(size=13)))
     full.visible = False
 
     async def copy(e):
         from companion.app import copy_text
 
         copied = await copy_text(e.control.page, text)
-        e.control.content = "Copied" if copied else "Copy again"
+        e.control.content = _("Copied") if copied else _("Copy again")
         e.control.update()
         if not copied:
             full.visible = True
@@ -506,5 +489,5 @@ def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
                                       theme_style=ft.TextThemeStyle.BODY_SMALL)),
             full,
         ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320),
-        actions=[ft.TextButton(content="Copy text", icon=ft.Icons.COPY, on_click=copy)],
+        actions=[ft.TextButton(content=_("Copy text"), icon=ft.Icons.COPY, on_click=copy)],
     )

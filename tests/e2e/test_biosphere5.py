@@ -2,9 +2,9 @@
 Man-against-Machine campaign, reveal cards by tapping their tiles, let the Machine decide, read its
 instruction, undo, redo, reload (kept); three Machine turns with a human catastrophe between them, at a
 table rolling physical dice: the Machine's rescue dice are entered as black hand / blank faces on the
-frame's dice pad; the catalog's delete button and its QR codes in parts; The Abyss on a desktop, a
-leader using a lower tier's ability; the changed screens and dialogs at 360 px (also at the largest
-text), 412 px and 1280 px."""
+frame's dice pad; the catalog's delete button and its QR codes in parts; The Abyss on a desktop (its
+players side by side under an overview), a leader using a lower tier's ability; the changed screens and
+dialogs at 360 px (also at the largest text), 412 px and 1280 px."""
 
 import re
 
@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.biosphere5.cards import Catalog, dump_catalog
-from tests.browser import DESKTOP, by_id, served, settled_screenshot, tap, type_into, open_app, PHONE
+from tests.browser import DESKTOP, PHONE, by_id, open_app, served, settled_screenshot, tap, type_into, wait_steady
 from tests.games.test_biosphere5_cards import TEST_DECK
 
 
@@ -254,13 +254,23 @@ def test_abyss_against_people_desktop(browser, server, artifacts):
     tap(page, page.get_by_role("button", name="New campaign"))
     tap(page, page.get_by_role("radio", name="Biosphere 5"))
     type_into(page.get_by_label("Campaign name"), "Abyss table")
-    tap(page, page.get_by_role("radio", name=re.compile("Against people")))
+    tap(page, page.get_by_role("button", name=re.compile("^Against people")))
     tap(page, page.get_by_role("button", name="Create and open"))
     expect(by_id(page, "doom-0")).to_have_text("0")
+    # A desktop's width: the overview's players side by side at the top, their buttons side by side under it.
+    tiles = [wait_steady(page, by_id(page, f"overview-{i}")) for i in (0, 1)]
+    cards = [wait_steady(page, by_id(page, f"abyss-player-{i}")) for i in (0, 1)]
+    for left, right in (tiles, cards):
+        assert abs(left["y"] - right["y"]) < 2 and right["x"] >= left["x"] + left["width"], (left, right)
+    assert cards[0]["y"] >= tiles[0]["y"] + tiles[0]["height"]
+    assert tiles[0]["width"] > 400 and cards[0]["width"] > 400  # the width is used, not a phone's column
     tap(page, page.get_by_role("button", name="Draw pile empty +2").first)
     expect(by_id(page, "doom-0")).to_have_text("2")
+    expect(by_id(page, "overview-doom-0")).to_have_text("2")
+    expect(by_id(page, "overview-doom-1")).to_have_text("0")
     tap(page, page.get_by_role("button", name="Promote True Believer (Player 1)"))
     expect(by_id(page, "tier-0-true_believer")).to_have_text("1")
+    expect(by_id(page, "overview-tier-0-true_believer")).to_have_text("1")
     tap(page, page.get_by_role("button", name="Use tier 1").first)
     expect(by_id(page, "doom-0")).to_have_text("1")
     tap(page, page.get_by_role("button", name="Undo: True Believer: Glimmer of Hope"))

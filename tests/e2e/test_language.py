@@ -60,6 +60,17 @@ def test_two_phones_two_languages(browser, server, artifacts):
     expect(by_id(en, "counter-value")).to_have_text("1")
     expect(card(de, "Freitag .*Läuft · .*Zuletzt gespielt: gerade eben")).to_be_visible()
     settled_screenshot(de, artifacts / "language-home-de-360.png")
+
+    # The campaign's frame on the German phone in German, while the English phone keeps English.
+    de.goto(server["base"] + "c/1")
+    expect(by_id(de, "counter-value")).to_have_text("1")
+    expect(de.get_by_role("button", name=re.compile("^Rückgängig: ")).first).to_be_visible()
+    expect(button(de, "Handwürfel")).to_be_visible()  # the dice tray
+    expect(de.get_by_role("textbox", name=re.compile("^Würfelschale"))).to_be_visible()
+    expect(button(de, "Hand die")).to_have_count(0)
+    expect(button(en, "Hand die")).to_be_visible()
+    settled_screenshot(de, artifacts / "language-campaign-de-360.png")
+    de.goto(server["base"])
     en.goto(server["base"])
     expect(card(en, "Freitag .*In progress · .*Last played just now")).to_be_visible()
 

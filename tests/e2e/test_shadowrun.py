@@ -423,4 +423,15 @@ def test_typed_text_clears_once_sent_and_a_random_pick_answers_where_asked(brows
     field_is_empty(page, "Options, separated by commas")
     into_view(page, answer)
     settled_screenshot(page, artifacts / "shadowrun-random-pick-360.png")
+
+    # Another phone acts: this phone's screen is drawn again, and its fold stays open as its player left it
+    # (its controls are only in the page while it is open); the answer has moved to the history.
+    other, other_page = open_page(browser, server)
+    other_page.goto(page.url)
+    before = last(page)
+    tap(other_page, button(other_page, re.compile(r"^Advance to Credstick")))
+    expect(by_id(page, "sr-last")).not_to_have_text(before)
+    expect(by_id(page, "sr-picked")).to_have_count(0)
+    expect(reach(page, button(page, "Pick one at random"))).to_have_count(1)
+    other.close()
     context.close()

@@ -104,6 +104,20 @@ def test_refused_input_shows_a_message_and_changes_nothing(browser, server, arti
     expect(by_id(page, "tray-last")).to_contain_text("4")
     expect(by_id(page, "history")).to_contain_text("Physical dice entered")
     settled_screenshot(page, artifacts / "campaign-physical-phone.png")
+
+    # A dialog refuses in place: the reason under its title, nothing changed, the dialog still open.
+    tap(page, page.get_by_role("button", name="Campaign settings"))
+    tap(page, page.get_by_role("button", name="Rename"))
+    name = page.get_by_label("New name").and_(page.locator("input, textarea"))
+    type_into(name, "   ")
+    tap(page, page.get_by_role("button", name="Save", exact=True))
+    expect(by_id(page, "dialog-error")).to_have_text("Give the campaign a name (1 to 60 characters).")
+    expect(name).to_be_visible()  # still open, to correct
+    settled_screenshot(page, artifacts / "rename-refused-phone.png")
+    type_into(name, "Ranges renamed")
+    tap(page, page.get_by_role("button", name="Save", exact=True))
+    expect(page.get_by_role("banner", name=re.compile("Ranges renamed"))).to_be_visible()
+    expect(page.get_by_role("button", name="Save", exact=True)).to_have_count(0)  # done: the dialog closed
     context.close()
 
 
@@ -173,7 +187,13 @@ def test_export_a_campaign_to_a_file_and_as_qr(browser, server, artifacts):
     # Import it back on the home screen (refusals of bad files are unit-tested in test_exchange.py).
     page.goto(server["base"])
     tap(page, page.get_by_role("button", name="Import"))
-    type_into(page.get_by_label(re.compile("paste the text of an export")), text)
+    pasted = page.get_by_label("Text to import")
+    type_into(pasted, "TC1:not an export")
+    tap(page, page.get_by_role("button", name="Import text"))
+    expect(by_id(page, "dialog-error")).to_be_visible()  # refused in place; the dialog stays to try again
+    expect(pasted).to_be_visible()
+    assert re.search(r"/$", page.url)
+    type_into(pasted, text)
     tap(page, page.get_by_role("button", name="Import text"))
     expect(by_id(page, "counter-value")).to_have_text("1")
     assert re.search(r"/c/2$", page.url)

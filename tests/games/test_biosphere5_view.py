@@ -115,8 +115,9 @@ def test_giving_up_achievements_is_chosen_from_the_moves_field():
     assert "You are 2 cards short: choose 2 achievements to give up." in texts(panel)
     go = button(panel, "I discarded 1 card and give up 2 achievements")
     assert go.disabled  # nothing chosen yet
-    boxes = [c for c in walk(panel) if isinstance(c, ft.Checkbox)]
-    # lowest value first; the human's achievements are cards on display, never "cubes" (those are the Machine's)
+    boxes = [c for c in walk(panel) if isinstance(c, ft.Semantics) and c.checked is not None]
+    # lowest value first; the human's achievements are cards on display, never "cubes" (those are the Machine's);
+    # each label is a Text beside its checkbox, free to wrap (a Checkbox's own label is cut off at 360 px)
     assert [b.label for b in boxes] == ["Give up your perfect housing achievement",
                                         "Give up your makeshift water achievement",
                                         "Give up your makeshift security achievement"]
@@ -165,7 +166,8 @@ def tagged_part(control, identifier: str):
 
 def tiles(control) -> dict:
     """The reveal grid's tiles by card name: big buttons laid out in a ResponsiveRow."""
-    grid = next(c for c in walk(control) if isinstance(c, ft.ResponsiveRow))
+    grid = next(c for c in walk(control) if isinstance(c, ft.ResponsiveRow) and c.controls
+                and all(isinstance(b, ft.OutlinedButton) for b in c.controls))
     return {b.content.content.controls[0].value: b for b in grid.controls}
 
 
@@ -201,7 +203,7 @@ def test_revealed_cards_are_tapped_on_a_grid_of_every_catalog_card():
     grid = tiles(frame.panel())
     assert sorted(grid) == sorted(c.name for c in TEST_DECK)  # every card, no typing needed
     shack = grid["Shack"]
-    assert shack.col == {"xs": 6, "md": 4, "lg": 3}  # two columns on a phone, more on a wider screen
+    assert shack.col == {"xs": 6, "md": 4}  # two columns on a phone, three on a tablet or a desktop's turn column
     assert "makeshift · housing · I" in texts(shack) and "water catastrophe · I" in texts(shack)
 
     shack.on_click(None)
@@ -296,3 +298,148 @@ def test_a_greyed_out_leader_ability_says_why_under_it():
     assert button(panel, "Use tier 1 – Glimmer of Hope").disabled
     assert texts(tagged_part(panel, "leader-reasons-0-true_believer")) == \
         "Use tier 1 – Glimmer of Hope: Glimmer of Hope would do nothing: Ann's doom is already 0."
+
+
+# --- the desktop's width, The Abyss's overview, large text -------------------------------------------------
+
+
+def test_the_abyss_shows_everyone_at_a_glance_then_each_players_buttons():
+    import asyncio
+
+    from companion.games.biosphere5.rules import DoomDrawPile
+
+    frame = campaign({"opponent": "people", "abyss": True, "players": 3, "names": ["Ann", "Bo", "Cy"]}, physical=False)
+    frame.dispatch(DoomDrawPile(player=1))
+    frame.dispatch(LeaderPromote(player=2, leader="fighter"))
+    panel = frame.panel()
+    assert view.WIDE  # the campaign frame gives it a desktop's width
+    overview = tagged_part(panel, "abyss-overview")
+    # first on the screen: the doom and the leaders' tiers of everyone, side by side on a desktop
+    assert walk(panel).index(overview) < walk(panel).index(tagged_part(panel, "abyss-player-0"))
+    assert [texts(tagged_part(overview, f"overview-doom-{i}")) for i in range(3)] == ["0", "2", "0"]
+    assert texts(tagged_part(overview, "overview-tier-2-fighter")) == "1"
+    # only the leaders promoted: one line for most of a game
+    assert "Leaders all at tier 0" in texts(tagged_part(overview, "overview-0"))
+    assert "Strategist" not in texts(tagged_part(overview, "overview-2"))
+    tiles = [tagged_part(overview, f"overview-{i}") for i in range(3)]
+    assert all(t.col == {"xs": 12, "md": 6, "lg": 4} for t in tiles)
+    # said once for everyone, not under each player
+    assert texts(panel).count("At doom 8") == 1
+    # each player's buttons below, three columns on a desktop
+    cards = [tagged_part(panel, f"abyss-player-{i}") for i in range(3)]
+    assert all(c.col == {"xs": 12, "lg": 6, "xl": 4} for c in cards)
+    assert cards[1].content.key.value == "abyss-player-1"
+
+    # a tap on a player's tile scrolls to their buttons (the phone's view)
+    scrolled = []
+
+    async def scroll_to(**kw):
+        scrolled.append(kw["scroll_key"])
+
+    frame.app.page.views = [SimpleNamespace(scroll_to=scroll_to)]
+    frame.app.page.run_task = lambda fn: asyncio.run(fn())
+    tiles[1].content.on_click(None)
+    assert scrolled == ["abyss-player-1"]
+
+
+def test_the_abyss_is_shorter_a_leader_without_ability_in_two_lines():
+    frame = campaign({"opponent": "people", "abyss": True, "players": 2, "names": ["Ann", "Bo"]}, physical=False)
+    card = tagged_part(frame.panel(), "abyss-player-0")
+    shown = texts(card)
+    assert "Tier 0 – no ability yet." not in shown  # the tier says it
+    assert "Next: tier 1 – Tactical Meeting" in shown and "Draw 4 new cards" not in shown  # its name, not its text
+    assert "At doom 8" not in shown  # the overview says it once for everyone
+    frame.dispatch(LeaderPromote(player=0, leader="strategist"))
+    assert "Tier 1 – Tactical Meeting: Draw 4 new cards" in texts(tagged_part(frame.panel(), "abyss-player-0"))
+
+
+def test_a_finished_abyss_shows_the_standings_without_greyed_buttons():
+    from companion.games.biosphere5.rules import DeclareBiosphere
+
+    frame = campaign({"opponent": "people", "abyss": True, "players": 3}, physical=False)
+    frame.dispatch(DeclareBiosphere(player=0))
+    panel = frame.panel()
+    assert tagged_part(panel, "abyss-overview")
+    assert "Draw pile empty +2" not in texts(panel)  # the frame's end card says who won; nothing to tap here
+    assert not [c for c in walk(panel) if isinstance(c, ft.Semantics)
+                and (c.identifier or "").startswith("abyss-player")]
+    assert tagged_part(panel, "overview-0").content.on_click is None
+
+
+def test_man_against_machine_puts_the_turn_beside_the_boards_on_a_desktop():
+    frame = campaign({}, physical=False)
+    row = next(c for c in walk(frame.panel()) if isinstance(c, ft.ResponsiveRow))
+    turn, boards = row.controls
+    assert (turn.col, boards.col) == ({"xs": 12, "lg": 7}, {"xs": 12, "lg": 5})  # stacked on a phone, turn first
+    assert "Round 1: the Machine's turn" in texts(turn) and "The Machine's board" in texts(boards)
+    tap(frame.panel(), "Reveal 2 cards")
+    # in the turn's column the grid has three tiles a row on a desktop (four would squeeze the names)
+    assert tiles(frame.panel())["Shack"].col == {"xs": 6, "md": 4}
+
+
+def test_achievement_cells_and_buttons_keep_their_words_whole_at_the_largest_text():
+    frame = campaign({}, physical=False)
+    frame.app.sizes = Sizes(1.7)
+    tap(frame.panel(), "Reveal 2 cards")
+    view._input(frame).picked = ["deep-well", "shack"]
+    tap(frame.panel(), "Let the Machine decide")
+    panel = frame.panel()
+    cell = tagged_part(panel, "machine-community")
+    assert cell.col == {"xs": 6} and cell.content.height is None  # two a row, as tall as their words
+    button(panel, "Your hand cards +1").on_click(None)
+    tap(frame.panel(), "Achievement")
+    dialog = frame.dialogs.pop()
+    perfect, makeshift = button(dialog, "Perfect", 0), button(dialog, "Makeshift", 0)
+    pair = next(c for c in walk(dialog) if isinstance(c, ft.Row) and perfect in c.controls)
+    assert pair.wrap and not makeshift.expand  # "Makeshift" moves under "Perfect" rather than breaking
+
+
+def test_giving_up_an_achievement_is_a_tap_anywhere_on_its_row():
+    held = {"water": "green", "housing": "green", "security": "green", "production": "green"}
+    state = solo(level=2, machine=held, hand=1, human={"water": "yellow", "housing": "green", "security": "yellow"})
+    state, _ = apply(state, reveal_action(DECK, ["barter", "tent"]), ScriptedDice([]))
+    frame = campaign({}, physical=False)
+    frame.loaded = SimpleNamespace(game_state=state, cursor=frame.loaded.cursor)
+    frame.refresh = lambda: None  # the panel is drawn again below, from the input
+
+    def water_row():
+        return next(c for c in walk(frame.panel()) if isinstance(c, ft.Semantics) and "makeshift water" in (c.label or ""))
+
+    row = water_row()
+    row.content.on_click(None)
+    assert view._input(frame).give_up == ["water"]
+    row = water_row()
+    assert row.checked is True
+    row.content.on_click(None)
+    assert view._input(frame).give_up == []
+
+
+def test_the_setup_form_offers_the_opponent_as_two_big_buttons_and_short_field_labels(monkeypatch):
+    monkeypatch.setattr(ft.BaseControl, "update", lambda self: None)
+    frame = campaign({}, physical=False)
+    form = view.SetupForm(frame.app)
+    row = form.controls()[0]
+    machine, people = [b for b in walk(row) if isinstance(b, BUTTONS)]
+    assert words(machine) == "Man against Machine (alone)" and isinstance(people, ft.OutlinedButton)
+    assert form.collect()["opponent"] == "machine"
+    people.on_click(None)
+    assert form.players_part.visible and not form.difficulty_part.visible and not form.abyss_row.visible
+    assert not form.black_part.visible  # nothing is rolled against people
+    assert form.collect()["opponent"] == "people" and form.collect()["abyss"] is True
+    # a label inside a field stays short (a long one breaks over the value at a large text size);
+    # the long words are above the field, wrapping
+    fields = [c for c in walk(form.controls()) if isinstance(c, (ft.Dropdown, ft.TextField))]
+    assert all(len(f.label) <= 24 and f.text_size is None for f in fields)
+
+
+def test_the_catalog_screen_lays_its_cards_out_in_columns_on_a_wider_screen():
+    from companion.games.biosphere5.screens import CatalogScreen
+
+    frame = campaign({}, physical=False)
+    frame.app.page.route = "/g/biosphere5/catalog?from=1"
+    screen = CatalogScreen(frame.app)
+    screen._draw()
+    grid = next(c for c in walk(screen.body) if isinstance(c, ft.ResponsiveRow) and len(c.controls) == len(TEST_DECK))
+    assert all(row.col == {"xs": 12, "md": 6, "xl": 4} for row in grid.controls)
+    top = next(c for c in walk(screen.body) if isinstance(c, ft.ResponsiveRow))
+    assert "Import" in texts(top)  # importing (from a file too) is above the long list of cards

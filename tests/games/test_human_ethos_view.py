@@ -90,11 +90,11 @@ def test_the_panel_reads_moves_and_event_data_through_an_issue():
     assert "Max moves A3 → B3 → C3 (2 of 3)." in words(panel)
     frame, _ = play(R.Spawn(token=0, face="Nanobots", groups=[R.Placement(enemy="Nanobots", at=Hex.of(C("D4")), count=1)]))
     frame, panel = play(R.Spawn(token=1, face="Hosts"))
-    phase_button = next(b for b in buttons(panel) if b.content == "Cards played: run the enemy phase")
+    phase_button = next(b for b in buttons(panel) if button_words(b) == "Cards played: run the enemy phase")
     assert not phase_button.disabled
     frame, panel = play(R.EnemyPhase())
-    ties = [b for b in buttons(panel) if isinstance(b.content, str) and b.content[:2] in ("1:", "2:")]
-    assert [b.content for b in ties] == [m.label for m in R.moves(frame.loaded.game_state) if m.kind == "choose"]
+    ties = [b for b in buttons(panel) if button_words(b)[:2] in ("1:", "2:")]
+    assert [button_words(b) for b in ties] == [m.label for m in R.moves(frame.loaded.game_state) if m.kind == "choose"]
     ties[1].on_click(None)
     assert frame.dispatched == [R.Choose(option=1)]
     frame, panel = play(R.Choose(option=1))
@@ -141,11 +141,12 @@ def test_stats_entered_in_a_campaign_can_be_saved_to_the_tables_cards():
     state = state.model_copy(update={"enemy_types": [NANO, HOST]})
     frame = _frame_over(state, view.Ui(), store)
     section = view.enemy_cards_section(frame, state)
-    save = next(b for b in _all(section) if isinstance(b, ft.OutlinedButton) and "Save to the table's cards" in str(b.content))
-    assert save.content == "Save to the table's cards (2)"
+    save = next(b for b in _all(section) if isinstance(b, ft.OutlinedButton) and "Save to the table's cards" in button_words(b))
+    assert button_words(save) == "Save to the table's cards (2)"
     save.on_click(None)
     assert sorted(e.name for e in catalog.entries(store, view.ENEMY_KIND)) == sorted([NANO.name, HOST.name])
-    assert not any("Save to the table's cards" in str(getattr(b, "content", "")) for b in _all(view.enemy_cards_section(frame, state)))
+    assert not any("Save to the table's cards" in button_words(b) for b in _all(view.enemy_cards_section(frame, state))
+                   if isinstance(b, ft.OutlinedButton))
 
 
 def test_a_desktop_sets_the_map_beside_the_track_and_the_next_step():
@@ -158,7 +159,7 @@ def test_a_desktop_sets_the_map_beside_the_track_and_the_next_step():
     frame.app.page.width = 1280
     row = next(c for c in _all(view.panel(frame)) if isinstance(c, ft.ResponsiveRow))
     left, right = row.controls
-    assert "THREAT" in words(left) and "Next" in words(left) and "Board" in words(right)
+    assert "Threat →" in words(left) and "Next" in words(left) and "Board" in words(right)
     assert view._map_width(frame) > view._map_width(FakeFrame(store, cid, view.Ui()))
 
 
@@ -262,7 +263,7 @@ def test_a_tapped_enemy_out_of_reach_lets_the_players_pick_who_attacks():
     assert "D4 is not within range 1 of Max in a straight line" in words(panel)
     assert {button_words(b) for b in _all(panel) if isinstance(b, ft.FilledButton) and button_words(b).startswith("Hit")} \
         == {"Hit 2 Drakens on D4 (health 1)", "Hit 1 Nanobot on D4 (health 1)"}  # one per type on the space
-    ana = next(b for b in _all(panel) if isinstance(b, ft.OutlinedButton) and b.content == "Ana")
+    ana = next(b for b in _all(panel) if isinstance(b, ft.OutlinedButton) and button_words(b) == "Ana")
     ana.on_click(None)
     assert ui.attacker == "Ana"
     _hit(view.panel(frame), "Hit 2 Drakens on D4").on_click(None)
@@ -374,7 +375,7 @@ def test_zoom_buttons_draw_the_map_bigger_and_the_zoom_outlives_other_phones_act
 def test_enemy_tags_stay_readable_and_apart_and_team_tokens_leave_them_visible():
     import flet.canvas as cv
 
-    from companion.games.human_ethos.mapdraw import ENEMY_COLOUR, MEMBER_COLOURS, Marks, layout, shapes, short_names
+    from companion.games.human_ethos.mapdraw import ENEMY_COLOUR, MEMBER_COLOURS, ZOOMS, Marks, layout, shapes, short_names
 
     box = ["Nanobots", "Hosts", "Drakens", "Alpha", "Alphas", "Rhinos"]
     short = short_names(box)
@@ -385,8 +386,8 @@ def test_enemy_tags_stay_readable_and_apart_and_team_tokens_leave_them_visible()
     coords = [s.c for s in sample.spaces]
     marks = Marks(members=[("Max", C("C3")), ("Ana", C("A3"))],
                   enemies=[("Hosts", 1, C("C3")), ("Drakens", 2, C("D4")), ("Nanobots", 1, C("D4"))])
-    for zoom in view.ZOOMS:
-        lay = layout(coords, 288).scaled(zoom)  # a 360 px phone's map, zoomed
+    for zoom in ZOOMS:
+        lay = layout(coords, 360 - 56).scaled(zoom)  # a 360 px phone's map, zoomed
         for c in coords:
             assert lay.hex_at(*lay.centre(c)) == c  # a tap maps back at every zoom
         drawn = shapes(sample, lay, marks)
@@ -404,3 +405,211 @@ def test_enemy_tags_stay_readable_and_apart_and_team_tokens_leave_them_visible()
         label = next(s for s in drawn if isinstance(s, cv.Text) and s.value == "C3")
         assert label.style.size >= 10.5 and label.y + label.style.size / 2 <= t.y + 1  # the name above the tag
         assert [s.value for s in drawn if isinstance(s, cv.Text) and s.value in ("2 Drak", "1 Nano")] == ["2 Drak", "1 Nano"]
+
+
+def test_two_enemy_types_on_a_space_leave_its_name_readable_at_every_zoom():
+    import flet.canvas as cv
+
+    from companion.games.human_ethos.mapdraw import ENEMY_COLOUR, ZOOMS, Marks, label_size, layout, shapes
+
+    sample = view.parse_map_json(view.SAMPLE_PATH.read_text())
+    coords = [s.c for s in sample.spaces]
+    for members in ([], [("Max", C("D4"))]):
+        for many in (2, 4):
+            names = ["Drakens", "Nanobots", "Hosts", "Rhinos"][:many]
+            marks = Marks(members=members, enemies=[(n, k + 1, C("D4")) for k, n in enumerate(names)])
+            for zoom in ZOOMS:
+                lay = layout(coords, 360 - 56).scaled(zoom)  # a 360 px phone's map, zoomed
+                drawn = shapes(sample, lay, marks)
+                cx, cy = lay.centre(C("D4"))
+                tags = [s for s in drawn if isinstance(s, cv.Rect) and s.paint.color == ENEMY_COLOUR
+                        and s.paint.style == ft.PaintingStyle.FILL]
+                label = next(s for s in drawn if isinstance(s, cv.Text) and s.value == "D4")
+                assert len(tags) >= 2  # one per type while they fit, the rest "+N more"
+                assert label.y + label_size(lay.size) / 2 <= min(t.y for t in tags)  # under the name
+                assert max(t.y + t.height for t in tags) <= cy + lay.size * 0.87 + 1  # within the space
+                written = [s.value for s in drawn if isinstance(s, cv.Text) and abs(s.y - cy) < lay.size
+                           and abs(s.x - cx) < 1 and s.value not in ("D4", "Ma")]
+                assert written[0] == "1 Drak"
+                if many == 4:
+                    assert written[-1].endswith("more") and len(written) <= 3
+
+
+class FakeView:
+    """The phone's view of a campaign: what it was asked to scroll to."""
+
+    def __init__(self):
+        self.scrolled: list = []
+
+    async def scroll_to(self, **kw):
+        self.scrolled.append(kw)
+
+
+def test_an_enemy_tapped_on_the_map_scrolls_its_attack_card_into_view_once():
+    import asyncio
+
+    store = memory_store()
+    cid = _mid_issue(store)
+    ui = view.Ui()
+    frame = FakeFrame(store, cid, ui)
+    phone = FakeView()
+    frame.app.page.views = [SimpleNamespace(), phone]
+    view._tapped(frame, C("D3"))
+    card = next(c for c in _all(view.panel(frame)) if isinstance(c, ft.Container) and isinstance(c.key, ft.ScrollKey))
+    assert card.key.value == "aim-card-D3"
+    asyncio.run(card.on_size_change(None))  # the phone laid the card out
+    assert phone.scrolled == [{"scroll_key": "aim-card-D3", "duration": 300}]
+    asyncio.run(card.on_size_change(None))  # resized later (its words wrapped): no more scrolling
+    view._tapped(frame, C("D4"))  # another enemy: a new card, scrolled to as well
+    card = next(c for c in _all(view.panel(frame)) if isinstance(c, ft.Container) and isinstance(c.key, ft.ScrollKey))
+    asyncio.run(card.on_size_change(None))
+    assert [s["scroll_key"] for s in phone.scrolled] == ["aim-card-D3", "aim-card-D4"]
+
+
+def _dialog_app(store):
+    """An app for a dialog without a page: the real guard's way of showing a refusal in the dialog."""
+    from tests.views import guard
+
+    shown: list = []
+
+    def show(dialog):
+        dialog.open = True
+        shown.append(dialog)
+
+    page = SimpleNamespace(show_dialog=show, pop_dialog=lambda: None, update=lambda: None, width=360, platform=None)
+    return SimpleNamespace(store=store, guard=guard, page=page, toast=lambda text, **kw: None, go=lambda route: None,
+                           sizes=lambda n: n), shown
+
+
+def _act(form, words_: str) -> None:
+    from tests.views import words as button_text
+
+    button = next(b for b in _all(form.dialog.actions) if isinstance(b, ft.Button) and button_text(b) == words_)
+    assert button.height is None or button.height >= 48
+    button.on_click(None)
+
+
+def test_a_refused_enemy_card_says_why_in_its_dialog_which_stays_open():
+    app, shown = _dialog_app(memory_store())
+    saved: list = []
+    form = view.enemy_dialog(app, NANO, saved.append)
+    assert shown == [form.dialog] and not form.error.visible
+    threat = next(f for f in _all(form.fields) if isinstance(f, ft.TextField) and f.label == "Threat")
+    threat.value = "-1"
+    _act(form, "Save card")
+    assert form.error.visible and "greater than or equal to 0" in form.error.content.value
+    assert form.dialog.open and saved == []  # nothing saved, the dialog still open to correct it
+    threat.value = "x"
+    _act(form, "Save card")
+    assert "Threat: type a whole number" in form.error.content.value and form.dialog.open
+    threat.value = "2"
+    _act(form, "Save card")
+    assert saved == [NANO.model_copy(update={"threat": 2})] and not form.dialog.open and not form.error.visible
+
+
+def test_a_refused_map_import_says_why_in_its_dialog_which_stays_open():
+    from companion.games.human_ethos.screens import MapsScreen
+
+    store = memory_store()
+    app, shown = _dialog_app(store)
+    screen = MapsScreen(app)
+    screen._draw()
+    form = screen._import(None)
+    field = next(f for f in _all(form.fields) if isinstance(f, ft.TextField))
+    field.value = '{"name": "broken", "spaces": [{"q": 0, "r": 0}, {"q": 0, "r": 0}]}'
+    _act(form, "Import text")
+    assert form.error.visible and "Not a valid map" in form.error.content.value and form.dialog.open
+    assert [k for k, _ in view.saved_maps(store)] == ["sample"]
+    field.value = view.SAMPLE_PATH.read_text().replace('"name": "Sample map', '"name": "Copied map')
+    _act(form, "Import text")
+    assert not form.dialog.open and screen.map.name.startswith("Copied map")
+    assert len(view.saved_maps(store)) == 2
+
+
+def test_the_map_editor_zooms_and_pans_as_the_play_map_does():
+    from companion.games.human_ethos.screens import MapsScreen
+
+    app, _ = _dialog_app(memory_store())
+    screen = MapsScreen(app)
+    screen._draw()
+
+    def window():
+        stack = next(c for c in _all(screen.body) if isinstance(c, ft.Stack) and any(
+            isinstance(v, ft.InteractiveViewer) for v in c.controls))
+        return stack, next(v for v in stack.controls if isinstance(v, ft.InteractiveViewer))
+
+    stack, viewer = window()
+    assert stack.controls[0].identifier == "editor-map" and stack.controls[0].label.startswith("Hex map: tap a space")
+    fit, whole = viewer.width, viewer.content.width
+    assert fit == 360 - 56 and whole >= fit  # (a hexes' size has a floor: with the hexes one can add, a bit wider)
+    _labelled(screen.body, "Zoom in the map").on_click(None)
+    stack, viewer = window()
+    assert screen.look.zoom == 1.5 and stack.key == "map-view-1" and viewer.width == fit
+    assert viewer.content.width == pytest.approx(1.5 * whole) and stack.controls[0].label.endswith("drag to pan")
+    # A tap on the zoomed canvas edits the space drawn there (the hexes one can add are drawn too).
+    from companion.games.human_ethos.mapdraw import layout
+
+    detector = next(c for c in _all(viewer.content) if isinstance(c, ft.GestureDetector))
+    before = len(screen.map.spaces)
+    lay = layout([s.c for s in screen.map.spaces] + sorted(_ghosts(screen.map)), 360 - 56).scaled(1.5)
+    detector.on_tap_up(SimpleNamespace(local_position=ft.Offset(*lay.centre(C("D3")))))
+    assert len(screen.map.spaces) == before - 1 and screen.last == C("D3")  # "Add / remove spaces": D3 removed
+
+
+def _ghosts(m):
+    from companion.games.human_ethos.hexmap import hex_neighbours
+
+    spaces = {s.c for s in m.spaces}
+    return {n for c in spaces for n in hex_neighbours(c) if n not in spaces}
+
+
+def test_reachable_spaces_have_a_colour_no_area_has():
+    import flet.canvas as cv
+
+    from companion.games.human_ethos.mapdraw import AREA_TINTS, REACHABLE_EDGE, REACHABLE_FILL, Marks, layout, shapes
+
+    def rgb(colour: str) -> tuple[int, int, int]:
+        return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+    r, g, b = rgb(REACHABLE_FILL)
+    assert g > 1.5 * max(r, b)  # green
+    for tint in AREA_TINTS:  # pale, and none of them green
+        tr, tg, tb = rgb(tint)
+        assert min(tr, tg, tb) > 200 and not (tg > tr and tg > tb)
+    sample = view.parse_map_json(view.SAMPLE_PATH.read_text())
+    lay = layout([s.c for s in sample.spaces], 304)
+    drawn = shapes(sample, lay, Marks(reachable={C("B3")}))
+    assert any(isinstance(s, cv.Path) and s.paint.color == REACHABLE_EDGE for s in drawn)
+    assert any(isinstance(s, cv.Path) and REACHABLE_FILL.lstrip("#").lower() in str(s.paint.color).lower() for s in drawn)
+
+
+def test_a_desktop_edits_a_map_beside_its_tools():
+    from companion.games.human_ethos.screens import MapsScreen
+
+    app, _ = _dialog_app(memory_store())
+    app.page.width = 1280
+    screen = MapsScreen(app)
+    screen._draw()
+    row = screen.body.controls[0]
+    assert isinstance(row, ft.ResponsiveRow)
+    left, right = row.controls
+    assert "Map name" in words(left) and "Save map" in words(left) and "Zoom in the map" not in words(left)
+    viewer = next(c for c in _all(right) if isinstance(c, ft.InteractiveViewer))
+    assert 600 <= viewer.width <= 680  # most of the right column's width
+
+
+def test_paired_buttons_stack_where_their_words_would_break_at_a_large_text_size():
+    from companion.ui.style import Sizes
+
+    store = memory_store()
+    cid = _mid_issue(store)
+
+    def adjust_rows(width: int, scale: float):
+        frame = FakeFrame(store, cid, view.Ui())
+        frame.app.page.width, frame.app.sizes = width, Sizes(scale)
+        section = view.adjust_section(frame, frame.loaded.game_state, view._ui(frame))
+        return [c for c in _all(section) if isinstance(c, (ft.Row, ft.Column)) and any(
+            isinstance(b, ft.Button) and button_words(b) in ("Threat −1", "Threat +1") for b in c.controls)]
+
+    assert [type(c) for c in adjust_rows(412, 1.0)] == [ft.Row]  # side by side, each half the width
+    assert [type(c) for c in adjust_rows(360, 1.7)] == [ft.Column]  # "Huge": one above the other

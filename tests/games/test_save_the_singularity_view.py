@@ -84,7 +84,12 @@ def test_the_panel_builds_through_a_world_phase_and_the_end():
     play(rules.RollD12(), 4)
     play(rules.RollD12(), 5)
     play(rules.RollD12(), 4)  # the world's fourth Bad
-    assert s.phase == "over" and "The world wins" in texts(view.panel(FakeFrame(s, logged=logged)))
+    assert s.phase == "over"
+    # The frame's end card says how it ended (companion.ui.story); the panel says it no second time.
+    over = texts(view.panel(FakeFrame(s, logged=logged)))
+    assert "Final scores" in over and "The last world phase" in over
+    for said in ("The world wins", "The world won", "Game over", "Lost"):
+        assert said not in over
     # The end chart's points are read from the logged events (the state keeps no history).
     assert view.logged_scores(FakeFrame(s, logged=logged)) == [
         rules.ScorePoint(turn=0, team=0, world=0), rules.ScorePoint(turn=1, team=2, world=1),
@@ -181,3 +186,31 @@ def test_a_d12_without_stop_says_roll_again_on_its_row():
     s, _ = rules.apply(s, rules.RollD12(), ScriptedDice([2]))  # a Stop: the next turn shows the last world phase
     marks = [c for c in all_controls(view.panel(FakeFrame(s))) if isinstance(c, ft.Semantics) and c.identifier == "sts-no-stop"]
     assert len(marks) == 1  # the 8 still says it, the 2 (a Stop) doesn't
+
+
+def test_press_on_and_stop_keep_their_places_above_the_dice():
+    """Press on above Stop and bank whatever the hint says (it only fills the one it favours), both
+    above the throw's dice, whose rows vary from one throw to the next: the buttons stay put."""
+    s, _ = rules.apply(table("rationalist"), Roll(), ScriptedDice([4, 4, 2]))
+    for state, favoured in ((s, "press_on"), (s.model_copy(update={"team": 24}), "stop")):
+        assert view.odds_mod.odds(state).hint == favoured
+        order = [c for c in all_controls(view.panel(FakeFrame(state)))
+                 if (isinstance(c, BUTTONS) and c.key in ("move-press_on", "move-stop"))
+                 or (isinstance(c, ft.Semantics) and c.identifier == "sts-dice")]
+        assert [getattr(c, "key", None) or c.identifier for c in order] == ["move-press_on", "move-stop", "sts-dice"]
+        press, stop = order[0], order[1]
+        assert isinstance(press, ft.FilledButton) == (favoured == "press_on")
+        assert isinstance(stop, ft.FilledButton) == (favoured == "stop")
+
+
+def test_the_end_chart_fits_the_phone_it_is_drawn_on():
+    """The final scores chart takes the card's width on this screen (a fixed 340 px ran off a 360 px
+    phone), its axis labels grow with the phone's text size."""
+    s = table("rationalist").model_copy(update={"phase": "over", "world": 4, "turn": 2})
+    for width, scale, canvas_width in ((360, 1.0, 304), (1280, 1.0, 600), (360, 1.7, 304)):
+        frame = FakeFrame(s)
+        frame.app.page = SimpleNamespace(width=width)
+        frame.app.sizes = lambda x, scale=scale: round(x * scale)
+        [canvas] = [c for c in all_controls(view.panel(frame)) if isinstance(c, view.cv.Canvas)]
+        assert canvas.width == canvas_width
+        assert {t.style.size for t in canvas.shapes if isinstance(t, view.cv.Text)} == {round(11 * scale)}

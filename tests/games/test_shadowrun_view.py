@@ -296,20 +296,82 @@ def test_just_now_says_each_passed_step_once():
     assert "Turn 1: Credstick 3b · Secondary income." in shown  # where the turn stopped
 
 
-def test_a_random_pick_answers_next_to_its_button():
-    s = quiet(phase="legwork", turn=1)
-    s, events = R.apply(s, R.PickRandom(options=["Ghost", "Dodger", "Sam"]), SeededDice(1, 1))
-    built = view.panel(FakeFrame(s, [("random target", events)]))
+def effects_tile(built) -> ft.ExpansionTile:
     [tile] = [c for c in built.controls if isinstance(c, ft.ExpansionTile)]
-    assert tile.expanded  # open, so the answer shows where it was asked
+    return tile
+
+
+def fold(tile: ft.ExpansionTile, opened: bool) -> None:
+    """What a phone does when its player taps the fold: it patches the tile's `expanded` on the
+    server's copy of the control (as Flet applies a phone's patch), then sends the change event."""
+    from flet.utils.object_model import patch_dataclass
+
+    patch_dataclass(tile, {"expanded": opened})
+    tile.on_change(SimpleNamespace(data=opened, control=tile))
+
+
+def redraw(frame: FakeFrame, state: R.State, history: list) -> ft.Control:
+    """The same phone's screen drawn again for a new state (its own action or another phone's)."""
+    rows = [SimpleNamespace(label=label, events=[e.model_dump() for e in events]) for label, events in history]
+    frame.loaded = SimpleNamespace(game_state=state)
+    frame.history = lambda limit=1: rows[:limit]
+    return view.panel(frame)
+
+
+def test_a_random_pick_answers_in_the_fold_where_it_was_asked():
+    s = quiet(phase="legwork", turn=1)
+    frame = FakeFrame(s)
+    fold(effects_tile(view.panel(frame)), True)  # the player opens it to ask
+    s, events = R.apply(s, R.PickRandom(options=["Ghost", "Dodger", "Sam"]), SeededDice(1, 1))
+    tile = effects_tile(redraw(frame, s, [("random target", events)]))
+    assert tile.expanded  # still open, the answer in it, under its button
     [answer] = controls_tagged(tile, "sr-picked")
     picked = events[0].data["picked"]
     assert f"Picked: {picked}" in texts(answer) and "Among Ghost, Dodger, Sam" in texts(answer)
-    # One action later, the answer has moved to the history only.
-    s, events = R.apply(s, R.SellCards(count=1), SeededDice(1, 2))
-    built = view.panel(FakeFrame(s, [("sell", events), ("random target", [])]))
-    [tile] = [c for c in built.controls if isinstance(c, ft.ExpansionTile)]
-    assert not tile.expanded and not controls_tagged(tile, "sr-picked")
+    assert tile.controls[0].controls[-1] is answer and find(tile, "Pick one at random")  # under its button
+    # One action later (this phone's or another's), the answer has moved to the history only; the
+    # fold stays open, as its player left it.
+    s, more = R.apply(s, R.SellCards(count=1), SeededDice(1, 2))
+    tile = effects_tile(redraw(frame, s, [("sell", more), ("random target", events)]))
+    assert tile.expanded and not controls_tagged(tile, "sr-picked")
+    # Another phone never had it open: the pick shows there in "Just now", its fold stays closed.
+    other = FakeFrame(s)
+    built = redraw(other, s.model_copy(), [("random target", events)])
+    assert not effects_tile(built).expanded
+    assert f"Random target among Ghost, Dodger, Sam: {picked}." in texts(controls_tagged(built, "sr-last")[0])
+
+
+def test_the_effects_fold_stays_as_the_player_left_it_through_redraws():
+    """The phone's tile is matched by its key and keeps its state: a redraw for a new state sends no
+    change of `expanded` and doesn't replace it (either would fold it back on the phone), whether
+    the parts above it changed (the objectives section appears after step 1) or not."""
+    from flet.controls.object_patch import ObjectPatch
+
+    def sent(before: ft.Control, after: ft.Control) -> list:
+        """What a redraw sends the phone about the fold, diffed as the frame diffs its keyed panel."""
+        patch, _, _ = ObjectPatch.from_diff(ft.Container(before, key="panel"), ft.Container(after, key="panel"),
+                                            ft.BaseControl, frozen=True)
+        return [op for op in patch.patch
+                if "expanded" in op["path"] or isinstance(op.get("value"), ft.ExpansionTile)]
+
+    s = quiet(phase="objective", turn=1)
+    frame = FakeFrame(s)
+    before = view.panel(frame)
+    assert effects_tile(before).key == "sr-effects" and not effects_tile(before).expanded  # folded to start
+    fold(effects_tile(before), True)
+    s, events = R.apply(s, R.RefreshChallenges(), SeededDice(1, 1))
+    after = redraw(frame, s, [("refresh challenges", events)])
+    assert s.phase == "refresh" and len(after.controls) == len(before.controls) + 1  # the objectives came in
+    assert effects_tile(after).expanded and sent(before, after) == []
+    before = after
+    s, events = R.apply(s, R.TakeNuyen(count=1), SeededDice(1, 2))
+    after = redraw(frame, s, [("take 1 Nuyen", events)])
+    assert effects_tile(after).expanded and sent(before, after) == []
+    fold(effects_tile(after), False)  # folded again: it stays folded
+    before = after
+    s, events = R.apply(s, R.Advance(), SeededDice(1, 3))
+    after = redraw(frame, s, [("next phase", events)])
+    assert not effects_tile(after).expanded and sent(before, after) == []
 
 
 def test_the_game_over_screen_says_the_result_once():
@@ -386,3 +448,53 @@ def test_typed_text_is_gone_once_its_action_is_sent_and_kept_when_refused():
 
 def view_fields(control) -> list:
     return [c for c in all_controls(control) if isinstance(c, ft.TextField)]
+
+
+def test_the_run_form_wraps_its_choices_and_sends_what_was_picked():
+    """The target objective and the team are rows whose words wrap (a Radio's or Checkbox's own label
+    is cut off on a phone); a tap on an objective's words picks it, the ticks choose the team."""
+    cards = [R.Card(id=7, name="Street Samurai with a long name", cost=4, body=6),
+             R.Card(id=8, name="Decker", cost=2, body=3), R.Card(id=9, name="Watcher", card_type="spirit", cost=1, body=3)]
+    s = quiet(phase="shadowrun", turn=1, cards=cards, next_id=10)
+    frame = FakeFrame(s)
+    built = view.panel(frame)
+    [group] = [c for c in all_controls(built) if isinstance(c, ft.RadioGroup)]
+    group.update = lambda: None  # (off the page)
+    rows = group.content.controls
+    assert [r.content.controls[0].content.label for r in rows] == [
+        f"{o.name} · {o.rep} rep · {o.challenges} challenge(s)" for o in s.objectives]
+    assert all(isinstance(r.content.controls[1].content, ft.Text) and r.content.controls[1].expand for r in rows)
+    rows[2].on_click(None)  # a tap on the third objective's words
+    ticks = [c for c in all_controls(built) if isinstance(c, ft.Semantics) and c.checked is not None]
+    assert [t.label for t in ticks] == ["Street Samurai with a long name (runner, body 6 of 6)",
+                                        "Decker (runner, body 3 of 3)", "Watcher (spirit, body 3 of 3)"]
+    assert [t.checked for t in ticks] == [True, True, False]  # the runners, to start with
+    ticks[1].content.content.controls[0].value = False  # the Decker stays home; the spirit goes
+    ticks[2].content.content.controls[0].value = True
+    find(built, "Start the Shadowrun")[0].on_click(None)
+    assert frame.dispatched[-1][0] == R.StartRun(objective_id=s.objectives[2].id, team=[7, 9])
+
+
+def test_at_the_largest_text_size_fields_grow_and_a_crowded_row_stacks():
+    """A field's width grows with the phone's text size (its label and number with it); a row where a
+    fixed-width field sits beside an expanding one gives each its own line (the label broke mid-word);
+    the dashboard's labels wrap instead of being cut off."""
+    from companion.ui.style import Sizes
+
+    def objective_form(scale: float):
+        frame = FakeFrame(R.new_state(R.Settings()))
+        frame.app.sizes = Sizes(scale)
+        built = view.panel(frame)
+        [rep] = [f for f in view_fields(built) if f.label == "Reputation"]
+        [name] = [f for f in view_fields(built) if f.label == "Objective name"]
+        [holder] = [c for c in all_controls(built) if isinstance(c, (ft.Row, ft.Column))
+                    and (rep in c.controls or any(getattr(x, "controls", None) == [name] for x in c.controls))]
+        labels = [c for c in all_controls(built) if isinstance(c, ft.Text) and c.value in ("Interest owed", "Reputation")]
+        return rep, holder, labels
+
+    rep, holder, labels = objective_form(1.0)
+    assert rep.width == 130 and isinstance(holder, ft.Row) and holder.controls[1] is rep
+    rep, holder, labels = objective_form(1.7)
+    assert rep.width == 221 and isinstance(holder, ft.Column)
+    assert holder.controls[0].controls[0].label == "Objective name" and holder.controls[1] is rep
+    assert labels and not any(t.no_wrap for t in labels)

@@ -234,7 +234,7 @@ def card_lines(card: Card) -> list[str]:
 
 def _dropdown(label: str, value: Optional[str], options: dict[str, str], on_select=None) -> ft.Dropdown:
     return ft.Dropdown(
-        label=label, value=value if value is not None else "", expand=True, text_size=18, menu_height=420,
+        label=label, value=value if value is not None else "", expand=True, menu_height=420,
         options=[ft.DropdownOption(key="", text="unknown")] + [ft.DropdownOption(key=k, text=t) for k, t in options.items()],
         on_select=on_select,
     )
@@ -246,7 +246,7 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
     levels = {str(n): r for n, r in ROMAN.items()}
     c = card or Card(id="new", name="New card")
     name = ft.TextField(label="Card name (as printed)", value="" if card is None else card.name, max_length=60,
-                        text_size=18, autofocus=card is None)
+                        autofocus=card is None)
     copies = _dropdown("Copies in the deck", str(c.copies), {str(n): str(n) for n in range(1, 6)})
     copies.options = copies.options[1:]
     u_kind = _dropdown("Upper option: class", c.upper.kind, UPPER_KINDS)
@@ -256,7 +256,7 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
     l_cat = _dropdown("Catastrophe's category", c.lower.category, {k: k for k in CATEGORY_ORDER[:-1]})
     l_level = _dropdown("Lower option: level", str(c.lower.level) if c.lower.level else None, levels)
     l_name = ft.TextField(label="Lower option's name", hint_text="optional, e.g. Hurricane", value=c.lower.name or "",
-                          max_length=40, text_size=18)
+                          max_length=40)
 
     # A level follows from the category or the lower kind (cards.py's tables); fill it in when unknown.
     def upper_changed(e):
@@ -411,13 +411,21 @@ class CatalogScreen(DrawnScreen):
             ft.OutlinedButton(content=roomy("Import"), icon=ft.Icons.FILE_OPEN, on_click=app.guard(self._import)),
         ], wrap=True, spacing=8, run_spacing=8)
         rows = [self._card_row(c) for c in sorted(cards, key=lambda c: c.name.lower())]
+        for row in rows:  # one card a row on a phone; two on a tablet, three on a desktop
+            row.col = {"xs": 12, "md": 6, "xl": 4}
+        # wrapping: side by side they squeeze one button to nothing at the largest text size
+        top = section("Card catalog", *head, ft.Row(buttons, spacing=GAP, run_spacing=8, wrap=True))
+        sharing = section("Share the catalog", ft.Text("Pass a completed catalog to another phone: a file, or a QR "
+                                                       "code whose text the other phone pastes into Import.",
+                                                       theme_style=ft.TextThemeStyle.BODY_MEDIUM), share)
+        top.col, sharing.col = {"xs": 12, "lg": 7}, {"xs": 12, "lg": 5}
         self.body.controls = [
-            # wrapping: side by side they squeeze one button to nothing at the largest text size
-            section("Card catalog", *head, ft.Row(buttons, spacing=GAP, run_spacing=8, wrap=True)),
-            section(f"Cards ({len(cards)} kinds)", *rows) if rows else section("Cards", ft.Text("No cards yet.")),
-            section("Share the catalog", ft.Text("Pass a completed catalog to another phone: a file, or a QR code "
-                                                 "whose text the other phone pastes into Import.",
-                                                 theme_style=ft.TextThemeStyle.BODY_MEDIUM), share),
+            # the summary and the sharing (import, export) side by side on a desktop, one under the
+            # other on a phone: both above the long list of cards
+            ft.ResponsiveRow([top, sharing], spacing=GAP, run_spacing=0,
+                             vertical_alignment=ft.CrossAxisAlignment.START),
+            section(f"Cards ({len(cards)} kinds)", ft.ResponsiveRow(rows, spacing=8, run_spacing=8))
+            if rows else section("Cards", ft.Text("No cards yet.")),
         ]
 
     def _card_row(self, card: Card) -> ft.Control:
@@ -464,9 +472,11 @@ class CatalogScreen(DrawnScreen):
     def _qr(self, e) -> None:
         parts = qr_parts(export_payload(self.app.store))
         if len(parts) == 1:
-            self.app.page.show_dialog(qr_dialog(
-                "Scan to import the cards", parts[0],
-                caption="On the other phone: Biosphere 5 cards → Import → paste this text."))
+            dialog = qr_dialog("Scan to import the cards", parts[0],
+                               caption="On the other phone: Biosphere 5 cards → Import → paste this text.")
+            # At a large text size the caption runs under the dialog's button unless it scrolls.
+            dialog.content.scroll = ft.ScrollMode.AUTO
+            self.app.page.show_dialog(dialog)
         else:
             self.app.page.show_dialog(qr_pages_dialog(self.app, parts))
 

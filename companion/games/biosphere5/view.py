@@ -1,7 +1,9 @@
 """Biosphere 5's panel: Man against Machine (the Machine's board, its turn as "Reveal N cards" → tap the
 cards on a grid of the catalog → "Let the Machine decide" → one instruction with the rule that fired and
-why the higher ones didn't; the human's turn helpers) and The Abyss (doom 0–8 per player, one button per cause, leader
-tiers 0–3 with their abilities). The catalog screen is in screens.py (GAME_SCREENS["catalog"]).
+why the higher ones didn't; the human's turn helpers) and The Abyss (an overview of everyone's doom and
+leaders, then per player doom 0–8 with one button per cause, and leader tiers 0–3 with their abilities).
+A desktop uses its width (WIDE): the turn beside the boards, the players side by side. The catalog
+screen is in screens.py (GAME_SCREENS["catalog"]).
 
 The view decides nothing. Its buttons, their disabled reasons (shown in words under them: a phone has no
 tooltips), ranges and labels come from the game's answers (`GAME.legal_moves`, `GAME.why_not`,
@@ -56,7 +58,6 @@ from companion.games.biosphere5.rules import (
     hand_die,
     hand_limit_excess,
     human_can_play,
-    is_win,
     reveal_action,
     reveal_count,
     reveal_more_action,
@@ -64,14 +65,21 @@ from companion.games.biosphere5.rules import (
 )
 from companion.games.biosphere5.screens import (CatalogScreen, card_dialog, card_lines, load_cards, lower_text,
                                                  upper_text)
-from companion.ui.style import GAP, TAP
+from companion.ui.style import GAP
 from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, wide_button
+
+WIDE = True  # a desktop's full width: the turn beside the boards, The Abyss's players side by side
 
 # Drawn afresh from the state and the screen's choices (`_ui`) on every redraw, and never changed in
 # place: the frame reconciles it with what the phone shows, so its controls keep their identity.
 RECONCILED = True
 
 GAME_SCREENS = {"catalog": CatalogScreen}
+
+# A desktop (≥ 992 px) puts the turn beside the boards; a phone stacks them (turn first).
+TURN_COL = {"xs": 12, "lg": 7}
+BOARDS_COL = {"xs": 12, "lg": 5}
+LARGE_TEXT = 1.4  # from this text scale on, fewer things side by side, or their words break mid-way
 
 CUBE_COLOR = {"green": ft.Colors.GREEN_600, "yellow": ft.Colors.AMBER_400}
 MACHINE_KINDS = {"machine_reveal", "machine_reveal_more"}
@@ -111,16 +119,17 @@ def _s(n: int, word: str) -> str:
 
 
 def panel(frame) -> ft.Control:
+    """Man against Machine: the turn (the Machine's reveal and decision, or yours) beside the boards on
+    a desktop, above them on a phone. The Abyss: everyone's doom and leaders at a glance, then each
+    player's buttons (side by side on a desktop). A finished game's result is the frame's end card."""
     state: State = frame.loaded.game_state
     _input(frame)  # forget input made against another log position (after an action, undo or redo)
     moves = GAME.legal_moves(state)
     parts: list[ft.Control] = []
-    if state.result:
-        parts.append(_result_banner(state))
     if state.solo is not None:
-        parts += _solo_parts(frame, state, moves)
-    if state.abyss is not None:
-        parts.append(_abyss_section(frame, state))
+        parts.append(_solo_layout(frame, state, moves))
+    elif state.abyss is not None:
+        parts += _abyss_parts(frame, state)
     catalog = f"/g/biosphere5/catalog?from={frame.campaign_id}"
     parts.append(wide_button(_catalog_label(frame), lambda e: frame.app.go(catalog), icon=ft.Icons.STYLE, filled=False))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -132,20 +141,27 @@ def _catalog_label(frame) -> str:
     return f"Card catalog · {check_catalog(load_cards(frame.app.store)).summary()}"
 
 
-def _result_banner(state: State) -> ft.Control:
-    return tagged("result", ft.Container(
-        ft.Column([text(state.result or "", ft.TextThemeStyle.HEADLINE_MEDIUM, bold=True),
-                   text(state.reason or "", ft.TextThemeStyle.BODY_LARGE)], spacing=4),
-        padding=16, border_radius=12,
-        bgcolor=ft.Colors.GREEN_100 if is_win(state) else ft.Colors.RED_100,
-    ))
-
-
 def _of_kind(moves: list[Move], *kinds: str) -> list[Move]:
     return [m for m in moves if m.kind in kinds]
 
 
-def _solo_parts(frame, state: State, moves: list[Move]) -> list[ft.Control]:
+def _stack(controls: list[ft.Control], col: dict) -> ft.Control:
+    return ft.Column(controls, spacing=GAP, col=col, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def _solo_layout(frame, state: State, moves: list[Move]) -> ft.Control:
+    """The turn in the wider column, the boards (and your Abyss) beside it; one column on a phone."""
+    turn, boards = _solo_parts(frame, state, moves)
+    if state.abyss is not None:
+        boards.append(_abyss_overview(frame, state) if state.result else _abyss_player(frame, state, 0))
+    if not turn:
+        return _stack(boards, {"xs": 12})
+    return ft.ResponsiveRow([_stack(turn, TURN_COL), _stack(boards, BOARDS_COL)], spacing=GAP, run_spacing=GAP,
+                            vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control], list[ft.Control]]:
+    """(the turn's parts, the boards)."""
     solo = state.solo
     parts: list[ft.Control] = []
     if state.result is None:
@@ -160,7 +176,21 @@ def _solo_parts(frame, state: State, moves: list[Move]) -> list[ft.Control]:
     boards = [_machine_board(frame, state), _human_board(frame, state, _of_kind(moves, "set_hand"))]
     if solo.phase in ("human", "discard"):
         boards.reverse()  # your own board first on your turn: the hand size is what you enter most
-    return parts + boards
+    return parts, boards
+
+
+def _scroll_to(frame, key: str) -> None:
+    """Scroll the screen to the part keyed `key` (ft.ScrollKey), e.g. from an overview to its details."""
+    view = frame.app.page.views[-1] if frame.app.page.views else None
+    if view is None:
+        return
+
+    async def go():
+        try:
+            await view.scroll_to(scroll_key=key, duration=300)
+        except Exception:  # the screen was left, or redrawn without that part
+            pass
+    frame.app.page.run_task(go)
 
 
 # --- the Machine's turn ---------------------------------------------------------------------------------
@@ -217,9 +247,9 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
             padding=ft.Padding.only(left=12), border_radius=24, bgcolor=ft.Colors.PRIMARY_CONTAINER))
     q = ui.query.strip().lower()
     shown = [c for c in sorted(cards, key=lambda c: c.name.lower()) if not q or q in " ".join(card_lines(c)).lower()]
-    # Two tiles a row on a phone, more on a wider screen; at the larger text sizes half as many, or
-    # long names ("Surveillance Technology") break mid-word.
-    cols = {"xs": 12, "sm": 6, "md": 6, "lg": 4} if app.sizes.scale >= 1.4 else {"xs": 6, "md": 4, "lg": 3}
+    # Two tiles a row on a phone, three on a tablet or in a desktop's turn column (TURN_COL); at the
+    # larger text sizes half as many, or long names ("Surveillance Technology") break mid-word.
+    cols = {"xs": 12, "sm": 6} if app.sizes.scale >= LARGE_TEXT else {"xs": 6, "md": 4}
     grid = (ft.ResponsiveRow([_tile(frame, c, ui.picked.count(c.id), cols) for c in shown], spacing=8, run_spacing=8)
             if shown else text(f"No card matches “{ui.query}”. Add it below.", italic=True))
 
@@ -227,8 +257,8 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
         ui.query = e.control.value or ""
         frame.refresh()  # drawn again with the filter; the field itself is matched, so typing goes on
 
-    search = ft.TextField(label="Filter the cards (optional)", value=ui.query, prefix_icon=ft.Icons.SEARCH,
-                          text_size=18, on_change=searched)
+    search = ft.TextField(label="Filter cards", hint_text="optional", value=ui.query, prefix_icon=ft.Icons.SEARCH,
+                          on_change=searched)
     refusal = None
     if count == n:  # the rules' own check (a card tapped more often than the deck holds it, say)
         try:
@@ -306,15 +336,7 @@ def _add_pick(frame, card: Card) -> None:
     ui.query = ""
     frame.refresh()
     if len(ui.picked) >= reveal_count(frame.loaded.game_state):
-        view = frame.app.page.views[-1] if frame.app.page.views else None
-
-        async def up():
-            try:
-                await view.scroll_to(scroll_key="reveal-top", duration=300)
-            except Exception:
-                pass
-        if view is not None:
-            frame.app.page.run_task(up)
+        _scroll_to(frame, "reveal-top")
 
 
 def _unpick(frame, index: int) -> None:
@@ -380,8 +402,8 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
             def toggle(e, cat=cat):
                 (ui.give_up.remove if cat in ui.give_up else ui.give_up.append)(cat)
                 frame.refresh()
-            rows.append(ft.Checkbox(label=f"Give up your {achievement_label(cat, h.achievements[cat])}",
-                                    value=cat in ui.give_up, on_change=toggle))
+            rows.append(_tick(f"Give up your {achievement_label(cat, h.achievements[cat])}", cat in ui.give_up,
+                              toggle))
         chosen = len(ui.give_up)
         rows.append(wide_button(move.label, app.guard(lambda e: frame.dispatch(
             GAME.parse_action({"kind": move.kind, "give_up": list(ui.give_up)}), pulse=True)),
@@ -389,6 +411,15 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
     for move in rescue:
         rows.append(_move_button(frame, move, ft.Icons.HEALTH_AND_SAFETY, filled=False))
     return section("You discard", *rows)
+
+
+def _tick(label: str, value: bool, on_toggle) -> ft.Control:
+    """A checkbox with its words wrapping beside it (a Checkbox's own label is cut off on a narrow
+    phone); a tap anywhere on the row toggles it. The screen is drawn again from the input."""
+    return ft.Semantics(label=label, checked=value, container=True, content=ft.Container(
+        ft.Row([ft.Checkbox(value=value, on_change=on_toggle), text(label, ft.TextThemeStyle.BODY_LARGE, expand=True)],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        on_click=on_toggle, border_radius=8, padding=ft.Padding.symmetric(vertical=4)))
 
 
 def _move_button(frame, move: Move, icon, *, filled: bool = True) -> ft.Control:
@@ -513,8 +544,9 @@ def _achievement_dialog(frame, options: list[Move]) -> None:
     colors = {"green": ft.Colors.GREEN_700, "yellow": ft.Colors.AMBER_800}
 
     def cube_button(m: Move) -> ft.Control:
+        # Side by side while they fit, one under the other at a large text size ("Makeshift" whole).
         button = form.button("Perfect" if m.action.cube == "green" else "Makeshift", lambda: frame.dispatch(m.action),
-                             disabled=m.why_not is not None, expand=True)
+                             disabled=m.why_not is not None)
         button.style = ft.ButtonStyle(bgcolor=colors[m.action.cube])
         return button
 
@@ -523,7 +555,7 @@ def _achievement_dialog(frame, options: list[Move]) -> None:
         reason = next((m.why_not for m in pair if m.why_not), None)
         form.fields.controls.append(ft.Column([
             text(f"{cat.capitalize()} (level {ROMAN[CATEGORY_LEVEL[cat]]})", ft.TextThemeStyle.TITLE_SMALL),
-            ft.Row([cube_button(m) for m in pair], spacing=8),
+            ft.Row([cube_button(m) for m in pair], spacing=8, run_spacing=8, wrap=True),
             *([text(reason, ft.TextThemeStyle.BODY_SMALL, italic=True)] if reason else []),
         ], spacing=4))
     form.show()
@@ -578,18 +610,22 @@ def _attack_dialog(frame, options: list[Move]) -> None:
 
 
 def _achievement_cells(prefix: str, held: dict, sizes) -> ft.Control:
+    """One cell per category, three a row (two at a large text size, so "community" stays whole);
+    each grows with its words rather than cutting them off."""
+    col = {"xs": 6} if sizes.scale >= LARGE_TEXT else {"xs": 4}
     cells = []
     for cat in ACHIEVEMENTS:
         cube = held.get(cat)
         word = {"green": "perfect", "yellow": "makeshift"}.get(cube or "", "—")
         cells.append(tagged(f"{prefix}-{cat}", ft.Container(
-            ft.Column([text(cat, ft.TextThemeStyle.LABEL_MEDIUM),
-                       text(word, ft.TextThemeStyle.TITLE_SMALL, bold=True)],
-                      spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-            width=106, height=TAP + 4, alignment=ft.Alignment.CENTER, border_radius=10,
+            ft.Column([text(cat, ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
+                       text(word, ft.TextThemeStyle.TITLE_SMALL, bold=True, text_align=ft.TextAlign.CENTER)],
+                      spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.symmetric(horizontal=4, vertical=6), alignment=ft.Alignment.CENTER, border_radius=10,
             bgcolor=CUBE_COLOR.get(cube or "", ft.Colors.SURFACE_CONTAINER_HIGHEST),
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))))
-    return ft.Row(cells, wrap=True, spacing=6, run_spacing=6)
+        cells[-1].col = col
+    return ft.ResponsiveRow(cells, spacing=6, run_spacing=6)
 
 
 def _level_track(level: int, sizes) -> ft.Control:
@@ -655,9 +691,81 @@ def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
 # player is out, the game is over, or the rule says no (doom already 0, a leader at tier 3, …).
 
 
-def _abyss_section(frame, state: State) -> ft.Control:
+def _abyss_parts(frame, state: State) -> list[ft.Control]:
+    """Against people: everyone's doom and leaders at a glance first; then, while the game goes on,
+    each player's buttons — side by side on a desktop, one under another on a phone."""
     players = state.abyss.players
-    return section("The Abyss", *[_abyss_player(frame, state, i) for i in range(len(players))])
+    parts = [_abyss_overview(frame, state)]
+    if state.result is None:
+        col = {"xs": 12, "lg": 6, "xl": 4} if len(players) == 3 else {"xs": 12, "lg": 6}
+        cards = [_abyss_player(frame, state, i) for i in range(len(players))]
+        for card in cards:
+            card.col = col
+        parts.append(ft.ResponsiveRow(cards, spacing=GAP, run_spacing=GAP,
+                                      vertical_alignment=ft.CrossAxisAlignment.START))
+    return parts
+
+
+def _abyss_overview(frame, state: State) -> ft.Control:
+    """A tile per player: doom, its bar, the tiers of the leaders promoted. On a desktop the tiles sit
+    side by side; on a phone one under another, and a tap on one scrolls to that player's buttons."""
+    players = state.abyss.players
+    n = len(players)
+    jump = state.result is None and n > 1
+    col = {"xs": 12, "md": 6, "lg": 12 // n} if n > 1 else {"xs": 12}
+    tiles = [_overview_tile(frame, state, i, jump) for i in range(n)]
+    for tile in tiles:
+        tile.col = col
+    words = f"At doom {MAX_DOOM} a player is out at once." + (
+        " Tap a player to go to their doom and leader buttons." if jump else "")
+    return tagged("abyss-overview", section(
+        "The Abyss", text(words, ft.TextThemeStyle.BODY_SMALL, italic=True),
+        ft.ResponsiveRow(tiles, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)))
+
+
+def _overview_tile(frame, state: State, index: int, jump: bool) -> ft.Control:
+    p, sizes = state.abyss.players[index], frame.app.sizes
+
+    def chip(leader: str) -> ft.Control:
+        tier = p.leaders[leader]
+        return ft.Container(
+            ft.Row([text(LEADER_NAMES[leader], ft.TextThemeStyle.LABEL_LARGE),
+                    tagged(f"overview-tier-{index}-{leader}",
+                           text(str(tier), ft.TextThemeStyle.TITLE_SMALL, bold=True))],
+                   spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=8,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if tier else ft.Colors.SURFACE_CONTAINER_HIGHEST)
+
+    number = ft.Text(str(p.doom), size=sizes(30), weight=ft.FontWeight.BOLD,
+                     color=ft.Colors.RED_700 if p.doom >= 6 else None)
+    head = _name_and_doom(p, text("Doom", ft.TextThemeStyle.LABEL_LARGE), ft.TextThemeStyle.TITLE_MEDIUM,
+                          tagged(f"overview-doom-{index}", number))
+    # The leaders above tier 0 (one line, or none, for most of a game; the tier of the others is 0).
+    promoted = [lead for lead in LEADERS if p.leaders[lead]]
+    leaders = (ft.Row([chip(lead) for lead in promoted], wrap=True, spacing=6, run_spacing=6) if promoted
+               else text("Leaders all at tier 0", ft.TextThemeStyle.BODY_SMALL, italic=True))
+    tile = ft.Container(
+        ft.Column([head, _doom_bar(p.doom, 10), leaders],
+                  spacing=8, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), opacity=0.6 if p.out else 1,
+        on_click=(lambda e: _scroll_to(frame, f"abyss-player-{index}")) if jump else None, ink=jump)
+    return tagged(f"overview-{index}", tile)
+
+
+def _name_and_doom(p, label: ft.Control, style: ft.TextThemeStyle, number: ft.Control) -> ft.Control:
+    """A player's name, and their doom at the far end; the doom goes under the name when both don't
+    fit (a long name at a large text size), rather than the name breaking mid-word."""
+    return ft.Row([text(p.name + (" · OUT" if p.out else ""), style, bold=True),
+                   ft.Row([label, number], spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)],
+                  wrap=True, spacing=6, run_spacing=0, alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def _doom_bar(doom: int, height: int) -> ft.Control:
+    """Eight boxes across the width given, the first `doom` of them red."""
+    return ft.Row([ft.Container(height=height, expand=True, border_radius=4,
+                                bgcolor=ft.Colors.RED_400 if i < doom else ft.Colors.SURFACE_CONTAINER_HIGHEST)
+                   for i in range(MAX_DOOM)], spacing=3)
 
 
 def _side_name(state: State, side: Optional[int]) -> str:
@@ -691,12 +799,10 @@ def _two_sided_options(state: State, index: int, what: str) -> list[tuple[Option
 
 
 def _abyss_player(frame, state: State, index: int) -> ft.Control:
+    """A player's doom buttons (one per cause) and leaders; what greys any of them out is said under
+    them."""
     app, p = frame.app, state.abyss.players[index]
     guard = app.guard
-    doom_bar = ft.Row([ft.Container(width=30, height=14, border_radius=4,
-                                    bgcolor=ft.Colors.RED_400 if i < p.doom else ft.Colors.SURFACE_CONTAINER_HIGHEST)
-                       for i in range(MAX_DOOM)], spacing=3, wrap=True)
-
     greyed: list[tuple[str, Optional[str]]] = []
 
     def one(action, label: str, **kw) -> ft.Control:
@@ -711,14 +817,14 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         return wide_button(label + "…", guard(lambda e: _two_sided_dialog(frame, state, label, options)), tonal=True,
                            disabled=not options, tooltip=reason)
 
-    causes = ft.Row([
+    buttons = [
         one(DoomDrawPile(player=index), ABYSS_LABELS["doom_draw_pile"]),
         one(DoomMissing(player=index, count=1), ABYSS_LABELS["doom_missing"]),
         two_sided("attack", ABYSS_LABELS["doom_attack"]),
         two_sided("spy", ABYSS_LABELS["doom_spy"]),
         one(DoomFaceUp(player=index), ABYSS_LABELS["doom_face_up"]),
         one(DoomDecrease(player=index), ABYSS_LABELS["doom_decrease"], outlined=True),
-    ], wrap=True, spacing=8, run_spacing=8)
+    ]
     leaders = [_leader_row(frame, state, index, lead) for lead in LEADERS]
     extra = []
     declare = DeclareBiosphere(player=index)
@@ -726,37 +832,41 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         extra.append(wide_button(f"{p.name} established Biosphere 5", guard(lambda e: app.confirm(
             "Biosphere 5 established?", f"{p.name} wins the game.", "Yes, wins", lambda: frame.dispatch(declare),
             danger=False)), icon=ft.Icons.PUBLIC, filled=False))
-    status = " · OUT" if p.out else ""
-    return ft.Container(ft.Column([
-        ft.Row([text(p.name + status, ft.TextThemeStyle.TITLE_LARGE, bold=True, expand=True),
-                text("Doom", ft.TextThemeStyle.TITLE_SMALL),
-                tagged(f"doom-{index}", ft.Text(str(p.doom), size=app.sizes(40), weight=ft.FontWeight.BOLD,
-                                                color=ft.Colors.RED_700 if p.doom >= 6 else None))],
-               vertical_alignment=ft.CrossAxisAlignment.CENTER),
-        doom_bar,
-        text(f"At doom {MAX_DOOM} {p.name} is out at once.", ft.TextThemeStyle.BODY_SMALL, italic=True),
-        causes,
+    # Against people the overview says it once for everyone.
+    out_at = [] if state.solo is None else [
+        text(f"At doom {MAX_DOOM} you are out at once.", ft.TextThemeStyle.BODY_SMALL, italic=True)]
+    card = ft.Card(content=ft.Container(ft.Column([
+        _name_and_doom(p, text("Doom", ft.TextThemeStyle.TITLE_SMALL), ft.TextThemeStyle.TITLE_LARGE,
+                       tagged(f"doom-{index}", ft.Text(str(p.doom), size=app.sizes(40), weight=ft.FontWeight.BOLD,
+                                                       color=ft.Colors.RED_700 if p.doom >= 6 else None))),
+        _doom_bar(p.doom, 14),
+        *out_at,
+        # side by side as they fit (a grid of halves would break each label over three lines)
+        ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
         *_reasons(greyed, f"doom-reasons-{index}"),
         text("Leaders", ft.TextThemeStyle.TITLE_MEDIUM),
         *leaders, *extra,
-    ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
-        opacity=0.6 if p.out else 1)
+    ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16),
+        margin=ft.Margin.only(bottom=4), opacity=0.6 if p.out else 1, key=ft.ScrollKey(f"abyss-player-{index}"))
+    return tagged(f"abyss-player-{index}", card)
 
 
 def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
-    """A leader's tier, its ability, a promote button, and one "Use tier k" button for each tier it may
-    use: its own, or any lower one instead (RULES.md §4)."""
+    """A leader's tier, a promote button, the ability of its tier, the next tier's name, and one "Use
+    tier k" button for each tier it may use: its own, or any lower one instead (RULES.md §4)."""
     app, p = frame.app, state.abyss.players[index]
     tier = p.leaders[leader]
     name = LEADER_NAMES[leader]
     promote = LeaderPromote(player=index, leader=leader)
-    nxt = [text("Next: " + ability_text(leader, tier + 1), ft.TextThemeStyle.BODY_SMALL, italic=True)] \
-        if tier + 1 in LEADER_ABILITIES[leader] else []
+    now = [text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM)] if tier else []
+    nxt = [text(f"Next: tier {tier + 1} – {LEADER_ABILITIES[leader][tier + 1][0]}", ft.TextThemeStyle.BODY_SMALL,
+                italic=True)] if tier + 1 in LEADER_ABILITIES[leader] else []
     uses = [_use_button(frame, state, index, leader, t) for t in usable_tiers(p, leader)]
     reasons = _reasons([(label, reason) for _, label, reason in uses], f"leader-reasons-{index}-{leader}")
+    # without an ability yet, the next tier's name goes under the leader's name: no line of its own
     return ft.Container(ft.Column([
-        ft.Row([text(name, ft.TextThemeStyle.TITLE_SMALL, bold=True, expand=True),
+        ft.Row([ft.Column([text(name, ft.TextThemeStyle.TITLE_SMALL, bold=True), *([] if tier else nxt)], spacing=2,
+                          expand=True),
                 text("tier", ft.TextThemeStyle.BODY_SMALL),
                 tagged(f"tier-{index}-{leader}", text(str(tier), ft.TextThemeStyle.HEADLINE_SMALL,
                                                       bold=True)),
@@ -764,12 +874,13 @@ def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
                             app.guard(lambda e: frame.dispatch(promote)),
                             disabled=GAME.why_not(state, promote) is not None)],
                vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4),
-        text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM),
-        *nxt,
+        *now,
+        *(nxt if tier else []),  # after the ability of its tier
         *([ft.Row([b for b, _, _ in uses], wrap=True, spacing=8, run_spacing=8)] if uses else []),
         *reasons,
     ], spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        padding=10, border_radius=10, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
+        padding=ft.Padding.only(left=10, right=4, top=2, bottom=2 if tier == 0 else 8), border_radius=10,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW)
 
 
 def _use_button(frame, state: State, index: int, leader: str, tier: int) -> tuple[ft.Control, str, Optional[str]]:
@@ -812,57 +923,79 @@ def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
 # --- setup ----------------------------------------------------------------------------------------------
 
 
+OPPONENTS = {"machine": "Man against Machine (alone)", "people": "Against people (The Abyss tracker)"}
+
+
+def _labelled(words: str, control: ft.Control) -> ft.Control:
+    """A field under its words: a long label inside a field breaks over its value at a large text size."""
+    return ft.Column([text(words, ft.TextThemeStyle.TITLE_SMALL), control], spacing=6,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
 class SetupForm:
     """Man against Machine (difficulty = the Machine's starting hand card level) or The Abyss for people.
-    Ranges and defaults are the Settings model's."""
+    Ranges and defaults are the Settings model's. The opponent is two big buttons (a radio's label
+    never wraps: it was cut off on a phone at a large text size); every label wraps."""
 
     def __init__(self, app):
         self.app = app
         specs = {f.name: f for f in field_specs(Settings)}
         default = Settings()
         self.reveal_spec = specs["reveal_table"]
+        self.chosen = default.opponent
 
         def numbers(name: str, label: str, shown=str) -> ft.Dropdown:
             spec, value = specs[name], getattr(default, name)
-            return ft.Dropdown(label=label, value=str(value), text_size=18, options=[
+            return ft.Dropdown(label=label, value=str(value), options=[
                 ft.DropdownOption(key=str(i), text=shown(i) + (" (default)" if i == value else ""))
                 for i in range(spec.low, spec.high + 1)])
 
-        self.opponent = ft.RadioGroup(value=default.opponent, on_change=self._changed, content=ft.Column([
-            ft.Container(ft.Radio(value="machine", label="Man against Machine (alone)"), height=TAP),
-            ft.Container(ft.Radio(value="people", label="Against people (The Abyss tracker)"), height=TAP),
-        ], spacing=0))
-        self.abyss = ft.Switch(label="The Abyss: doom and leaders", value=default.abyss)
-        self.difficulty = numbers("difficulty", "Difficulty: the Machine's starting hand card level")
-        self.players = numbers("players", "Players at the table")
-        self.names = ft.TextField(label="Player names, one per line (optional)", multiline=True, min_lines=2)
-        self.black = numbers("hand_die_black_faces", "Hand die: faces showing the black hand",
-                             lambda i: f"{i} of {hand_die(i).sides}")
-        self.reveal = ft.TextField(label=f"Cards revealed at hand card level 0..{MAX_LEVEL}",
-                                   value=", ".join(map(str, default.reveal_table)), text_size=18)
-        self._changed(None)
+        self.opponent = ft.Row(wrap=True, spacing=8, run_spacing=8)
+        self.opponent_part = _labelled("Who plays?", self.opponent)
+        self.abyss_row, self.abyss = switch_row("The Abyss: doom and leaders", default.abyss)
+        self.difficulty = numbers("difficulty", "Difficulty")
+        self.difficulty_part = _labelled("Difficulty: the Machine's starting hand card level", self.difficulty)
+        self.players = numbers("players", "Players")
+        self.players_part = _labelled("Players at the table", self.players)
+        self.names = ft.TextField(label="Player names (optional)", hint_text="one per line", multiline=True,
+                                  min_lines=2)
+        self.black = numbers("hand_die_black_faces", "Black hands", lambda i: f"{i} of {hand_die(i).sides}")
+        self.black_part = _labelled("Hand die: faces showing the black hand", self.black)
+        self.reveal = ft.TextField(label="Cards revealed", value=", ".join(map(str, default.reveal_table)),
+                                   multiline=True, min_lines=1)  # wraps at a large text size, all of it in sight
+        self.reveal_part = _labelled(f"Cards the Machine reveals at hand card level 0..{MAX_LEVEL}", self.reveal)
+        self._changed(update=False)
 
-    def _changed(self, e) -> None:
-        people = self.opponent.value == "people"
-        if people:
-            self.abyss.value = True
-        self.abyss.disabled = people
-        self.difficulty.visible = not people
-        self.reveal.visible = not people
-        self.players.visible = people
-        if e is not None:
+    def _choose(self, value: str) -> None:
+        self.chosen = value
+        self._changed(update=True)
+
+    def _changed(self, *, update: bool) -> None:
+        people = self.chosen == "people"
+        self.opponent.controls = [
+            wide_button(words, lambda e, v=value: self._choose(v), filled=value == self.chosen,
+                        icon=ft.Icons.CHECK if value == self.chosen else None)
+            for value, words in OPPONENTS.items()]
+        self.abyss_row.visible = not people  # against people the app always tracks The Abyss
+        self.difficulty_part.visible = not people
+        self.reveal_part.visible = not people
+        self.black_part.visible = not people  # against people nothing is rolled: the hand die is the Machine's
+        self.players_part.visible = people
+        if update:
             for c in self.controls():
                 c.update()
 
     def controls(self) -> list[ft.Control]:
-        return [self.opponent, self.abyss, self.difficulty, self.players, self.names, self.black, self.reveal]
+        return [self.opponent_part, self.abyss_row, self.difficulty_part, self.players_part, self.names,
+                self.black_part, self.reveal_part]
 
     def collect(self) -> dict:
         parts = (self.reveal.value or "").replace(",", " ").split()
         if not all(p.isdigit() for p in parts):
             raise InputError(f"{self.reveal_spec.label}: whole numbers, e.g. {', '.join(map(str, DEFAULT_REVEAL))}.")
+        people = self.chosen == "people"
         return {
-            "opponent": self.opponent.value, "abyss": bool(self.abyss.value),
+            "opponent": self.chosen, "abyss": people or bool(self.abyss.value),
             "players": int(self.players.value), "difficulty": int(self.difficulty.value),
             "names": [n.strip() for n in (self.names.value or "").splitlines() if n.strip()],
             "hand_die_black_faces": int(self.black.value), "reveal_table": [int(p) for p in parts],

@@ -1,5 +1,9 @@
 """A tiny counter game used only by the tests: it proves the log, undo, replay and sync.
 
+It speaks through `Msg` as every game's rules do: each sentence a player reads (an event, a refusal,
+the undo label, the headline) is a message id and its values, said in each phone's language when
+shown (companion/i18n.py); numbers that are the counter's own go in as they are.
+
 One counter with a cap; "add" changes it by an amount; "roll" adds a d6 (so dice are exercised).
 """
 
@@ -10,6 +14,7 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import Field
 
 from companion.games.base import Dice, Event, Game, InputError, Model, Move, RuleError, event, field_specs, throw_one
+from companion.i18n import Msg
 
 
 class Settings(Model):
@@ -41,38 +46,41 @@ def new_state(settings: Settings) -> State:
 
 def moves(state: State) -> list[Move]:
     """What may be done now: roll, or add an amount that keeps the counter within 0..cap."""
-    return [Move(kind="roll", label="Roll a d6", action=Roll()),
-            Move(kind="add", label="Add", fields=field_specs(Add, amount=(-state.value, state.cap - state.value)))]
+    return [Move(kind="roll", label=Msg("Roll a d6"), action=Roll()),
+            Move(kind="add", label=Msg("Add"), fields=field_specs(Add, amount=(-state.value, state.cap - state.value)))]
 
 
 def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     if isinstance(action, Add):
         if not -1000 <= action.amount <= 1000:
-            raise InputError(f"Amount must be between -1000 and 1000 (got {action.amount}).")
+            raise InputError(Msg("Amount must be between -1000 and 1000 (got {amount}).", amount=str(action.amount)))
         new = state.value + action.amount
         if not 0 <= new <= state.cap:
-            raise RuleError(f"The counter must stay between 0 and {state.cap}; {state.value} {action.amount:+d} = {new}.")
+            raise RuleError(Msg("The counter must stay between 0 and {cap}; {value} {change} = {new}.", cap=str(state.cap),
+                                value=str(state.value), change=f"{action.amount:+d}", new=str(new)))
         return state.model_copy(update={"value": new, "turn": state.turn + 1}), [
-            event("counter", f"Counter {action.amount:+d} → {new}.", change=action.amount, value=new)
+            event("counter", Msg("Counter {change} → {value}.", change=f"{action.amount:+d}", value=str(new)),
+                  change=action.amount, value=new)
         ]
-    face = throw_one(dice, "the counter's roll")
+    face = throw_one(dice, Msg("the counter's roll"))
     new = min(state.cap, state.value + face)
     return state.model_copy(update={"value": new, "turn": state.turn + 1}), [
-        event("counter", f"Rolled {face}: counter → {new}" + (" (capped)." if new < state.value + face else "."),
+        event("counter", Msg("Rolled {face}: counter → {value} (capped).", face=str(face), value=str(new))
+              if new < state.value + face else Msg("Rolled {face}: counter → {value}.", face=str(face), value=str(new)),
               change=new - state.value, value=new, face=face)
     ]
 
 
-def describe(action: Action) -> str:
-    return f"counter {action.amount:+d}" if isinstance(action, Add) else "roll a d6"
+def describe(action: Action) -> Msg:
+    return Msg("counter {change}", change=f"{action.amount:+d}") if isinstance(action, Add) else Msg("roll a d6")
 
 
-def headline(state: State) -> str:
-    return f"Turn {state.turn} · value {state.value}"
+def headline(state: State) -> Msg:
+    return Msg("Turn {turn} · value {value}", turn=str(state.turn), value=str(state.value))
 
 
-def outcome(state: State) -> Optional[str]:
-    return "Reached the cap" if state.value >= state.cap else None
+def outcome(state: State) -> Optional[Msg]:
+    return Msg("Reached the cap") if state.value >= state.cap else None
 
 
 GAME = Game(

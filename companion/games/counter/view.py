@@ -3,6 +3,7 @@
 import flet as ft
 
 from companion.games.counter.rules import Add, Roll
+from companion.i18n import _
 from companion.ui.widgets import section, track, wide_button
 
 # Drawn afresh from the state every time, keeping no control across redraws: the frame may reconcile
@@ -14,9 +15,9 @@ def panel(frame) -> ft.Control:
     state = frame.loaded.game_state
     guard = frame.app.guard
     return section(
-        "Counter",
+        _("Counter"),
         track("Value", state.value, identifier="counter-value", low=0, high=state.cap, sizes=frame.app.sizes,
               on_minus=guard(lambda e: frame.dispatch(Add(amount=-1))),
               on_plus=guard(lambda e: frame.dispatch(Add(amount=1)))),
-        wide_button("Roll a d6 onto it", guard(lambda e: frame.dispatch(Roll(), pulse=True)), icon=ft.Icons.CASINO),
+        wide_button(_("Roll a d6 onto it"), guard(lambda e: frame.dispatch(Roll(), pulse=True)), icon=ft.Icons.CASINO),
     )

@@ -1,12 +1,13 @@
 """Drawing a Human Ethos hex map with Flet's canvas, and turning a tap back into a hex.
 
-Used by the play screen and the map editor. Decides nothing about the rules: it is told what to
-highlight (reachable spaces, placement spaces, a tie's options, the last moves, an attack's target)
-and draws it.
+Used by the play screen and the map editor, which show it alike: in a window that pans a zoomed
+map (`map_window`) with the zoom buttons under it (`zoom_buttons`). Decides nothing about the
+rules: it is told what to highlight (reachable spaces, placement spaces, a tie's options, the last
+moves, an attack's target) and draws it.
 
 Each space keeps its parts apart so none hides another, at any zoom: its name along the top edge
 (a face-down token's mark on its left, a tie option's number on its right), the enemies as red
-tags across the middle ("2 Drak": the count and a short name that still tells the types apart),
+tags under the name ("2 Drak": the count and a short name that still tells the types apart),
 the team members' discs along the bottom, over the special space's word. A zoomed map is the
 same drawing scaled (`Layout.scaled`), so the writing grows with it and taps map back exactly."""
 
@@ -18,6 +19,8 @@ from typing import Callable, Iterable, Optional
 
 import flet as ft
 import flet.canvas as cv
+
+from companion.ui.widgets import icon_button, keyed, tagged
 
 from .hexmap import Board, Coord, HexMap, cube_round, default_label, hex_corners, hex_neighbours, hex_to_pixel
 
@@ -35,6 +38,8 @@ SPECIAL_STYLE: dict[str, tuple[str, str]] = {  # special → (fill colour, short
 }
 MEMBER_COLOURS = ["#00695C", "#1565C0", "#6A1B9A", "#EF6C00", "#2E7D32", "#AD1457"]
 ENEMY_COLOUR = "#C62828"
+ZOOMS = (1.0, 1.5, 2.0, 2.5, 3.0)  # the zoom buttons' steps (1: the whole map fits the screen)
+PINCH_MAX = 3.0  # a pinch zooms up to this much more on top (phones and tablets)
 
 
 @dataclass
@@ -188,6 +193,11 @@ def tag_width(text: str, size: float) -> float:
     return (len(text) - narrow) * size * 0.62 + narrow * size * 0.32 + size * 0.9
 
 
+def label_size(s: float) -> float:
+    """The size of a space's name, along its top edge, on hexes of size s."""
+    return max(10.5, s * 0.3)
+
+
 def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
     board = Board.of(m)
     s = lay.size
@@ -210,7 +220,7 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
         out.append(_polygon(lay.corners(c), _stroke("#757575", 1.2)))
         cx, cy = lay.centre(c)
         shift = s * 0.2 if marks.targets.get(c) else 0  # clear of a tie option's number, top right
-        out.append(_text(cx - shift, cy - s * 0.6, board.label(c), max(10.5, s * 0.3), "#37474F", True))
+        out.append(_text(cx - shift, cy - s * 0.6, board.label(c), label_size(s), "#37474F", True))
         if c in marks.unreachable:
             out.append(_polygon(_scaled(lay, c, 0.85), _stroke("#D50000", 2.5)))
     # area borders: a thin dark line where two spaces of different areas meet
@@ -266,19 +276,23 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
             out.append(cv.Circle(cx + ox, cy + oy, r, paint=_fill(MEMBER_COLOURS[i % len(MEMBER_COLOURS)])))
             out.append(cv.Circle(cx + ox, cy + oy, r, paint=_stroke("#FFFFFF", 2)))
             out.append(_text(cx + ox, cy + oy, name[:2], max(9.5, r), "#FFFFFF", True))
-    # Enemies: a red tag per type across the middle: its count and a short name ("2 Drak").
+    # Enemies: a red tag per type: its count and a short name ("2 Drak"). One tag just above the
+    # middle; a stack of them starts right under the space's name, which stays readable, and stops
+    # at the space's lower edge (clear of the name of the space below): what doesn't fit is "+N more".
     short = short_names(name for name, _, _ in marks.enemies)
     for c, groups in per_space.items():
         cx, cy = lay.centre(c)
-        shown = groups[:3]
-        size = max(11.0, s * 0.36) if len(shown) == 1 else max(10.0, s * 0.3)
+        size = max(11.0, s * 0.36) if len(groups) == 1 else max(10.0, s * 0.3)
         h = size * 1.3
-        # one tag just above the middle; a stack a little lower, clear of the name, unless members
-        # stand in the lower corners
-        middle = cy - s * 0.12 if len(shown) == 1 or c in at else cy + s * 0.1
-        top = middle - (len(shown) * h + (len(shown) - 1) * 2) / 2
-        for k, (name, count) in enumerate(shown):
-            text = f"{count} {short[name]}" + (f" +{len(groups) - 3}" if k == 2 and len(groups) > 3 else "")
+        if len(groups) == 1:
+            top, rows = cy - s * 0.12 - h / 2, 1
+        else:
+            top = cy - s * 0.6 + label_size(s) / 2 + 1
+            floor = cy + s * math.sqrt(3) / 2 + 1
+            rows = max(1, min(len(groups), 3, int((floor - top + 2) // (h + 2))))
+        for k, (name, count) in enumerate(groups[:rows]):
+            more = len(groups) - rows + 1
+            text = f"+{more} more" if k == rows - 1 and more > 1 else f"{count} {short[name]}"
             w = tag_width(text, size)
             y = top + k * (h + 2)
             out.append(cv.Rect(cx - w / 2, y, w, h, border_radius=ft.BorderRadius.all(h / 2),
@@ -352,11 +366,83 @@ def enemy_markers(m: HexMap, lay: Layout, marks: Marks) -> list[ft.Control]:
     return out
 
 
-def map_control(m: HexMap, width: float, marks: Marks, on_tap: Optional[Callable[[Coord, "Layout", float, float], None]],
-                *, extra: Optional[list[Coord]] = None, identifier: str = "hexmap") -> ft.Control:
-    """The map as a canvas inside a GestureDetector; `on_tap(hex, layout, x, y)` gets the tapped hex."""
-    content, _ = map_canvas(m, width, marks, on_tap, extra=extra)
-    return ft.Semantics(identifier=identifier, label="Hex map: tap a space", content=content)
+@dataclass
+class MapView:
+    """How one phone looks at a map: its zoom (one of ZOOMS: drawn that much bigger, dragged sideways
+    to pan), the viewer's generation (`view_epoch`: a zoom button makes a new viewer, with no pinch or
+    pan left over) and whether that one is still to be panned to the focus once laid out."""
+
+    zoom: float = 1.0
+    view_epoch: int = 0
+    centre_pending: bool = False
+
+    def zoomed(self, zoom: float) -> None:
+        self.zoom = zoom
+        self.view_epoch += 1  # a new viewer: the old pan may not fit the new size
+        self.centre_pending = zoom > 1
+
+
+def touch_screen(page) -> bool:
+    """A phone or tablet: a pinch zooms the map too. Not on a desktop, where the viewer would take
+    the mouse wheel for a zoom as well as the page's scroll."""
+    platform = getattr(page, "platform", None)
+    return str(getattr(platform, "value", platform)) in ("android", "ios")
+
+
+def map_window(view: MapView, canvas: ft.Control, lay: Layout, fit: float, *, focus: Optional[Coord],
+               touch: bool, identifier: str = "hexmap", what: str = "Hex map: tap a space or an enemy") -> ft.Control:
+    """The map (`canvas`, drawn at `view.zoom` with layout `lay`) in an InteractiveViewer: as wide as
+    the screen allows (`fit`) and as tall as the drawing, so a finger's sideways drag pans a zoomed
+    map and an upward one still scrolls the page; a phone (`touch`) can pinch it too. A tap reaches
+    the canvas inside, which maps it back through the zoom and pan. The viewer keeps its identity
+    (and the phone its pan) across redraws until a zoom button makes a new one (`view_epoch`); that
+    one is then panned to `focus` (None: the middle of the map) once the phone has laid it out.
+
+    The map's name for screen readers (`what`) and tests (`identifier`: the window's box) is on an
+    empty box under the viewer, not around it: Flutter's web engine drops the identifier of a node
+    whose children change (the enemies' markers come and go inside the viewer)."""
+    width, height = min(lay.width, fit), lay.height
+
+    async def laid_out(e):
+        if not view.centre_pending:
+            return
+        view.centre_pending = False
+        dx, dy = (centred(lay, focus, width, height) if focus is not None
+                  else (min(0.0, (width - lay.width) / 2), min(0.0, (height - lay.height) / 2)))
+        if dx or dy:
+            try:
+                await viewer.pan(dx, dy)
+            except (RuntimeError, TimeoutError):  # the phone left or redrew meanwhile: the map stays as it is
+                pass
+
+    viewer = ft.InteractiveViewer(content=canvas, constrained=False, width=width, height=height,
+                                  min_scale=1, max_scale=PINCH_MAX, scale_enabled=touch, on_size_change=laid_out)
+    name = ft.Semantics(identifier=identifier, content=ft.Container(width=width, height=height),
+                        label=what + (", drag to pan" if lay.width > width else ""))
+    return keyed(f"map-view-{view.view_epoch}", ft.Stack([name, viewer], width=width, height=height))
+
+
+def zoom_buttons(view: MapView, redraw: Callable[[], None]) -> ft.Control:
+    """Zoom in / out / fit for one hand (a browser or a thumb can't always pinch): each sets the
+    view's zoom, then `redraw()` draws the map at it."""
+    i = ZOOMS.index(view.zoom) if view.zoom in ZOOMS else 0
+
+    def to(zoom: float):
+        def handler(e):
+            view.zoomed(zoom)
+            redraw()
+        return handler
+
+    return ft.Row([
+        icon_button(ft.Icons.ZOOM_OUT, "Zoom out the map", to(ZOOMS[max(0, i - 1)]), disabled=i == 0),
+        # no fixed width: at the largest text size "100 %" would break in two
+        tagged("map-zoom", ft.Container(ft.Text(f"{round(view.zoom * 100)} %", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                                                weight=ft.FontWeight.BOLD, no_wrap=True),
+                                        padding=ft.Padding.symmetric(horizontal=6))),
+        icon_button(ft.Icons.ZOOM_IN, "Zoom in the map", to(ZOOMS[min(len(ZOOMS) - 1, i + 1)]),
+                    disabled=i == len(ZOOMS) - 1),
+        icon_button(ft.Icons.FIT_SCREEN, "Fit the map to the screen", to(1.0)),
+    ], spacing=4, alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def centred(lay: Layout, c: Coord, view_width: float, view_height: float) -> tuple[float, float]:

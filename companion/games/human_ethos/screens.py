@@ -1,6 +1,7 @@
 """Human Ethos catalog screens, outside any campaign: the map editor (/g/human_ethos/maps) and the
 enemy cards (/g/human_ethos/enemies). Maps and cards are entered once and shared by every campaign;
-the editing itself is the pure helpers of `hexmap.py` (toggle_space, toggle_wall, set_space)."""
+the editing itself is the pure helpers of `hexmap.py` (toggle_space, toggle_wall, set_space). The
+editor shows its map as the play screen does (`mapdraw.map_window`: zoom buttons, drag to pan)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,15 @@ import flet as ft
 
 from companion import catalog, exchange
 from companion.games.base import InputError
-from companion.ui.style import TAP
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import big_button, dialog_error, qr_dialog, section, tagged
+from companion.ui.style import GAP
+from companion.ui.widgets import FormDialog, dialog_frame, icon_button, qr_dialog, section, tagged, wide_button
 
 from .enemies import DEFAULT_ENEMY_TYPES, EnemyType
-from .hexmap import (MAX_MAP_JSON, SPECIAL_NAMES, Hex, HexMap, check_map, hex_neighbours, parse_map_json, rectangle,
-                     set_space, toggle_space, toggle_wall)
-from .mapdraw import Marks, map_control
-from .view import ENEMY_KIND, MAP_KIND, choice_buttons, enemy_dialog, saved_enemies, saved_maps
+from .hexmap import (MAX_MAP_JSON, SPECIAL_NAMES, Coord, Hex, HexMap, check_map, hex_neighbours, parse_map_json,
+                     rectangle, set_space, toggle_space, toggle_wall)
+from .mapdraw import MapView, Marks, map_canvas, map_window, touch_screen, zoom_buttons
+from .view import ENEMY_KIND, MAP_KIND, WIDE_FROM, choice_buttons, enemy_dialog, saved_enemies, saved_maps
 
 MODES = [("spaces", "Add / remove spaces"), ("walls", "Walls (tap an edge)"), ("area", "Paint area"),
          ("special", "Special space")]
@@ -41,6 +42,8 @@ class MapsScreen(DrawnScreen):
         self.area = "Area 1"
         self.special: Optional[str] = "start"
         self.dirty = False
+        self.look = MapView()  # the map's zoom on this phone
+        self.last: Optional[Coord] = None  # the hex tapped last: where a zoom button looks
 
     # --- drawing ---
 
@@ -51,15 +54,25 @@ class MapsScreen(DrawnScreen):
         pick = choice_buttons([(k, m.name) for k, m in maps], self.key or "", self._open)
         rows: list[ft.Control] = [section(
             "Saved maps", pick,
-            ft.Row([ft.OutlinedButton(content="New map", icon=ft.Icons.ADD, height=TAP, on_click=self.app.guard(self._new)),
-                    ft.OutlinedButton(content="Import", icon=ft.Icons.FILE_OPEN, height=TAP, on_click=self._import)],
-                   wrap=True, spacing=8),
+            ft.Row([wide_button("New map", self.app.guard(self._new), icon=ft.Icons.ADD, filled=False),
+                    wide_button("Import", self._import, icon=ft.Icons.FILE_OPEN, filled=False)],
+                   wrap=True, spacing=8, run_spacing=8),
         )]
-        if self.map is not None:
-            rows += self._editor()
-        self.body.controls = rows
+        if self.map is None:
+            self.body.controls = rows
+            return
+        wide = (self.app.page.width or 412) >= WIDE_FROM
+        tools, board = self._editor(wide)
+        if wide:  # a desktop: the tools on the left, the map on the right
+            self.body.controls = [ft.ResponsiveRow([ft.Column([*rows, *tools], spacing=GAP, col=5),
+                                                    ft.Column([board], spacing=GAP, col=7)],
+                                                   spacing=GAP, run_spacing=GAP,
+                                                   vertical_alignment=ft.CrossAxisAlignment.START)]
+        else:
+            self.body.controls = [*rows, *tools]
 
-    def _editor(self) -> list[ft.Control]:
+    def _editor(self, wide: bool) -> tuple[list[ft.Control], ft.Control]:
+        """The editing tools, and the map with its zoom buttons (a phone: within the tools' card)."""
         m = self.map
         check = check_map(m)
         spaces = {s.c for s in m.spaces}
@@ -91,24 +104,26 @@ class MapsScreen(DrawnScreen):
                    if check.ok else [tagged("map-check", ft.Text(" ".join(check.errors), color=ft.Colors.ERROR,
                                                                  weight=ft.FontWeight.BOLD))])
         verdict += [ft.Text(w, theme_style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
-        width = max(280, min((self.app.page.width or 412) - 56, 680))
-        extra = sorted(ghosts)
-        return [
-            section("Editing" + (" · SAMPLE map" if m.sample else ""), name, *tools,
-                    ft.Row([map_control(m, width, marks, self._tapped, extra=extra, identifier="editor-map")],
-                           scroll=ft.ScrollMode.AUTO),
-                    tagged("map-counts", ft.Text(
-                        f"{len(m.spaces)} space{'s' if len(m.spaces) != 1 else ''}, {len(m.walls)} "
-                        f"wall{'s' if len(m.walls) != 1 else ''}. Grey outlines: hexes you can add. "
-                        "Red ring: not reachable from Start.", theme_style=ft.TextThemeStyle.BODY_SMALL)),
-                    *verdict,
-                    big_button("Save map" + (" *" if self.dirty else ""), self.app.guard(self._save), icon=ft.Icons.SAVE)),
-            section("Share", ft.Row([
-                ft.OutlinedButton(content="Export", icon=ft.Icons.DOWNLOAD, height=TAP, on_click=self._export),
-                ft.OutlinedButton(content="Show QR", icon=ft.Icons.QR_CODE, height=TAP, on_click=self.app.guard(self._qr)),
-                ft.OutlinedButton(content="Delete", icon=ft.Icons.DELETE, height=TAP, on_click=self._delete),
-            ], wrap=True, spacing=8)),
-        ]
+        page = self.app.page.width or 412  # the map's card: the page's width or 7 of its 12 columns, less padding
+        width = max(280, min(((page - 24) * 7 / 12 - GAP - 32) if wide else page - 56, 680))
+        canvas, lay = map_canvas(m, width, marks, self._tapped, extra=sorted(ghosts), zoom=self.look.zoom)
+        window = map_window(self.look, canvas, lay, width, focus=self.last, touch=touch_screen(self.app.page),
+                            identifier="editor-map", what="Hex map: tap a space")
+        board = [ft.Row([window], alignment=ft.MainAxisAlignment.CENTER), zoom_buttons(self.look, self.refresh)]
+        title = "Editing" + (" · SAMPLE map" if m.sample else "")
+        editing = [name, *tools, *([] if wide else board),
+                   tagged("map-counts", ft.Text(
+                       f"{len(m.spaces)} space{'s' if len(m.spaces) != 1 else ''}, {len(m.walls)} "
+                       f"wall{'s' if len(m.walls) != 1 else ''}. Grey outlines: hexes you can add. "
+                       "Red ring: not reachable from Start.", theme_style=ft.TextThemeStyle.BODY_SMALL)),
+                   *verdict,
+                   wide_button("Save map" + (" *" if self.dirty else ""), self.app.guard(self._save), icon=ft.Icons.SAVE)]
+        share = section("Share", ft.Row([
+            wide_button("Export", self._export, icon=ft.Icons.DOWNLOAD, filled=False),
+            wide_button("Show QR", self.app.guard(self._qr), icon=ft.Icons.QR_CODE, filled=False),
+            wide_button("Delete", self._delete, icon=ft.Icons.DELETE, filled=False),
+        ], wrap=True, spacing=8, run_spacing=8))
+        return [section(title, *editing), share], section("Map", *board) if wide else ft.Container()
 
     # --- taps ---
 
@@ -117,6 +132,7 @@ class MapsScreen(DrawnScreen):
 
     def _edit(self, c, lay, x, y) -> None:
         m, h = self.map, Hex.of(c)
+        self.last = c
         if self.mode == "spaces":
             self.map = toggle_space(m, h)
         elif self.mode == "walls":
@@ -145,9 +161,13 @@ class MapsScreen(DrawnScreen):
             self.map = self.map.model_copy(update={"name": value})
             self.dirty = True
 
+    def _shown(self, key: Optional[str], m: Optional[HexMap], dirty: bool) -> None:
+        """Another map in the editor: seen whole again (no zoom, no pan)."""
+        self.key, self.map, self.dirty = key, m, dirty
+        self.look, self.last = MapView(view_epoch=self.look.view_epoch + 1), None
+
     def _open(self, key: str) -> None:
-        self.key, self.map = key, dict(saved_maps(self.app.store)).get(key)
-        self.dirty = False
+        self._shown(key, dict(saved_maps(self.app.store)).get(key), False)
         self.refresh()
 
     def _new(self, e) -> None:
@@ -155,7 +175,7 @@ class MapsScreen(DrawnScreen):
         n = 1
         while f"my-map-{n}" in existing:
             n += 1
-        self.key, self.map, self.dirty = f"my-map-{n}", rectangle(f"My map {n}", 7, 5), True
+        self._shown(f"my-map-{n}", rectangle(f"My map {n}", 7, 5), True)
         self.refresh()
 
     def _save(self, e) -> None:
@@ -171,7 +191,7 @@ class MapsScreen(DrawnScreen):
     def _delete(self, e) -> None:
         def gone():
             catalog.remove(self.app.store, MAP_KIND, self.key)
-            self.key, self.map = None, None
+            self._shown(None, None, False)
             self.refresh()
         self.app.confirm(f"Delete “{self.map.name}”?", "Campaigns that already started an issue on it keep their copy.",
                          "Delete", gone)
@@ -186,12 +206,12 @@ class MapsScreen(DrawnScreen):
             self.app.page.pop_dialog()
             await self.app.file_picker.save_file(file_name=filename, src_bytes=text.encode("utf-8"))
 
-        self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(f"Export “{self.map.name}”"),
+        self.app.page.show_dialog(dialog_frame(
+            f"Export “{self.map.name}”",
             content=ft.Column([ft.Text(f"Save it as {filename}, or copy the text.",
                                        theme_style=ft.TextThemeStyle.BODY_SMALL),
                                tagged("map-json", ft.TextField(value=text, multiline=True, max_lines=8, read_only=True))],
-                              tight=True, width=360),
+                              tight=True, width=360, scroll=ft.ScrollMode.AUTO),
             actions=[ft.TextButton(content="Close", on_click=lambda e: self.app.page.pop_dialog()),
                      ft.FilledButton(content="Save file", icon=ft.Icons.DOWNLOAD, on_click=save_file)],
         ))
@@ -214,14 +234,14 @@ class MapsScreen(DrawnScreen):
         while key in existing:
             key, n = f"{base}-{n}", n + 1
         catalog.put(self.app.store, MAP_KIND, key, m.name, m.model_dump(mode="json"))
-        self.app.page.pop_dialog()
-        self.key, self.map, self.dirty = key, m, False
+        self._shown(key, m, False)
         self.app.toast(f"Imported “{m.name}”.")
         self.refresh()
 
-    def _import(self, e) -> None:
+    def _import(self, e) -> FormDialog:
+        """A map from a file or pasted text; a refused one says why under the title and the dialog
+        stays open (another file, or the text corrected); imported, it closes."""
         field = ft.TextField(label="…or paste the map's JSON or QR text", multiline=True, min_lines=2, max_lines=5)
-        error_box, error = dialog_error()
 
         async def pick(e):
             files = await self.app.file_picker.pick_files(allowed_extensions=["json"], with_data=True)
@@ -229,7 +249,7 @@ class MapsScreen(DrawnScreen):
                 return
             f = files[0]
 
-            def load(_):
+            def load():
                 if f.size and f.size > 4 * MAX_MAP_JSON:  # refuse before decoding it all
                     raise InputError(f"{f.name} is too big for a map (a map is at most {MAX_MAP_JSON:,} characters).")
                 try:
@@ -238,17 +258,12 @@ class MapsScreen(DrawnScreen):
                     raise InputError(f"{f.name} is not a text file.") from None
                 self._import_text(text)
 
-            self.app.guard(load, show_in=error)(None)
+            form.acting(load)()
 
-        self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text("Import a map"),
-            content=ft.Column([big_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), field, error_box],
-                              tight=True, width=360),
-            actions=[ft.TextButton(content="Cancel", on_click=lambda e: self.app.page.pop_dialog()),
-                     ft.FilledButton(content="Import text",
-                                     on_click=self.app.guard(lambda e: self._import_text(field.value or ""),
-                                                             show_in=error))],
-        ))
+        form = FormDialog(self.app, "Import a map", [wide_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), field])
+        form.actions(form.button("Import text", lambda: self._import_text(field.value or "")))
+        form.show()
+        return form
 
 
 class EnemiesScreen(DrawnScreen):
@@ -266,15 +281,15 @@ class EnemiesScreen(DrawnScreen):
             rows.append(ft.Row([
                 ft.Text(f"{t.name}: threat {t.threat}, range {t.range}, health {t.health}, move {t.move} · {state}",
                         theme_style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
-                ft.OutlinedButton(content="Edit", height=TAP, on_click=lambda e, t=t: enemy_dialog(self.app, t, self._save)),
-            ]))
+                icon_button(ft.Icons.EDIT, f"Edit {t.name}", lambda e, t=t: enemy_dialog(self.app, t, self._save)),
+            ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         self.body.controls = [
             section("Enemy cards", ft.Text("Enter each card once from the box; every campaign can take them "
                                            "(Enemy cards → Use saved cards).", theme_style=ft.TextThemeStyle.BODY_SMALL),
                     *rows,
-                    ft.OutlinedButton(content="Add a type", icon=ft.Icons.ADD, height=TAP,
-                                      on_click=lambda e: enemy_dialog(self.app, None, self._save))),
-            big_button("Edit maps", lambda e: self.app.go("/g/human_ethos/maps"), icon=ft.Icons.MAP, filled=False),
+                    wide_button("Add a type", lambda e: enemy_dialog(self.app, None, self._save), icon=ft.Icons.ADD,
+                                filled=False)),
+            wide_button("Edit maps", lambda e: self.app.go("/g/human_ethos/maps"), icon=ft.Icons.MAP, filled=False),
         ]
 
     def _save(self, et: EnemyType) -> None:

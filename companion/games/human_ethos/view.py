@@ -21,21 +21,21 @@ from pydantic import ValidationError
 from companion import catalog
 from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, field_specs
 from companion.ui.forms import whole_number
-from companion.ui.style import GAP, TAP
-from companion.ui.widgets import big_button, dialog_error, icon_button, keyed, section, tagged
+from companion.ui.style import GAP
+from companion.ui.widgets import (FormDialog, icon_button, keyed, roomy, section, switch_row, tagged, track,
+                                  wide_button)
 
 # Drawn afresh from the state and the screen's choices (`Ui`, typed text included) on every redraw,
 # and never changed in place: the frame reconciles it with what the phone shows.
 RECONCILED = True
 WIDE = True  # on a desktop the map stands beside the track and the next step (see panel)
 WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit
-ZOOMS = (1.0, 1.5, 2.0, 2.5, 3.0)  # the zoom buttons' steps (1: the whole map fits the screen)
-PINCH_MAX = 3.0  # a pinch zooms up to this much more on top (phones and tablets)
 
 from . import rules as R
 from .enemies import EnemyType, token_faces
 from .hexmap import Board, Coord, Hex, HexMap, check_map, parse_map_json
-from .mapdraw import MEMBER_COLOURS, Layout, Marks, centred, map_canvas, short_names
+from .mapdraw import (MEMBER_COLOURS, Layout, MapView, Marks, map_canvas, map_window, short_names, touch_screen,
+                      zoom_buttons)
 
 MAP_KIND = "human_ethos_map"
 ENEMY_KIND = "human_ethos_enemy"
@@ -89,7 +89,9 @@ def build(cls, **kw):
 
 
 @dataclass
-class Ui:
+class Ui(MapView):
+    """The screen's inputs, and (as a MapView) the map's zoom on this phone."""
+
     selected: Optional[str] = None  # team member picked for a move / attack
     along: set = field(default_factory=set)
     move_value: int = 2
@@ -121,11 +123,8 @@ class Ui:
     # enemy phase order chosen by the players: group keys (enemy, coord); None = closest first
     order: Optional[list] = None
     order_open: bool = False
-    # the map's zoom on this phone (one of ZOOMS): drawn that much bigger, dragged sideways to pan
-    zoom: float = 1.0
-    view_epoch: int = 0  # bumped by the zoom buttons: the phone gets a new viewer (no pinch or pan left over)
-    centre_pending: bool = False  # after a zoom button: bring the focus to the middle once the phone laid it out
     target: Optional[Coord] = None  # the space an attack is aimed at (an enemy tapped on the map)
+    show_aim: bool = False  # an enemy was just tapped: scroll its attack card into view once it is laid out
     attacker: Optional[str] = None  # who attacks it (None: chosen when aiming)
     map_memo: Optional[tuple] = None  # (what was drawn, the canvas, its layout): see _map_canvas
 
@@ -138,29 +137,49 @@ def _ui(frame) -> Ui:
     return ui
 
 
-def stepper(label: str, value: int, lo: int, hi: int, on_change: Callable[[int], None], *, identifier: str,
-            redraw: Callable[[], None]) -> ft.Control:
-    """A compact labelled number with − and +: a tap sets the screen's value (`on_change`) and redraws
-    the panel from it (no change in place, so a quick double tap meets the redrawn stepper)."""
-    def bump(delta):
-        def handler(e):
-            on_change(max(lo, min(hi, value + delta)))
-            redraw()
-        return handler
-
-    return ft.Row([
-        ft.Text(label, theme_style=ft.TextThemeStyle.BODY_LARGE, expand=True),
-        icon_button(ft.Icons.REMOVE, f"{label} -1", bump(-1), round_=True),
-        tagged(identifier, ft.Text(str(value), size=26, weight=ft.FontWeight.BOLD, width=44,
-                                   text_align=ft.TextAlign.CENTER)),
-        icon_button(ft.Icons.ADD, f"{label} +1", bump(1), round_=True),
-    ], vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
-
-
 def spec_stepper(frame, label: str, spec: FieldSpec, value: int, on_change: Callable[[int], None], *,
                  identifier: str) -> ft.Control:
-    """A stepper whose range is an action field's, as the game's legal moves give it."""
-    return stepper(label, value, spec.low, spec.high, on_change, identifier=identifier, redraw=frame.refresh)
+    """The kit's track (− and + named "<label> -1" / "<label> +1") for a value the screen holds,
+    ranged as an action field's FieldSpec from the game's legal moves: a tap sets the screen's value
+    (`on_change`) and redraws the panel from it (no change in place, so a quick double tap meets the
+    redrawn track)."""
+    def bump(delta):
+        def handler(e):
+            on_change(max(spec.low, min(spec.high, value + delta)))
+            frame.refresh()
+        return handler
+
+    return track(label, value, identifier=identifier, on_minus=bump(-1), on_plus=bump(1), low=spec.low,
+                 high=spec.high, sizes=_sizes(frame))
+
+
+def _sizes(frame):
+    sizes = getattr(frame.app, "sizes", None)
+    return sizes if callable(sizes) else None
+
+
+def _scale(frame) -> float:
+    """This phone's text size (1: normal, 1.7: the largest)."""
+    return float(getattr(getattr(frame.app, "sizes", None), "scale", 1.0))
+
+
+def _room(frame, width: float) -> bool:
+    """Whether something `width` px wide at the normal text size fits this screen at its text size."""
+    return (frame.app.page.width or 412) / _scale(frame) >= width
+
+
+def pair(frame, first: ft.Control, second: ft.Control, *, width: float = 300) -> ft.Control:
+    """Two buttons side by side when their words fit, else one above the other (a phone at a large
+    text size: a word broken in two is worse than a taller screen)."""
+    if _room(frame, width):
+        first.expand = second.expand = True
+        return ft.Row([first, second], spacing=8)
+    return ft.Column([first, second], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def link(words: str, on_click, *, icon=None) -> ft.Control:
+    """A text button whose words wrap rather than being cut off."""
+    return ft.TextButton(content=roomy(words), icon=icon, on_click=on_click)
 
 
 def legal(state: R.State) -> dict[str, list[LegalMove]]:
@@ -176,13 +195,11 @@ def spec_of(moves: dict[str, list[LegalMove]], kind: str, name: str) -> FieldSpe
     return next(f for f in moves[kind][0].fields if f.name == name)
 
 
-def choice_buttons(options: list[tuple[str, str]], chosen: str, on_pick: Callable[[str], None]) -> ft.Control:
-    """A wrap of big buttons; the chosen one is filled."""
-    buttons = []
-    for key, text in options:
-        cls = ft.FilledButton if key == chosen else ft.OutlinedButton
-        buttons.append(cls(content=text, height=TAP, on_click=lambda e, k=key: on_pick(k)))
-    return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
+def choice_buttons(options: list[tuple[str, str]], chosen, on_pick: Callable[[str], None]) -> ft.Control:
+    """A wrap of big buttons; the chosen one (or ones: `chosen` a set) is filled. Long words wrap."""
+    picked = chosen if isinstance(chosen, (set, frozenset)) else {chosen}
+    return ft.Row([wide_button(words, lambda e, k=key: on_pick(k), filled=key in picked) for key, words in options],
+                  wrap=True, spacing=8, run_spacing=8)
 
 
 def _wide(frame) -> bool:
@@ -193,7 +210,7 @@ def _map_width(frame) -> float:
     width = frame.app.page.width or 412
     if _wide(frame):  # the map's column: 7 of 12 of the body (11 of 12 of the page)
         return max(280, min(width * 11 / 12 * 7 / 12 - 64, 760))
-    return max(280, min(width - 72, 680))
+    return max(280, min(width - 56, 680))  # (the page and its card each pad 12 and 16 px a side)
 
 
 def _field(frame, attr: str, **kw) -> ft.TextField:
@@ -226,36 +243,41 @@ def panel(frame) -> ft.Control:
     state: R.State = frame.loaded.game_state
     ui = _ui(frame)
     issue = state.issue
+    wide = _wide(frame)  # a desktop: two columns, using its width
     if issue is None:
-        return ft.Column([*setup_sections(frame, state, ui), progress_section(frame, state, ui),
-                          enemy_cards_section(frame, state)], spacing=GAP)
+        setup = setup_sections(frame, state, ui)
+        more = [progress_section(frame, state, ui), enemy_cards_section(frame, state)]
+        return ft.Column([two_columns(setup, more, split=7)] if wide else [*setup, *more], spacing=GAP)
     if issue.over:
-        return ft.Column([banner(frame, state), last_section(frame, state), map_section(frame, state, ui, Marks(
-            members=[(m.name, m.at.c) for m in issue.members], enemies=[(g.enemy, g.count, g.at.c) for g in issue.groups])),
-                          *setup_sections(frame, state, ui), progress_section(frame, state, ui),
-                          enemy_cards_section(frame, state)], spacing=GAP)
+        ended = [banner(frame, state), last_section(frame, state)]
+        board = map_section(frame, state, ui, Marks(members=[(m.name, m.at.c) for m in issue.members],
+                                                    enemies=[(g.enemy, g.count, g.at.c) for g in issue.groups]))
+        setup = setup_sections(frame, state, ui)
+        more = [progress_section(frame, state, ui), enemy_cards_section(frame, state)]
+        return ft.Column([two_columns([*ended, *setup], [board, *more])] if wide else [*ended, board, *setup, *more],
+                         spacing=GAP)
     marks = base_marks(frame, state, ui)
     steps = [status_section(frame, state), next_step_section(frame, state, ui, marks)]
-    if _wide(frame):  # the track, the next step and what just happened beside the map: no scrolling between them
-        top = [ft.ResponsiveRow([
-            ft.Column([*steps, last_section(frame, state)], spacing=GAP, col=5),
-            ft.Column([map_section(frame, state, ui, marks)], spacing=GAP, col=7),
-        ], spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)]
-    else:  # a phone: the map right under the next step, what it did right under the map
-        top = [*steps, map_section(frame, state, ui, marks), last_section(frame, state)]
-    return ft.Column([
-        *top,
-        attack_section(frame, state, ui),
-        adjust_section(frame, state, ui),
-        board_section(frame, state),
-        enemy_cards_section(frame, state),
-        progress_section(frame, state, ui),
-        ft.OutlinedButton(content="Abandon this issue", icon=ft.Icons.FLAG, height=TAP,
-                          on_click=lambda e: frame.app.confirm(
-                              f"Abandon {issue.called}?",
-                              "It ends without counting as a win or a loss. Undo brings it back.", "Abandon",
-                              lambda: frame.dispatch(R.AbandonIssue()))),
-    ], spacing=GAP)
+    abandon = wide_button("Abandon this issue", lambda e: frame.app.confirm(
+        f"Abandon {issue.called}?", "It ends without counting as a win or a loss. Undo brings it back.", "Abandon",
+        lambda: frame.dispatch(R.AbandonIssue())), icon=ft.Icons.FLAG, filled=False)
+    cards = [attack_section(frame, state, ui), adjust_section(frame, state, ui)]
+    lists = [board_section(frame, state), enemy_cards_section(frame, state), progress_section(frame, state, ui)]
+    if wide:  # the track, the next step and what just happened beside the map: no scrolling between them
+        # (what just happened before the next step: the enemy phase's explanation in sight beside its moves)
+        status, step = steps
+        return ft.Column([two_columns([status, last_section(frame, state), step], [map_section(frame, state, ui, marks)]),
+                          two_columns([*cards, abandon], lists)], spacing=GAP)
+    # A phone: the map right under the next step, what it did right under the map, then the map's key.
+    return ft.Column([*steps, map_section(frame, state, ui, marks, legend=False), last_section(frame, state),
+                      ft.Container(map_legend(state), padding=ft.Padding.symmetric(horizontal=16)),
+                      *cards, *lists, abandon], spacing=GAP)
+
+
+def two_columns(left: list[ft.Control], right: list[ft.Control], *, split: int = 5) -> ft.Control:
+    """A desktop's two columns: `split` twelfths of the width on the left, the rest on the right."""
+    return ft.ResponsiveRow([ft.Column(left, spacing=GAP, col=split), ft.Column(right, spacing=GAP, col=12 - split)],
+                            spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
 # --- threat and awareness, whose turn ----------------------------------------------------------
@@ -285,21 +307,34 @@ def status_section(frame, state: R.State) -> ft.Control:
         + (f" · then {len(issue.more_maps)} more map(s)" if issue.more_maps else ""),
         tagged("turn", _say(f"Turn {issue.turn} · {who}", style=ft.TextThemeStyle.HEADLINE_SMALL,
                             weight=ft.FontWeight.BOLD)),
-        ft.Row([
-            ft.Column([_say("THREAT →", style=ft.TextThemeStyle.LABEL_LARGE, color=ft.Colors.RED_700),
-                       tagged("threat", ft.Text(str(issue.threat), size=frame.app.sizes(40), weight=ft.FontWeight.BOLD,
-                                                color=ft.Colors.RED_700))], spacing=0),
-            ft.Column([_say("apart", style=ft.TextThemeStyle.LABEL_LARGE),
-                       tagged("gap", ft.Text(str(gap), size=frame.app.sizes(28), weight=ft.FontWeight.BOLD))],
-                      spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-            ft.Column([_say("← AWARENESS", style=ft.TextThemeStyle.LABEL_LARGE, color=ft.Colors.INDIGO_700),
-                       tagged("awareness", ft.Text(str(issue.awareness), size=frame.app.sizes(40),
-                                                   weight=ft.FontWeight.BOLD, color=ft.Colors.INDIGO_700))],
-                      spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END),
-        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN, vertical_alignment=ft.CrossAxisAlignment.END),
-        track_bar(issue),
-        _say(f"Lost when they meet: threat + awareness reaches {issue.track}.", style=ft.TextThemeStyle.BODY_SMALL),
+        *_tracks(frame, issue),
+        tagged("gap", ft.Text(spans=[
+            ft.TextSpan(f"{gap} apart", ft.TextStyle(weight=ft.FontWeight.BOLD)),
+            ft.TextSpan(f" · lost when they meet: threat + awareness = {issue.track}."),
+        ], theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
     )
+
+
+def _tracks(frame, issue: R.Issue) -> list[ft.Control]:
+    """Threat on the left, awareness on the right, as on the bar. A desktop has them beside the bar
+    (a shorter card: what just happened shows under it without scrolling); a phone above it, in a
+    smaller style where "← Awareness" would not fit on one line (a large text size)."""
+    big = frame.app.sizes(40)
+    label = ft.TextThemeStyle.LABEL_LARGE if _room(frame, 330) else ft.TextThemeStyle.LABEL_MEDIUM
+    threat = ft.Column([_say("Threat →", style=label, color=ft.Colors.RED_700, weight=ft.FontWeight.BOLD),
+                        tagged("threat", ft.Text(str(issue.threat), size=big, weight=ft.FontWeight.BOLD,
+                                                 color=ft.Colors.RED_700))], spacing=0)
+    awareness = ft.Column([_say("← Awareness", style=label, color=ft.Colors.INDIGO_700, weight=ft.FontWeight.BOLD,
+                                text_align=ft.TextAlign.RIGHT),
+                           tagged("awareness", ft.Text(str(issue.awareness), size=big, weight=ft.FontWeight.BOLD,
+                                                       color=ft.Colors.INDIGO_700))],
+                          spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END)
+    if _wide(frame):
+        bar = track_bar(issue)
+        bar.expand = True
+        return [ft.Row([threat, bar, awareness], spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.END)]
+    awareness.expand = True  # (the rest of the width: "← Awareness" is the longer)
+    return [ft.Row([threat, awareness], vertical_alignment=ft.CrossAxisAlignment.END), track_bar(issue)]
 
 
 # --- the one next step ---------------------------------------------------------------------------
@@ -311,10 +346,7 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
     moves = legal(state)
     if issue.pending is not None:
         pending = issue.pending
-        buttons = [
-            ft.FilledButton(content=m.label, height=TAP, on_click=guard(lambda e, a=m.action: frame.dispatch(a)))
-            for m in moves["choose"]
-        ]
+        buttons = [wide_button(m.label, guard(lambda e, a=m.action: frame.dispatch(a))) for m in moves["choose"]]
         return tagged("next-step", section(
             "Enemy phase: your choice",
             tagged("hint", _say(f"Your choice: {pending.question}", weight=ft.FontWeight.BOLD)),
@@ -338,8 +370,8 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
     return tagged("next-step", section(
         "Next",
         tagged("hint", _say(hint)),
-        big_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
-                   disabled=phase.why_not is not None, tooltip=phase.why_not),
+        wide_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
+                    disabled=phase.why_not is not None, tooltip=phase.why_not),
         order_controls(frame, state, ui),
     ))
 
@@ -373,8 +405,7 @@ def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
         row: list[ft.Control] = [tagged("enemy-order", _say(f"Enemy order ({how}): {listing}.",
                                                             style=ft.TextThemeStyle.BODY_MEDIUM))]
         if len(order) > 1:
-            row.append(ft.TextButton(content="Change the order", icon=ft.Icons.SWAP_VERT, height=TAP,
-                                     on_click=lambda e: _open_order(frame, True)))
+            row.append(link("Change the order", lambda e: _open_order(frame, True), icon=ft.Icons.SWAP_VERT))
         return ft.Column(row, spacing=4)
 
     def swap(n: int, m: int):
@@ -399,8 +430,8 @@ def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
         frame.refresh()
 
     rows.append(ft.Row([
-        ft.TextButton(content="Closest first again", height=TAP, on_click=reset),
-        ft.TextButton(content="Done", height=TAP, on_click=lambda e: _open_order(frame, False)),
+        link("Closest first again", reset),
+        link("Done", lambda e: _open_order(frame, False)),
     ], wrap=True))
     return tagged("enemy-order", ft.Column(rows, spacing=4))
 
@@ -491,8 +522,8 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
         spec_stepper(frame, "How many", _placement_count, ui.spawn_count, lambda v: setattr(ui, "spawn_count", v),
                      identifier="spawn-count"),
         *placed,
-        big_button(f"Done: place {sum(n for _, _, n in ui.placements)} enem{'y' if sum(n for _, _, n in ui.placements) == 1 else 'ies'}",
-                   guard(place), icon=ft.Icons.CHECK),
+        wide_button(f"Done: place {sum(n for _, _, n in ui.placements)} enem{'y' if sum(n for _, _, n in ui.placements) == 1 else 'ies'}",
+                    guard(place), icon=ft.Icons.CHECK),
     )
 
 
@@ -559,7 +590,7 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
     return marks
 
 
-def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
+def map_section(frame, state: R.State, ui: Ui, marks: Marks, *, legend: bool = True) -> ft.Control:
     issue = state.issue
     board = Board.of(issue.map)
     moves = legal(state)
@@ -570,58 +601,28 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control:
     controls: list[ft.Control] = [member_row(frame, state, ui) if moving else ft.Container()]
     fit = _map_width(frame)
     canvas, lay = _map_canvas(frame, ui, issue.map, fit, marks)
-    controls.append(ft.Row([map_viewer(frame, state, ui, canvas, lay, fit)], alignment=ft.MainAxisAlignment.CENTER))
-    controls.append(zoom_row(frame, ui))
+    controls.append(ft.Row([map_window(ui, canvas, lay, fit, focus=_focus(state, ui), touch=touch_screen(frame.app.page))],
+                           alignment=ft.MainAxisAlignment.CENTER))
+    controls.append(zoom_buttons(ui, frame.refresh))
     if aiming:
         controls.extend(aim_controls(frame, state, ui, board, moves))
     elif moving and ui.selected:
         controls.extend(move_controls(frame, state, ui, board, spec_of(moves, "move", "move")))
-    sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
-    short = short_names(g.enemy for g in issue.groups)
-    tags = [f"{t} = {name}" for name, t in short.items() if t != name]
-    controls.append(_say(f"{issue.map.name}{sample}. Tap an enemy's red tag to attack it"
-                         f"{' (' + ', '.join(tags) + ')' if tags else ''}. Drag a zoomed map to see the rest. "
-                         "Green: reachable. Orange: highlighted spaces and the last moves. ?: face-down token.",
-                         style=ft.TextThemeStyle.BODY_SMALL))
+    if legend:
+        controls.append(map_legend(state))
     return section("Board", *controls)
 
 
-def _touch(frame) -> bool:
-    """A phone or tablet: a pinch zooms the map too. Not on a desktop, where the viewer would take
-    the mouse wheel for a zoom as well as the page's scroll."""
-    platform = getattr(frame.app.page, "platform", None)
-    return str(getattr(platform, "value", platform)) in ("android", "ios")
-
-
-def map_viewer(frame, state: R.State, ui: Ui, canvas: ft.Control, lay: Layout, fit: float) -> ft.Control:
-    """The map in an InteractiveViewer: as wide as the screen allows and as tall as the drawing, so a
-    finger's sideways drag pans a zoomed map and an upward one still scrolls the page; a phone can
-    pinch it too. A tap reaches the canvas inside, which maps it back through the zoom and pan.
-    The viewer keeps its identity (and the phone its pan) across redraws until a zoom button makes
-    a new one (`view_epoch`); that one is then panned to the focus once the phone has laid it out."""
-    width, height = min(lay.width, fit), lay.height
-    focus = _focus(state, ui)
-
-    async def laid_out(e):
-        if not ui.centre_pending or focus is None:
-            return
-        ui.centre_pending = False
-        dx, dy = centred(lay, focus, width, height)
-        if dx or dy:
-            try:
-                await viewer.pan(dx, dy)
-            except (RuntimeError, TimeoutError):  # the phone left or redrew meanwhile: the map stays as it is
-                pass
-
-    viewer = ft.InteractiveViewer(content=canvas, constrained=False, width=width, height=height,
-                                  min_scale=1, max_scale=PINCH_MAX, scale_enabled=_touch(frame),
-                                  on_size_change=laid_out)
-    # The map's name for screen readers (and tests: "hexmap", the window's box) on an empty box
-    # under the viewer, not around it: Flutter's web engine drops the identifier of a node whose
-    # children change (the enemies' markers come and go inside the viewer).
-    name = ft.Semantics(identifier="hexmap", content=ft.Container(width=width, height=height),
-                        label="Hex map: tap a space or an enemy" + (", drag to pan" if lay.width > width else ""))
-    return keyed(f"map-view-{ui.view_epoch}", ft.Stack([name, viewer], width=width, height=height))
+def map_legend(state: R.State) -> ft.Control:
+    """What the map shows: its name, the enemies' short names, the colours."""
+    issue = state.issue
+    sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
+    short = short_names(g.enemy for g in issue.groups)
+    tags = [f"{t} = {name}" for name, t in short.items() if t != name]
+    return _say(f"{issue.map.name}{sample}. Tap an enemy's red tag to attack it"
+                f"{' (' + ', '.join(tags) + ')' if tags else ''}. Drag a zoomed map to see the rest. "
+                "Green: reachable. Orange: highlighted spaces and the last moves. ?: face-down token.",
+                style=ft.TextThemeStyle.BODY_SMALL)
 
 
 def _focus(state: R.State, ui: Ui) -> Optional[Coord]:
@@ -631,27 +632,6 @@ def _focus(state: R.State, ui: Ui) -> Optional[Coord]:
         return ui.target
     who = ui.selected or (issue.members[issue.active].name if issue.members else None)
     return next((m.at.c for m in issue.members if m.name == who), None)
-
-
-def zoom_row(frame, ui: Ui) -> ft.Control:
-    """Zoom in / out / fit for one hand (a browser or a thumb can't always pinch)."""
-    i = ZOOMS.index(ui.zoom) if ui.zoom in ZOOMS else 0
-    return ft.Row([
-        icon_button(ft.Icons.ZOOM_OUT, "Zoom out the map", lambda e: _zoom(frame, ZOOMS[max(0, i - 1)]), disabled=i == 0),
-        tagged("map-zoom", ft.Text(f"{round(ui.zoom * 100)} %", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-                                   weight=ft.FontWeight.BOLD, width=64, text_align=ft.TextAlign.CENTER)),
-        icon_button(ft.Icons.ZOOM_IN, "Zoom in the map", lambda e: _zoom(frame, ZOOMS[min(len(ZOOMS) - 1, i + 1)]),
-                    disabled=i == len(ZOOMS) - 1),
-        icon_button(ft.Icons.FIT_SCREEN, "Fit the map to the screen", lambda e: _zoom(frame, 1.0)),
-    ], spacing=4, alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER)
-
-
-def _zoom(frame, zoom: float) -> None:
-    ui = _ui(frame)
-    ui.zoom = zoom
-    ui.view_epoch += 1  # a new viewer: no pinch or pan from before (the old pan may not fit the new size)
-    ui.centre_pending = zoom > 1
-    frame.refresh()
 
 
 def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> tuple[ft.Control, Layout]:
@@ -677,10 +657,11 @@ def member_row(frame, state: R.State, ui: Ui) -> ft.Control:
     buttons = []
     for i, m in enumerate(issue.members):
         chosen = m.name == ui.selected
-        cls = ft.FilledButton if chosen else ft.OutlinedButton
-        buttons.append(cls(content=f"{m.name} · {board.label(m.at.c)}", height=TAP,
-                           icon=ft.Icons.PERSON, icon_color=None if chosen else MEMBER_COLOURS[i % len(MEMBER_COLOURS)],
-                           on_click=lambda e, n=m.name: _select(frame, n)))
+        button = wide_button(f"{m.name} · {board.label(m.at.c)}", lambda e, n=m.name: _select(frame, n),
+                             icon=ft.Icons.PERSON, filled=chosen)
+        if not chosen:  # the member's colour on the map
+            button.icon_color = MEMBER_COLOURS[i % len(MEMBER_COLOURS)]
+        buttons.append(button)
     return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
 
 
@@ -689,6 +670,7 @@ def _select(frame, name: str) -> None:
     ui.selected = None if ui.selected == name else name
     ui.along = set()
     ui.target = ui.attacker = None  # picking who moves ends aiming at an enemy
+    ui.show_aim = False
     frame.refresh()
 
 
@@ -707,8 +689,8 @@ def move_controls(frame, state: R.State, ui: Ui, board: Board, card: FieldSpec) 
         out.append(_say(f"Also moving with {me.name} from {board.label(me.at.c)}:", style=ft.TextThemeStyle.BODY_MEDIUM))
         out.append(ft.Row([ft.Checkbox(label=n, value=n in ui.along, on_change=lambda e, n=n: toggle(n, e.control.value))
                            for n in others], wrap=True))
-    out.append(ft.Switch(label="The card waives hazards", value=ui.waive_hazard,
-                         on_change=lambda e: setattr(ui, "waive_hazard", bool(e.control.value))))
+    out.append(switch_row("The card waives hazards", ui.waive_hazard,
+                          lambda e: setattr(ui, "waive_hazard", bool(e.control.value)))[0])
     return out
 
 
@@ -752,11 +734,12 @@ def _tapped(frame, c: Coord) -> None:
             ui.placements.append((ui.spawn_enemy, c, ui.spawn_count))
         frame.refresh()
         return
-    if enemies:  # aim at them: the attack waits under the map for the damage card
+    if enemies:  # aim at them: the attack waits under the map for the damage card, scrolled into view
         why = _why_no_attack(state, enemies[0])
         if why:
             raise InputError(why)
         ui.target, ui.attacker = c, _default_attacker(state, ui, c)
+        ui.show_aim = True
         frame.refresh()
         return
     if ui.target is not None:  # a tap elsewhere stops aiming, and does what it does
@@ -813,6 +796,7 @@ def _aiming(state: R.State, ui: Ui) -> bool:
     if (issue.over or not any(g.at.c == ui.target for g in issue.groups) or ui.attacker not in names
             or _why_no_attack(state, next(g for g in issue.groups if g.at.c == ui.target))):
         ui.target = ui.attacker = None
+        ui.show_aim = False
         return False
     return True
 
@@ -837,8 +821,8 @@ def _attack_inputs(frame, moves, ui: Ui, prefix: str) -> list[ft.Control]:
                      identifier=f"{prefix}-damage"),
         spec_stepper(frame, "Range", spec_of(moves, "attack", "range"), ui.reach, lambda v: setattr(ui, "reach", v),
                      identifier=f"{prefix}-range"),
-        ft.Switch(label="The card ignores walls", value=ui.ignore_walls,
-                  on_change=lambda e: (setattr(ui, "ignore_walls", bool(e.control.value)), frame.refresh())),
+        switch_row("The card ignores walls", ui.ignore_walls,
+                   lambda e: (setattr(ui, "ignore_walls", bool(e.control.value)), frame.refresh()))[0],
     ]
 
 
@@ -890,10 +874,10 @@ def aim_controls(frame, state: R.State, ui: Ui, board: Board, moves) -> list[ft.
         ui.target = ui.attacker = None
         frame.refresh()
 
-    out: list[ft.Control] = [ft.Row([
-        tagged("aim", _say(f"Attack on {board.label(c)} with {ui.attacker}", weight=ft.FontWeight.BOLD, expand=True)),
-        icon_button(ft.Icons.CLOSE, "Stop aiming", stop),
-    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)]
+    said = tagged("aim", _say(f"Attack on {board.label(c)} with {ui.attacker}", weight=ft.FontWeight.BOLD))
+    said.expand = True  # (the Row sizes the Semantics: expanded, its words wrap)
+    out: list[ft.Control] = [ft.Row([said, icon_button(ft.Icons.CLOSE, "Stop aiming", stop)],
+                                    vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     damage, reach, walls = _attack_inputs(frame, moves, ui, "aim")
     out += [damage, reach, *[_hit_button(frame, state, ui, ui.attacker, i, board, filled=True) for i in here]]
     if not reached & set(here):
@@ -909,10 +893,29 @@ def aim_controls(frame, state: R.State, ui: Ui, board: Board, moves) -> list[ft.
             _unaimed(frame, build(R.Move, member=ui.selected, to=Hex.of(c), move=ui.move_value,
                                   with_members=sorted(ui.along), waive_hazard=ui.waive_hazard))
             ui.selected, ui.along = None, set()
-        out.append(ft.OutlinedButton(content=f"Move {ui.selected} to {board.label(c)} instead", icon=ft.Icons.DIRECTIONS_RUN,
-                                     height=TAP, on_click=frame.app.guard(move_there)))
-    return [tagged("aim-card", ft.Container(ft.Column(out, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-                                            border=ft.Border.all(2, "#B71C1C"), border_radius=12, padding=12))]
+        out.append(wide_button(f"Move {ui.selected} to {board.label(c)} instead", frame.app.guard(move_there),
+                               icon=ft.Icons.DIRECTIONS_RUN, filled=False))
+    return [tagged("aim-card", aim_card(frame, ui, board.label(c), out))]
+
+
+def aim_card(frame, ui: Ui, label: str, controls: list[ft.Control]) -> ft.Control:
+    """The attack's card under the map. Right after an enemy was tapped (`ui.show_aim`) the screen
+    scrolls to it once the phone has laid it out: under a phone's map it would open out of sight.
+    Its key names the space, so aiming at another one makes a new card (laid out, so scrolled to)."""
+    key = f"aim-card-{label}"
+
+    async def laid_out(e):
+        if not ui.show_aim:
+            return
+        ui.show_aim = False
+        try:
+            await frame.app.page.views[-1].scroll_to(scroll_key=key, duration=300)
+        except (RuntimeError, TimeoutError, IndexError):  # the phone left or redrew meanwhile: no scroll
+            pass
+
+    return ft.Container(ft.Column(controls, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                        key=ft.ScrollKey(key), on_size_change=laid_out,
+                        border=ft.Border.all(2, "#B71C1C"), border_radius=12, padding=12)
 
 
 def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
@@ -948,16 +951,14 @@ def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
             _clear(frame, reason, "reason")
         return frame.app.guard(handler)
 
-    def pair(track, colour):
-        return ft.Row([
-            ft.OutlinedButton(content=f"{track.capitalize()} −1", height=TAP, expand=True, on_click=adjust(track, -1)),
-            ft.FilledButton(content=f"{track.capitalize()} +1", height=TAP, expand=True, on_click=adjust(track, 1),
-                            style=ft.ButtonStyle(bgcolor=colour)),
-        ], spacing=8)
+    def buttons(track, colour):
+        up = wide_button(f"{track.capitalize()} +1", adjust(track, 1))
+        up.style = ft.ButtonStyle(bgcolor=colour)
+        return pair(frame, wide_button(f"{track.capitalize()} −1", adjust(track, -1), filled=False), up)
 
     return section("Cards that move threat or awareness", keyed(f"reason-{ui.cleared}", tagged("adjust-reason", reason)),
-                   pair("threat", ft.Colors.RED_600),
-                   pair("awareness", ft.Colors.INDIGO_500),
+                   buttons("threat", ft.Colors.RED_600),
+                   buttons("awareness", ft.Colors.INDIGO_500),
                    _say("E.g. It's Closing In: awareness +1.", style=ft.TextThemeStyle.BODY_SMALL))
 
 
@@ -1024,45 +1025,40 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
         "Enemy cards",
         *rows,
         ft.Row([
-            ft.OutlinedButton(content="Add a type", icon=ft.Icons.ADD, height=TAP, on_click=lambda e: enemy_dialog(
-                frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)))),
-            *([ft.OutlinedButton(content=f"Use saved cards ({len(saved)})", icon=ft.Icons.DOWNLOAD, height=TAP,
-                                 on_click=frame.app.guard(load))] if saved else []),
-            *([tagged("save-enemy-cards", ft.OutlinedButton(
-                content=f"Save to the table's cards ({len(unsaved)})", icon=ft.Icons.SAVE, height=TAP,
-                tooltip="Other campaigns on this table can then use these stats", on_click=frame.app.guard(keep)))]
-              if unsaved else []),
-            ft.TextButton(content="Saved cards and maps", icon=ft.Icons.MAP, height=TAP,
-                          on_click=lambda e: frame.app.go("/g/human_ethos/enemies")),
+            wide_button("Add a type", lambda e: enemy_dialog(frame.app, None, lambda et: frame.dispatch(
+                R.SetEnemyType(enemy=et))), icon=ft.Icons.ADD, filled=False),
+            *([wide_button(f"Use saved cards ({len(saved)})", frame.app.guard(load), icon=ft.Icons.DOWNLOAD,
+                           filled=False)] if saved else []),
+            *([tagged("save-enemy-cards", wide_button(
+                f"Save to the table's cards ({len(unsaved)})", frame.app.guard(keep), icon=ft.Icons.SAVE, filled=False,
+                tooltip="Other campaigns on this table can then use these stats"))] if unsaved else []),
+            link("Saved cards and maps", lambda e: frame.app.go("/g/human_ethos/enemies"), icon=ft.Icons.MAP),
         ], wrap=True, spacing=8, run_spacing=8),
     )
 
 
-def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType], None], *, name: str = "") -> None:
-    """Enter or edit one enemy card's stats; refused values say their range."""
+def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType], None], *, name: str = "") -> FormDialog:
+    """Enter or edit one enemy card's stats. A refused value (out of its range, not a number) or a
+    refused card says why under the title; the dialog stays open to correct it."""
     cur = current or EnemyType(name=name or "New", threat=1, range=1, health=1, move=1)
-    name = ft.TextField(label="Name (plural, as on the card)", value=cur.name if current or name else "",
-                        read_only=current is not None, max_length=30)
-    nums = {k: ft.TextField(label=label, value=str(getattr(cur, k)), keyboard_type=ft.KeyboardType.NUMBER, width=150)
+    name_field = ft.TextField(label="Name (plural, as on the card)", value=cur.name if current or name else "",
+                              read_only=current is not None, max_length=30)
+    nums = {k: ft.TextField(label=label, value=str(getattr(cur, k)), keyboard_type=ft.KeyboardType.NUMBER, width=130)
             for k, label in (("threat", "Threat"), ("range", "Range"), ("health", "Health"), ("move", "Move"))}
-    stays = ft.Switch(label="Stays put (does not move)", value=cur.move_rule == "stays")
+    stays_row, stays = switch_row("Stays put (does not move)", cur.move_rule == "stays")
     setup = ft.TextField(label="Setup text", value="" if cur.placeholder else cur.setup, multiline=True, max_length=400)
-    error_box, error = dialog_error()  # a snack bar would hide behind the dialog
 
-    def save(e):
+    def save() -> None:
         values = {k: whole_number(f, k.capitalize()) for k, f in nums.items()}
-        et = build(EnemyType, name=(name.value or "").strip(), move_rule="stays" if stays.value else "toward_closest",
-                   setup=(setup.value or "").strip(), singular=cur.singular, **values)
-        app.page.pop_dialog()
-        on_save(et)
+        on_save(build(EnemyType, name=(name_field.value or "").strip(),
+                      move_rule="stays" if stays.value else "toward_closest",
+                      setup=(setup.value or "").strip(), singular=cur.singular, **values))
 
-    app.page.show_dialog(ft.AlertDialog(
-        title=ft.Text(f"Enemy card: {cur.name}" if current else "New enemy type"),
-        content=ft.Column([name, ft.Row(list(nums.values()), wrap=True), stays, setup, error_box], tight=True,
-                          scroll=ft.ScrollMode.AUTO, width=340),
-        actions=[ft.TextButton(content="Cancel", on_click=lambda e: app.page.pop_dialog()),
-                 ft.FilledButton(content="Save card", on_click=app.guard(save, show_in=error))],
-    ))
+    form = FormDialog(app, f"Enemy card: {cur.name}" if current else "New enemy type",
+                      [name_field, ft.Row(list(nums.values()), wrap=True, spacing=8, run_spacing=8), stays_row, setup])
+    form.actions(form.button("Save card", save, icon=ft.Icons.SAVE))
+    form.show()
+    return form
 
 
 # --- end of the issue, setup, story progress -------------------------------------------------------------
@@ -1082,9 +1078,9 @@ def banner(frame, state: R.State) -> ft.Control:
     ))
     if won and issue.more_maps:
         nxt = issue.more_maps[0]
-        return ft.Column([shown, big_button(f"Next map: {nxt.name} ({len(issue.more_maps)} to go)",
-                                            frame.app.guard(lambda e: frame.dispatch(R.NextMap())),
-                                            icon=ft.Icons.ARROW_FORWARD)], spacing=GAP)
+        return ft.Column([shown, wide_button(f"Next map: {nxt.name} ({len(issue.more_maps)} to go)",
+                                             frame.app.guard(lambda e: frame.dispatch(R.NextMap())),
+                                             icon=ft.Icons.ARROW_FORWARD)], spacing=GAP)
     return shown
 
 
@@ -1154,12 +1150,9 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
         name = m.name + (" (sample)" if m.sample and "sample" not in m.name.lower() else "")
         return f"{ui.run_maps.index(k) + 1}. {name}" if arcade and k in ui.run_maps else name
 
-    map_buttons = choice_buttons([(k, map_label(k, m)) for k, m in maps], ui.map_key if not arcade else "", pick_map)
-    if arcade:  # several maps may be picked: fill every picked one
-        map_buttons = ft.Row([
-            (ft.FilledButton if k in ui.run_maps else ft.OutlinedButton)(
-                content=map_label(k, m), height=TAP, on_click=lambda e, k=k: pick_map(k))
-            for k, m in maps], wrap=True, spacing=8, run_spacing=8)
+    # (arcade: several maps may be picked; every picked one is filled)
+    map_buttons = choice_buttons([(k, map_label(k, m)) for k, m in maps], set(ui.run_maps) if arcade else ui.map_key,
+                                 pick_map)
     kind = choice_buttons([("story", f"Story: issue #{camp.unlocked_issue}"), ("arcade", "Arcade game")],
                           "arcade" if arcade else "story", lambda k: redraw("arcade", k == "arcade"))
     if arcade:
@@ -1191,8 +1184,7 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
     return [section(
         "Set up the next game",
         kind, *intro,
-        ft.TextButton(content="Edit maps", icon=ft.Icons.EDIT_LOCATION_ALT, height=TAP,
-                      on_click=lambda e: frame.app.go("/g/human_ethos/maps")),
+        link("Edit maps", lambda e: frame.app.go("/g/human_ethos/maps"), icon=ft.Icons.EDIT_LOCATION_ALT),
         _say("From the setup card:" if not arcade else "The track:", style=ft.TextThemeStyle.TITLE_SMALL),
         spec_stepper(frame, "Track length", spec("track"), ui.track, lambda v: setattr(ui, "track", v), identifier="setup-track"),
         spec_stepper(frame, "Starting threat", spec("threat"), ui.threat, lambda v: setattr(ui, "threat", v),
@@ -1200,7 +1192,7 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
         spec_stepper(frame, "Starting awareness", spec("awareness"), ui.awareness, lambda v: setattr(ui, "awareness", v),
                      identifier="setup-awareness"),
         title, team,
-        big_button(go, frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
+        wide_button(go, frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
     )]
 
 
@@ -1212,8 +1204,8 @@ def unlocked_without_card(frame, state: R.State) -> list[ft.Control]:
         if name not in known:
             out.append(ft.Row([
                 _say(f"{name}: unlocked; enter its card to use it.", style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
-                ft.OutlinedButton(content="Enter card", height=TAP, on_click=lambda e, n=name: enemy_dialog(
-                    frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)), name=n)),
+                wide_button("Enter card", lambda e, n=name: enemy_dialog(
+                    frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)), name=n), filled=False),
             ]))
     return out
 
@@ -1242,10 +1234,8 @@ def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
             _clear(frame, field_, "unlock_text")
         return frame.app.guard(handler)
 
-    rows += [field_, ft.Row([
-        ft.OutlinedButton(content="Unlock card", height=TAP, expand=True, on_click=unlock("card")),
-        ft.OutlinedButton(content="Unlock enemy", height=TAP, expand=True, on_click=unlock("enemy")),
-    ], spacing=8)]
+    rows += [field_, pair(frame, wide_button("Unlock card", unlock("card"), filled=False),
+                          wide_button("Unlock enemy", unlock("enemy"), filled=False))]
     return section("Campaign progress", *rows)
 
 

@@ -27,7 +27,7 @@ from companion.games.save_the_singularity.rules import (
 )
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP
-from companion.ui.widgets import icon_button, section, tagged, text, wide_button
+from companion.ui.widgets import icon_button, keyed, section, tagged, text, wide_button
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
@@ -237,21 +237,31 @@ def logged_scores(frame) -> list[rules.ScorePoint]:
     return rules.score_history(e for row in reversed(rows) for e in row.events)
 
 
-def score_chart(state: State, points: list[rules.ScorePoint], width: int = 340, height: int = 170) -> ft.Control:
-    """Team and world after each turn (`points`), each as a share of its target (the first to 100% wins)."""
-    left, right, top, bottom = 34, 8, 8, 22
+def chart_width(page_width: Optional[float]) -> int:
+    """The chart's width on this screen: the page less the view's and the card's padding (a fixed 340
+    ran off a 360 px phone's card), at most 600."""
+    return max(240, min(600, int((page_width or 372) - 24 - 32)))
+
+
+def score_chart(state: State, points: list[rules.ScorePoint], width: int = 340, height: int = 170,
+                sizes=None) -> ft.Control:
+    """Team and world after each turn (`points`), each as a share of its target (the first to 100% wins).
+    `sizes`: the phone's text size, which the axis labels follow."""
+    scale = sizes or (lambda x: x)
+    label = ft.TextStyle(size=scale(11), color=ft.Colors.ON_SURFACE_VARIANT)
+    left, right, top, bottom = scale(34), scale(12), 8, scale(22)
     w, h = width - left - right, height - top - bottom
     last_turn = max(1, points[-1].turn if points else 1)
     x = lambda turn: left + w * turn / last_turn  # noqa: E731
     y = lambda share: top + h * (1 - min(1.0, share))  # noqa: E731
     grid = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
     shapes: list = []
-    for share, label in ((0.0, "0%"), (0.5, "50%"), (1.0, "100%")):
+    for share, words in ((0.0, "0%"), (0.5, "50%"), (1.0, "100%")):
         shapes.append(cv.Line(left, y(share), left + w, y(share), paint=grid))
-        shapes.append(cv.Text(2, y(share) - 8, label, style=ft.TextStyle(size=11, color=ft.Colors.ON_SURFACE_VARIANT)))
+        shapes.append(cv.Text(2, y(share) - scale(8), words, style=label))
     step = max(1, last_turn // 6)
     for turn in range(0, last_turn + 1, step):
-        shapes.append(cv.Text(x(turn) - 4, top + h + 4, str(turn), style=ft.TextStyle(size=11, color=ft.Colors.ON_SURFACE_VARIANT)))
+        shapes.append(cv.Text(x(turn) - 4, top + h + 4, str(turn), style=label))
     for colour, value, target in ((ft.Colors.PRIMARY, lambda p: p.team, rules.team_target(state)),
                                   (ft.Colors.ERROR, lambda p: p.world, rules.world_target(state))):
         elements = []
@@ -306,7 +316,7 @@ def scoreboard(frame, state: State) -> ft.Control:
         ft.Row([ft.Text(f"Turn {state.turn} · ", theme_style=ft.TextThemeStyle.BODY_SMALL),
                 tagged("sts-move", ft.Text(str(frame.loaded.cursor), theme_style=ft.TextThemeStyle.BODY_SMALL)),
                 ft.Text(" action in the log" if frame.loaded.cursor == 1 else " actions in the log",
-                        theme_style=ft.TextThemeStyle.BODY_SMALL)], spacing=0),
+                        theme_style=ft.TextThemeStyle.BODY_SMALL)], spacing=0, wrap=True),  # (ran off a small phone)
     ], spacing=8), padding=16), margin=ft.Margin.only(bottom=4))
 
 
@@ -352,20 +362,20 @@ class _TurnPanel:
         return tagged(identifier, ft.Text(text, theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
 
     def numbers(self, *pairs: tuple[str, str, str]) -> ft.Control:
-        """Big live numbers side by side: (label, value, identifier)."""
-        return ft.Row([
+        """Big live numbers side by side: (label, value, identifier). Keyed by their identifiers: the
+        start of a turn and a throw show the same numbers in other places, and a locator changed in
+        place on the phone (rather than drawn anew) lost every locator around it."""
+        return keyed("numbers-" + "-".join(ident for _, _, ident in pairs), ft.Row([
             ft.Column([ft.Text(label, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
                        tagged(ident, ft.Text(value, size=self.sizes(30), weight=ft.FontWeight.BOLD))],
                       spacing=0, expand=True)
             for label, value, ident in pairs
-        ], spacing=12, vertical_alignment=ft.CrossAxisAlignment.START)
+        ], spacing=12, vertical_alignment=ft.CrossAxisAlignment.START))
 
     def banner(self, text: str, kind: str, identifier: str = "sts-banner") -> ft.Control:
         bg, fg, icon = {
             "bad": (ft.Colors.ERROR_CONTAINER, ft.Colors.ON_ERROR_CONTAINER, ft.Icons.BUG_REPORT),
             "good": (ft.Colors.PRIMARY_CONTAINER, ft.Colors.ON_PRIMARY_CONTAINER, ft.Icons.SAVINGS),
-            "win": (ft.Colors.PRIMARY, ft.Colors.ON_PRIMARY, ft.Icons.EMOJI_EVENTS),
-            "lose": (ft.Colors.ERROR, ft.Colors.ON_ERROR, ft.Icons.SENTIMENT_VERY_DISSATISFIED),
         }[kind]
         return ft.Container(ft.Row([ft.Icon(icon, color=fg, size=self.sizes(30)),
                                     ft.Container(tagged(identifier, ft.Text(text, color=fg, size=self.sizes(20),
@@ -462,9 +472,10 @@ class _TurnPanel:
         stop_first = o is not None and o.hint == "stop"
         stop = self.move_button("stop", filled=stop_first, icon=ft.Icons.SAVINGS)
         press = self.move_button("press_on", filled=not stop_first, icon=ft.Icons.CASINO)
+        # The decision first, the dice under it: the throw's dice take one to four rows, and the buttons
+        # above them stay in the same place from one throw to the next (a thumb learns it).
         body = [
             self.title(self.who()),
-            throw_dice(s, self.sizes),
             self.numbers(("At risk", str(risk), "sts-risk"), ("Next throw", f"{pool} {_dice(pool)}", "sts-pool")),
             *([ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
                        ft.Container(tagged("sts-hint", ft.Text(
@@ -473,9 +484,10 @@ class _TurnPanel:
                            theme_style=ft.TextThemeStyle.TITLE_SMALL, color=ft.Colors.TERTIARY,
                            weight=ft.FontWeight.BOLD)), expand=True)],
                       vertical_alignment=ft.CrossAxisAlignment.START)] if o and o.hint else []),
-            # Always in the same places (a thumb learns them); the hint fills the one it favours.
+            # Always in the same places, press on above stop; the hint fills the one it favours.
             ft.Row([press]),
             ft.Row([stop]),
+            throw_dice(s, self.sizes),
             text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
             *self.powers_now(),
         ]
@@ -506,15 +518,11 @@ class _TurnPanel:
 
     def over(self) -> list[ft.Control]:
         s = self.state
-        won = rules.outcome(s) == "Won"
-        said = (f"The team wins! {s.team} points reached the target of {rules.team_target(s)}." if won else
-                f"The world wins: {s.world} Bad reached its target of {rules.world_target(s)}.")
-        body = [
-            self.banner(said, "win" if won else "lose", identifier="sts-outcome"),
-            text(f"Game over after {s.turn} {'turn' if s.turn == 1 else 'turns'}.", ft.TextThemeStyle.TITLE_MEDIUM),
-            score_chart(s, logged_scores(self.frame)),
-        ]  # Play again, Luck, Recap and BG Stats are on the frame's end card, above (companion.ui.story)
-        out = [section("Final scores", *body)]
+        # The frame's end card, above, says how the game ended (and has Play again, Luck, Recap and BG
+        # Stats: companion.ui.story); the panel says it no second time: the scores over the game instead.
+        page = getattr(self.frame.app, "page", None)
+        out = [section("Final scores", score_chart(s, logged_scores(self.frame), width=chart_width(getattr(page, "width", None)),
+                                                   sizes=self.sizes))]
         if s.world_rolls:
             out.append(section("The last world phase", *self.last_world()))
         return out
@@ -535,15 +543,17 @@ def roster(frame, state: State) -> ft.Control:
         current = i == state.current and state.phase != "over"
         waits = [ft.Text(f"Not now: {move.why_not}", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)
                  ] if move is not None and move.why_not else []
+        # The power's status under the name, not beside it: beside it, a long name and role at the largest
+        # text size were squeezed to a few letters a line.
         rows.append(ft.Container(ft.Column([
             ft.Row([
                 ft.Icon(ft.Icons.PLAY_ARROW if current else ft.Icons.PERSON, color=ft.Colors.PRIMARY if current else None),
                 ft.Text(f"{p.name} · {ROLE_NAMES[p.role]}", theme_style=ft.TextThemeStyle.TITLE_SMALL,
                         weight=ft.FontWeight.BOLD, expand=True),
-                tagged(f"sts-power-{i}", ft.Row([ft.Icon(icon, color=colour, size=18),
-                                                 ft.Text(status, color=colour, weight=ft.FontWeight.BOLD)],
-                                                spacing=4, tight=True)),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            tagged(f"sts-power-{i}", ft.Row([ft.Icon(icon, color=colour, size=18),
+                                             ft.Text(status, color=colour, weight=ft.FontWeight.BOLD)],
+                                            spacing=4, tight=True)),
             ft.Text(ROLE_POWERS[p.role], theme_style=ft.TextThemeStyle.BODY_MEDIUM,
                     color=ft.Colors.OUTLINE if state.powers_used[i] else None),
             *waits,

@@ -15,7 +15,7 @@ import flet.canvas as cv
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.ledger import ACCOUNTS, Line, balances_by_turn, lines_for, reconciles, totals
 from companion.log import Loaded, NotFound, replay
-from companion.ui.style import GAP, TAP
+from companion.ui.style import GAP
 from companion.ui.widgets import section, tagged, wide_button
 
 DEBT_COLOR = ft.Colors.DEEP_ORANGE_700
@@ -151,17 +151,16 @@ class LedgerScreen:
         self.canvas.shapes = chart_shapes(self.rows, self.width)
         sums = totals(lines)
         check = all(sums[a] == getattr(state, a) for a in ACCOUNTS)
-        legend = ft.Row([
-            ft.Row([ft.Container(width=18, height=6, bgcolor=DEBT_COLOR, border_radius=3),
-                    ft.Text("Total debt (loan + interest)")], spacing=6, tight=True),
-            ft.Row([ft.Container(width=18, height=6, bgcolor=REP_COLOR, border_radius=3),
-                    ft.Text("Reputation")], spacing=6, tight=True),
-        ], wrap=True, spacing=16)
+        # One line each, its words wrapping beside the swatch (in a wrapping row they were cut off).
+        legend = ft.Column([
+            ft.Row([ft.Container(width=18, height=6, bgcolor=colour, border_radius=3), ft.Text(words, expand=True)],
+                   spacing=6)
+            for colour, words in ((DEBT_COLOR, "Total debt (loan + interest)"), (REP_COLOR, "Reputation"))
+        ], spacing=4)
         chips = []
         for account in (None, *ACCOUNTS):
             name = "All" if account is None else account.capitalize()
-            cls = ft.FilledButton if account == self.account else ft.OutlinedButton
-            chips.append(cls(content=name, height=TAP, on_click=lambda e, a=account: self._pick(a)))
+            chips.append(wide_button(name, lambda e, a=account: self._pick(a), filled=account == self.account))
         shown = lines if self.account is None else lines_for(lines, self.account)
         self.body.controls = [
             back,

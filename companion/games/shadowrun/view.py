@@ -19,11 +19,13 @@ from companion.games.base import Event, FieldSpec, Outcome, field_specs, require
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.ui.forms import whole_number
-from companion.ui.style import GAP, TAP
-from companion.ui.widgets import icon_button, section, switch_row, tagged, text, tick_row, wide_button
+from companion.ui.home import radio_row
+from companion.ui.style import GAP
+from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, wide_button
 
-# Drawn afresh from the state (and what was typed, kept in `_MEMO`) on every redraw, and never changed
-# in place: the frame reconciles it with what the phone shows, so its controls keep their identity.
+# Drawn afresh from the state (and what was typed, kept in `_MEMO`, and which folds are open, both kept
+# per phone on its frame) on every redraw, and never changed in place: the frame reconciles it with
+# what the phone shows, so its controls keep their identity.
 RECONCILED = True
 
 SCREENS = {"ledger": LedgerScreen}
@@ -60,17 +62,32 @@ def _field(label: str, **kw) -> ft.TextField:
     return ft.TextField(label=label, on_change=keep, **kw)
 
 
+# The phone's text size, for the build under way (set with _MEMO): a field's width grows with its words.
+_SCALE = 1.0
+LARGE_TEXT = 1.3  # from this text size on, a field that shares a row with an expanding one gets its own row
+WIDEST = 280  # no fixed width beyond this: it fits a 360 px phone's card
+
+
+def _w(width: int) -> int:
+    """A field's width at this phone's text size (its label and number grow with it)."""
+    return min(round(width * _SCALE), WIDEST)
+
+
 def _num(label: str, value: int | str = "", *, width: Optional[int] = 110, helper: str = "") -> ft.TextField:
-    field = _field(label, value=str(value), width=width, helper=helper or None,
-                   keyboard_type=ft.KeyboardType.NUMBER, text_size=18)
+    field = _field(label, value=str(value), width=_w(width) if width else None, helper=helper or None,
+                   keyboard_type=ft.KeyboardType.NUMBER)  # the theme's size: it grows with the phone's text size
     if width is None:  # (an explicit expand=False would still wrap it in Expanded: never inside a Wrap)
         field.expand = True
     return field
 
 
-def _row(*controls: ft.Control) -> ft.Row:
+def _row(*controls: ft.Control) -> ft.Control:
     # A wrapping row gives its children unbounded width, so a row with an expanding field never wraps.
     wrap = not any(getattr(c, "expand", False) for c in controls)
+    if not wrap and _SCALE >= LARGE_TEXT:
+        # At a large text size the fixed-width ones leave the expanding one no room (its label broke
+        # mid-word): one under the other, the expanding one across the card (a row lets it expand).
+        return ft.Column([ft.Row([c]) if getattr(c, "expand", False) else c for c in controls], spacing=8)
     return ft.Row(list(controls), spacing=8, run_spacing=8, wrap=wrap,
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
@@ -89,9 +106,11 @@ class Ui:
     """What one build of the panel needs: the frame, the state, the game's moves, and action makers."""
 
     def __init__(self, frame):
-        global _MEMO
+        global _MEMO, _SCALE
         self.frame = frame
         self.memo = _MEMO = frame.__dict__.setdefault("_shadowrun_typed", {})
+        sizes = getattr(frame.app, "sizes", None)
+        self.scale = _SCALE = getattr(sizes, "scale", 1.0)
         self.s: R.State = frame.loaded.game_state
         self.moves = R.GAME.legal_moves(self.s)
         self.guard = frame.app.guard
@@ -190,12 +209,14 @@ def panel(frame) -> ft.Control:
     return ft.Column(parts, spacing=GAP)
 
 
-def _tile(label: str, value: int | str, identifier: str, *, color=None, width: int = 104) -> ft.Control:
+def _tile(label: str, value: int | str, identifier: str, *, color=None) -> ft.Control:
+    # As wide as the words need at the phone's text size (two to a row on a small phone at the largest),
+    # a label too long for one line wrapping onto a second rather than being cut off.
     return ft.Container(ft.Column([
-        ft.Text(label, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, no_wrap=True),
-        tagged(identifier, ft.Text(str(value), size=26, weight=ft.FontWeight.BOLD, color=color)),
+        ft.Text(label, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
+        tagged(identifier, ft.Text(str(value), size=round(26 * _SCALE), weight=ft.FontWeight.BOLD, color=color)),
     ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        width=width, padding=ft.Padding.symmetric(vertical=2, horizontal=4), border_radius=10,
+        width=max(104, round(88 * _SCALE)), padding=ft.Padding.symmetric(vertical=2, horizontal=4), border_radius=10,
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
 
 
@@ -214,8 +235,9 @@ def dashboard(ui: Ui) -> ft.Control:
     head = ft.Row([
         ft.Column([
             tagged("sr-turn", ft.Text(where, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)),
-            # Once over, the frame's end card says the result (the phase would only repeat it).
-            *([] if s.phase == "over" else [tagged("sr-phase", ft.Text(
+            # Once over, the frame's end card says the result (the phase would only repeat it); in setup
+            # the phase is "Setup", said just above.
+            *([] if s.phase in ("over", "setup") else [tagged("sr-phase", ft.Text(
                 R.phase_title(s.phase), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=ft.Colors.PRIMARY))]),
         ], spacing=0, expand=True),
         wide_button("Ledger", lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger"), icon=ft.Icons.RECEIPT_LONG,
@@ -452,7 +474,7 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
                     bold=True))
     name = _field(ui.spec("deploy", "name").label, expand=True, max_length=40)
     types = ui.spec("deploy", "card_type")
-    kind = ft.Dropdown(label=types.label, value="runner" if "runner" in types.choices else types.choices[0], width=150,
+    kind = ft.Dropdown(label=types.label, value="runner" if "runner" in types.choices else types.choices[0], width=_w(150),
                        options=[ft.DropdownOption(key=k, text=k) for k in types.choices])
     cost, upkeep, body, armor = (ui.num("deploy", "cost", width=80), ui.num("deploy", "upkeep", 0, width=80),
                                  ui.num("deploy", "body", width=80), ui.num("deploy", "armor", 0, width=80))
@@ -466,7 +488,7 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     sold = ui.num("sell_cards", "count", 1, width=120)
     spend = ui.num("spend", "amount", width=100)
     items = ui.spec("spend", "item")
-    item = ft.Dropdown(label=items.label, value="gear", width=150,
+    item = ft.Dropdown(label=items.label, value="gear", width=_w(150),
                        options=[ft.DropdownOption(key=k, text=k) for k in items.choices])
     out += [_row(sold, ui.button("Sell (+1 each)", "sell_cards",
                                  ui.send(lambda: R.SellCards(count=ui.number(sold, "sell_cards", "count"))),
@@ -497,17 +519,24 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if not s.objectives:
         return [text("No objective is in play: no run this turn.")]
+
+    def pick(key: str) -> None:
+        target.value = key
+        target.update()
+
+    # Rows whose words wrap (a Radio's or Checkbox's own label is cut off on a phone).
     target = ft.RadioGroup(value=str(s.objectives[0].id), content=ft.Column([
-        ft.Container(ft.Radio(value=str(o.id), label=f"{o.name} · {o.rep} rep · {o.challenges} challenge(s)"),
-                     height=TAP) for o in s.objectives], spacing=0))
+        radio_row(str(o.id), f"{o.name} · {o.rep} rep · {o.challenges} challenge(s)", pick) for o in s.objectives],
+        spacing=0))
     candidates = R.team_candidates(s)
     picked = [c for c in candidates if c.card_type == "runner"][:R.MAX_RUNNERS]
-    boxes = {c.id: ft.Checkbox(label=f"{c.name} ({c.card_type}, body {c.body - c.damage} of {c.body})",
-                               value=c in picked) for c in candidates}
+    ticks = {c.id: tick_row(f"{c.name} ({c.card_type}, body {c.body - c.damage} of {c.body})", c in picked)
+             for c in candidates}
+    boxes = {cid: box for cid, (_, box) in ticks.items()}
     out: list[ft.Control] = [
         text("Target objective", ft.TextThemeStyle.TITLE_SMALL, bold=True), target,
         text("The team", ft.TextThemeStyle.TITLE_SMALL, bold=True),
-        *(boxes.values() or [text("No unturned runner, spirit or drone.")]),
+        *([row for row, _ in ticks.values()] or [text("No unturned runner, spirit or drone.")]),
         text(f"{R.HOW['start_run']} Now: {R.event_draws(s.reputation)}."),
         ui.button("Start the Shadowrun", "start_run", ui.send(lambda: R.StartRun(
             objective_id=int(target.value), team=[cid for cid, b in boxes.items() if b.value])),
@@ -685,9 +714,9 @@ def runners_section(ui: Ui) -> ft.Control:
 
 def effects_section(ui: Ui) -> ft.Control:
     accounts = ui.spec("adjust", "account")
-    account = ft.Dropdown(label=accounts.label, value="cash", width=150,
+    account = ft.Dropdown(label=accounts.label, value="cash", width=_w(150),
                           options=[ft.DropdownOption(key=k, text=k) for k in accounts.choices])
-    amount = ui.num("adjust", "amount", width=120)
+    amount = ui.num("adjust", "amount", width=150)
     reason = _field(ui.spec("adjust", "reason").label, expand=True, max_length=40)
     options = _field("Options, separated by commas", expand=True)
 
@@ -699,12 +728,20 @@ def effects_section(ui: Ui) -> ft.Control:
         text(f"Among {', '.join(picked.data['options'])}"
              + (f" (die face {picked.data['face']})." if picked.data.get("face") else ".")),
         color=ft.Colors.SECONDARY_CONTAINER))]
-    return ft.ExpansionTile(
+    shown = ui.frame.__dict__.setdefault("_shadowrun_folds", {})  # this phone's screen: open or folded
+
+    def folded(e) -> None:
+        shown["effects"] = e.data if isinstance(e.data, bool) else str(e.data).lower() == "true"
+
+    # Keyed, and open or folded as this phone's player left it: a redraw (their own action, another
+    # phone's) neither folds it back nor opens it (the phone tells the server when it is tapped open).
+    return keyed("sr-effects", ft.ExpansionTile(
         title=ft.Text("Card effects and random targets", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
-        # Open after one of its own actions, so what it answered shows where it was asked.
-        expanded=ui.just_now("random_pick", "adjusted") is not None,
+        expanded=shown.get("effects", False),
+        on_change=folded,
         controls_padding=ft.Padding.all(12),
-        controls=[
+        expanded_cross_axis_alignment=ft.CrossAxisAlignment.STRETCH,
+        controls=[ft.Column([  # spaced and laid out as the sections above it
             text("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
             _row(account, amount), reason,
             ui.button("Apply the card effect", "adjust", ui.send(lambda: R.Adjust(
@@ -715,8 +752,8 @@ def effects_section(ui: Ui) -> ft.Control:
             ui.button("Pick one at random", "pick_random", ui.send(lambda: R.PickRandom(options=picks())),
                       icon=ft.Icons.SHUFFLE),
             *answer,
-        ],
-    )
+        ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)],
+    ))
 
 
 # --- setup form ------------------------------------------------------------------------------------------
@@ -728,11 +765,16 @@ class SetupForm:
     def __init__(self, app):
         d = R.Settings()
         spec = {f.name: f for f in field_specs(R.Settings)}  # labels and ranges from the settings model
-        self.loan = _num(f"Starting loan ({spec['loan'].hint}; cash starts equal)", d.loan, width=None,
-                         helper=f"Recommended: {d.loan}")
-        self.target = _num("Target reputation", d.target_reputation, width=None)
-        self.difficulty = ft.Dropdown(label="Difficulty (extra challenges per turn)", value=d.difficulty, expand=True,
-                                      options=[ft.DropdownOption(key=k, text=f"{k} (+{n})")
+        # Short labels, the rest in the helper under the field: a label that wraps (a narrow phone at its
+        # largest text size) runs over the field's border. Plain fields, as tall as their text: in the
+        # form's column an expanding field was squeezed flat (expand is for a row).
+        self.loan = ft.TextField(label="Starting loan", value=str(d.loan), keyboard_type=ft.KeyboardType.NUMBER,
+                                 helper=f"{spec['loan'].hint}; cash starts equal to it. Recommended: {d.loan}",
+                                 helper_max_lines=3)
+        self.target = ft.TextField(label="Target reputation", value=str(d.target_reputation),
+                                   keyboard_type=ft.KeyboardType.NUMBER)
+        self.difficulty = ft.Dropdown(label="Difficulty", value=d.difficulty,
+                                      options=[ft.DropdownOption(key=k, text=f"{k}: +{n} challenge{'' if n == 1 else 's'}")
                                                for k, n in R.EXTRA_CHALLENGES.items()])
         # Switch rows: their labels wrap at phone width (a Switch's own label is cut off).
         self.luck_row, self.luck = switch_row(f"Luck of the Draw: {spec['luck_of_the_draw'].label.lower()}",
@@ -744,8 +786,12 @@ class SetupForm:
                       for i, name in enumerate(d.deck_table, start=1)]
 
     def controls(self) -> list[ft.Control]:
-        return [self.loan, self.target, self.difficulty, self.luck_row, self.chipjacks_row, self.auto_pass_row,
-                text("Luck of the Draw: which player deck each die face names."), *self.decks]
+        def wide(field: ft.Control) -> ft.Control:  # the form's width (a row lets a field expand across)
+            field.expand = True
+            return ft.Row([field])
+        return [wide(self.loan), wide(self.target), wide(self.difficulty), self.luck_row, self.chipjacks_row,
+                self.auto_pass_row, text("Luck of the Draw: which player deck each die face names."),
+                *map(wide, self.decks)]
 
     def collect(self) -> dict:
         return {"loan": whole_number(self.loan, "Starting loan"), "target_reputation": whole_number(self.target, "Target reputation"),
