@@ -10,8 +10,8 @@ from companion.i18n import N_, _, as_text, fmt_ago, ngettext, render
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (FormDialog, big_button, dialog_frame, icon_button, readable_width, roomy, section,
-                                  tagged, wide_button)
+from companion.ui.widgets import (FormDialog, big_button, dialog_frame, icon_button, readable_width, section, tagged,
+                                  wide_button)
 
 IN_PROGRESS = N_("In progress")  # the status the store gives a campaign under way (models/tables.py)
 
@@ -194,11 +194,9 @@ def radio_row(value: str, words: str, pick) -> ft.Control:
 
 
 def form_dialog(app, title: str, controls=()) -> FormDialog:
-    """A FormDialog in the phone's language (the kit's Cancel is English): a refusal shows under its
-    title, changes nothing and leaves it open; a tap outside it closes it, as before."""
-    form = FormDialog(app, title, controls, modal=False)
-    form.dialog.actions[0] = ft.TextButton(content=roomy(_("Cancel")), on_click=lambda e: form.close())
-    return form
+    """The home screen's FormDialog: a refusal shows under its title, changes nothing and leaves it
+    open; a tap outside it closes it, as these dialogs always did."""
+    return FormDialog(app, title, controls, modal=False)
 
 
 def rename_dialog(app, campaign) -> FormDialog:
