@@ -488,6 +488,7 @@ def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
             tagged("qr-text", ft.Text(text if len(text) < 120 else text[:117] + "…",
                                       theme_style=ft.TextThemeStyle.BODY_SMALL)),
             full,
-        ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320),
+        ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320,
+            scroll=ft.ScrollMode.AUTO),  # at the largest text the caption and the link outgrow a phone
         actions=[ft.TextButton(content=_("Copy text"), icon=ft.Icons.COPY, on_click=copy)],
     )
