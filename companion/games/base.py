@@ -344,8 +344,8 @@ class Game:
     """
 
     key: str
-    title: str
-    summary: str
+    title: str  # the game's published name, the same in every language
+    summary: Any  # str or Msg: a sentence on the new-campaign screen
     Settings: type[BaseModel]
     State: type[BaseModel]
     Action: Any

@@ -25,7 +25,8 @@ def _bounds(info: FieldInfo) -> tuple[Any, Any]:
 
 
 def _label(name: str, info: FieldInfo) -> str:
-    return info.description or info.title or name.replace("_", " ").capitalize()
+    # A game marks its field descriptions with N_() so they reach the catalog; they are said here.
+    return _(info.description or info.title or name.replace("_", " ").capitalize())
 
 
 def _choices(annotation) -> list[str] | None:
@@ -58,7 +59,7 @@ class SettingsForm:
             return "bool", ft.Switch(label=label, value=bool(default), disabled=read_only)
         if choices:
             return "choice", ft.Dropdown(label=label, value=str(default.value if isinstance(default, Enum) else default),
-                                         options=[ft.DropdownOption(key=c, text=c.replace("_", " ")) for c in choices],
+                                         options=[ft.DropdownOption(key=c, text=_(c.replace("_", " "))) for c in choices],
                                          disabled=read_only, expand=True)
         if ann is int:
             low, high = _bounds(info)

@@ -14,12 +14,12 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import Field
 
 from companion.games.base import Dice, Event, Game, InputError, Model, Move, RuleError, event, field_specs, throw_one
-from companion.i18n import Msg
+from companion.i18n import N_, Msg
 
 
 class Settings(Model):
-    start: int = Field(0, ge=0, le=100, description="Starting value")
-    cap: int = Field(100, ge=1, le=1000, description="Highest value")
+    start: int = Field(0, ge=0, le=100, description=N_("Starting value"))
+    cap: int = Field(100, ge=1, le=1000, description=N_("Highest value"))
 
 
 class State(Model):
