@@ -27,7 +27,7 @@ from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (DicePad, DiceTray, big_button, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
+from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
                                   readable_width, section, switch_row, tagged)
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,8 @@ class CampaignScreen:
         # A long name ends in "…" on a phone rather than running under the share and settings icons.
         self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, max_lines=1,
                              overflow=ft.TextOverflow.ELLIPSIS)
-        self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
+        self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM, max_lines=2,
+                                                    overflow=ft.TextOverflow.ELLIPSIS))
         self.body = ft.Column(spacing=GAP)
         # Both say what they would do; a long label ends in "…" on the button (its full words are
         # still its name for screen readers, and the history has them).
@@ -100,6 +101,8 @@ class CampaignScreen:
         self._tray_shown = None  # the tray rolls last drawn
         self._own_changes: list[ft.Control] = []  # isolated parts to send after a redraw (see refresh)
         self._view: Optional[ft.View] = None
+        self.appbar: Optional[ft.AppBar] = None
+        self._two_rows = False  # undo and redo each on a row of its own (a phone with something to redo)
         self._kept: dict[str, tuple[Any, ft.Control]] = {}  # sections drawn last time, by key (see kept)
         self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
 
@@ -108,16 +111,18 @@ class CampaignScreen:
     def view(self) -> ft.View:
         self._follow()
         self._load()
-        self._view = ft.View(
-            route=f"/c/{self.campaign_id}",
-            appbar=ft.AppBar(
+        self.appbar = ft.AppBar(
                 title=ft.Column([self.title, self.headline], spacing=0, tight=True),
-                toolbar_height=72,
+                toolbar_height=self.app.sizes.title_bar(),
                 actions=[
                     icon_button(ft.Icons.QR_CODE_2, _("Share this table"), self._share),
                     icon_button(ft.Icons.TUNE, _("Campaign settings"), self._settings),
                 ],
-            ),
+            )
+        self._size_bars()
+        self._view = ft.View(
+            route=f"/c/{self.campaign_id}",
+            appbar=self.appbar,
             # A game with a board beside its tracks (WIDE = True in its view) uses a desktop's width.
             controls=[readable_width(self.body, wide=getattr(game_panel_module(self.loaded.campaign.game), "WIDE", False))],
             bottom_appbar=self.bottom_bar,
@@ -240,7 +245,8 @@ class CampaignScreen:
         narrow = self._narrow()
         two_rows = narrow and loaded.redo_label is not None
         self.undo_redo.controls[1].visible = not narrow or two_rows  # a phone shows redo only when there is one
-        self.bottom_bar.height = TAP * 2 + 38 if two_rows else TAP + 32
+        self._two_rows = two_rows
+        self._size_bars()
         if self.tray is None:
             # Made once and kept (not rebuilt): their own changes reach the phone as they happen. A
             # control kept inside a part that *is* rebuilt would be skipped by Flet's reconciliation.
@@ -302,6 +308,17 @@ class CampaignScreen:
             return self._game_panel()
         finally:
             self._kept = self._kept_now
+
+    def _size_bars(self) -> None:
+        """The title and undo bars grow with the phone's text size, and the title bar takes a second
+        headline line where the headline won't fit beside the two icons: nothing clipped."""
+        sizes = self.app.sizes
+        for button in (self.undo_button, self.redo_button):
+            button.height = sizes.tap
+        self.bottom_bar.height = sizes.tap * 2 + 38 if self._two_rows else sizes.tap + 32
+        if self.appbar is not None:
+            room = (self.app.page.width or 412) - 56 - 2 * (TAP + 8) - 16  # the back arrow, the two icons
+            self.appbar.toolbar_height = sizes.title_bar(1 if sizes.fits(self.headline.content.value or "", room) else 2)
 
     def _narrow(self) -> bool:
         return (self.app.page.width or 0) < 768
@@ -421,8 +438,8 @@ class CampaignScreen:
             return
         campaign = self.loaded.campaign
         close = lambda e: self.app.page.pop_dialog()  # noqa: E731
-        self.app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(_("Campaign settings")),
+        self.app.page.show_dialog(dialog_frame(
+            _("Campaign settings"),
             content=ft.Column([
                 ft.Text(_("Chosen when the campaign was created; they hold for its whole log."),
                         theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True),

@@ -10,8 +10,8 @@ from companion.i18n import N_, _, as_text, fmt_ago, ngettext, render
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (FormDialog, big_button, dialog_frame, icon_button, readable_width, section, tagged,
-                                  wide_button)
+from companion.ui.widgets import (FormDialog, big_button, dialog_frame, icon_button, radio_row, readable_width, section,
+                                  tagged, wide_button)
 
 IN_PROGRESS = N_("In progress")  # the status the store gives a campaign under way (models/tables.py)
 
@@ -178,19 +178,6 @@ class NewCampaignScreen:
         settings = parse_settings(game, self.form.collect()).model_dump(mode="json")
         campaign_id = self.app.store.create(self.chosen, self.name.value or "", settings)
         self.app.go(f"/c/{campaign_id}")
-
-
-def radio_row(value: str, words: str, pick) -> ft.Control:
-    """A radio button whose words wrap onto more lines (a Radio's own label never wraps: a long game
-    name was cut off at the largest text size), a tap tall; a tap on the words picks it too.
-    The radio keeps the words as its name, in a label too small to see, for screen readers and
-    tests; the words shown are left out of the screen reader's reading, which would say them twice."""
-    radio = ft.Radio(value=value, label=words, label_style=ft.TextStyle(size=0.01, color=ft.Colors.TRANSPARENT))
-    shown = ft.Semantics(exclude_semantics=True, content=ft.Text(words, theme_style=ft.TextThemeStyle.BODY_LARGE))
-    shown.expand = True
-    box = ft.Container(radio, width=48, clip_behavior=ft.ClipBehavior.HARD_EDGE)  # the words line up, however long
-    return ft.Container(ft.Row([box, shown], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                        padding=ft.Padding.symmetric(vertical=4), on_click=lambda e: pick(value), border_radius=8)
 
 
 def form_dialog(app, title: str, controls=()) -> FormDialog:

@@ -52,3 +52,19 @@ class Sizes:
 
     def __call__(self, size: float) -> int:
         return round(size * self.scale)
+
+    @property
+    def tap(self) -> int:
+        """A fixed-height button's height: TAP at normal text, taller as its words grow (a line of
+        label text is ~20 px at normal size), so the words are never clipped."""
+        return max(TAP, round(TAP + (self.scale - 1) * 20))
+
+    def title_bar(self, headline_lines: int = 1) -> int:
+        """The campaign's title bar: the name (title text, ~28 px a line) over the headline (body
+        text, ~20 px a line), with room around them; never lower than Material's 72."""
+        return max(72, round((28 + 20 * headline_lines) * self.scale) + 16)
+
+    def fits(self, words: str, width: float, style: str = "body_medium") -> bool:
+        """Whether `words` likely fit on one line `width` px wide (a Roboto character is about half
+        its font size wide): a guess good enough to give a line room before it is drawn."""
+        return len(words) * _BASE[style] * self.scale * 0.52 <= width

@@ -205,6 +205,19 @@ def close_dialog(app, dialog: ft.AlertDialog) -> None:
     app.page.update()
 
 
+def radio_row(value: str, words: str, pick) -> ft.Control:
+    """A radio button whose words wrap onto more lines (a Radio's own label never wraps: a long game
+    name was cut off at the largest text size), a tap tall; a tap on the words picks it too.
+    The radio keeps the words as its name, in a label too small to see, for screen readers and
+    tests; the words shown are left out of the screen reader's reading, which would say them twice."""
+    radio = ft.Radio(value=value, label=words, label_style=ft.TextStyle(size=0.01, color=ft.Colors.TRANSPARENT))
+    shown = ft.Semantics(exclude_semantics=True, content=ft.Text(words, theme_style=ft.TextThemeStyle.BODY_LARGE))
+    shown.expand = True
+    box = ft.Container(radio, width=48, clip_behavior=ft.ClipBehavior.HARD_EDGE)  # the words line up, however long
+    return ft.Container(ft.Row([box, shown], spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                        padding=ft.Padding.symmetric(vertical=4), on_click=lambda e: pick(value), border_radius=8)
+
+
 class FormDialog:
     """The app's one dialog that asks and then acts. Its buttons act through the app's guard: a refusal
     (the rules', a value out of its range, another phone acting first) shows under the title, in
@@ -365,7 +378,7 @@ class DicePad:
         self.faces: list[int] = []
         self.shown = ft.Container()
         self.count_text = ft.Text("", theme_style=ft.TextThemeStyle.BODY_LARGE)
-        self.use = wide_button(_("Use these dice"), None, icon=ft.Icons.CHECK, expand=True)
+        self.use = wide_button(_("Use these dice"), None, icon=ft.Icons.CHECK)
         self.back = wide_button(_("Remove last"), None, icon=ft.Icons.BACKSPACE, filled=False)
         self.number = ft.TextField(label=_("Face (1–{sides})", sides=chance.die.sides), keyboard_type=ft.KeyboardType.NUMBER,
                                    width=160, height=TAP + 8)
@@ -435,7 +448,10 @@ class DicePad:
             pad,
             tagged("pending-count", self.count_text),
             tagged("pending-entered", self.shown),
-            ft.Row([self.back, self.use], spacing=GAP),  # no wrap: an expanding button can't sit in a wrapping row
+            # One above the other, each the pad's width: side by side, large words squeezed "Use these
+            # dice" into a column of letters on a small phone.
+            self.use,
+            self.back,
         ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
@@ -480,8 +496,8 @@ def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
             full.visible = True
             full.update()
 
-    return ft.AlertDialog(
-        title=ft.Text(title),
+    return dialog_frame(
+        title,
         content=ft.Column([
             ft.Image(src=qr_png(text, box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN),
             ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_MEDIUM) if caption else ft.Container(),
