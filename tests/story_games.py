@@ -39,8 +39,8 @@ def save_the_singularity(store, name="Singularity night", *, actions=400, physic
             continue
         ready = {m.kind: m for m in game.legal_moves(loaded.game_state) if m.ready and m.why_not is None}
         state = loaded.game_state
-        if "stop" in ready and state.phase == "throw" and ready["stop"].label.split()[-1].isdigit() \
-                and int(ready["stop"].label.split()[-1]) >= 3:
+        if "stop" in ready and state.phase == "throw" and str(ready["stop"].label).split()[-1].isdigit() \
+                and int(str(ready["stop"].label).split()[-1]) >= 3:
             move = ready["stop"]
         else:
             move = next(ready[k] for k in ("roll", "press_on", "take_bust", "roll_d12", "stop") if k in ready)

@@ -33,11 +33,13 @@ from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, d
 log = logging.getLogger(__name__)
 
 
-def _text_fields(root: ft.Control):
-    """Every TextField in a tree of controls."""
+def _text_fields(root: ft.Control, skip: frozenset = frozenset()):
+    """Every TextField in a tree of controls, but not under a control whose id is in `skip`."""
     stack = [root]
     while stack:
         c = stack.pop()
+        if id(c) in skip:
+            continue
         if isinstance(c, ft.TextField):
             yield c
         for attr in ("controls", "content", "title", "subtitle", "leading", "trailing"):
@@ -105,6 +107,7 @@ class CampaignScreen:
         self._two_rows = False  # undo and redo each on a row of its own (a phone with something to redo)
         self._kept: dict[str, tuple[Any, ft.Control]] = {}  # sections drawn last time, by key (see kept)
         self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
+        self._reused: set[int] = set()  # ids of the kept sections this redraw reused as they were
 
     # --- lifecycle ---
 
@@ -171,7 +174,8 @@ class CampaignScreen:
 
     def _watch_typing(self, root: ft.Control) -> None:
         """Note which of the panel's text fields has the focus (see `_redraw_for_elsewhere`)."""
-        for field in _text_fields(root):
+        # A kept section reused as it was was walked when it was built: its fields are watched already.
+        for field in _text_fields(root, frozenset(self._reused)):
             if getattr(field, "_watched", False):
                 continue
             field._watched = True
@@ -298,12 +302,14 @@ class CampaignScreen:
         entry = self._kept.get(key)
         if entry is None or entry[0] != inputs:
             entry = (inputs, build())
+        else:
+            self._reused.add(id(entry[1]))
         self._kept_now[key] = entry
         return entry[1]
 
     def _drawn_panel(self) -> ft.Control:
         # What the panel keeps (kept) is what it drew this time: a section left out is forgotten.
-        self._kept_now = {}
+        self._kept_now, self._reused = {}, set()
         try:
             return self._game_panel()
         finally:
