@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional
 import flet as ft
 
 from companion import i18n
+from companion.i18n import N_, _, render
 from companion.context import AppContext
 from companion.games.base import InputError, RuleError
 from companion.log import NotFound, StaleAction
@@ -31,8 +32,10 @@ PHONE_DEFAULTS: dict[str, Any] = {"text_scale": 1.0, "theme": "system", "keep_aw
 THEMES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
 PHONE_SETTINGS_WAIT = 3.0  # seconds a new screen waits for its phone's settings before drawing with defaults
 
-GONE_TAP = "The screen changed as you tapped (another phone acted), so that tap did nothing. Check it and tap again."
-CRASHED = "Something went wrong on the table's computer. If this screen looks wrong, go back and open it again."
+# Said where shown, in each phone's language: _(GONE_TAP).
+GONE_TAP = N_("The screen changed as you tapped (another phone acted), so that tap did nothing. Check it and tap again.")
+CRASHED = N_("Something went wrong on the table's computer. If this screen looks wrong, go back and open it again.")
+TITLE = N_("Table Companion")  # the browser tab's title (the app's name, the same in most languages)
 
 
 class TableSession:
@@ -71,7 +74,7 @@ class TableSession:
         # traceback. Handlers in games and widgets aren't all guarded, so the last word is ours:
         # the details go to the server's log, the phone gets a sentence. (flet is pinned: 1.0.5.)
         page.session.error = self._crashed
-        page.title = "Table Companion"
+        page.title = _(TITLE)  # said again in the phone's language with every screen (show)
         page.data = self  # copy_text() finds the session from a control's page
         page.fonts = FONTS
         self._apply_theme()
@@ -147,7 +150,7 @@ class TableSession:
     def _crashed(self, message: str) -> None:
         log.error("unhandled error in a screen: %s", message)
         try:
-            self.toast(CRASHED, error=True)
+            self.toast(_(CRASHED), error=True)
         except Exception:
             log.debug("could not report the error to the screen", exc_info=True)
 
@@ -155,6 +158,7 @@ class TableSession:
         """Draw the screen for a route. A save that can't be read shows a screen that says so (with
         "Try again"), not a traceback; a read-only save adds its banner to every screen."""
         self.speak()
+        self.page.title = _(TITLE)
         try:
             self._show(route)
         except Exception as exc:
@@ -167,9 +171,9 @@ class TableSession:
         from companion.ui.widgets import big_button
 
         self.screen = None
-        view = ft.View(route=route, appbar=ft.AppBar(title=ft.Text("Table Companion")), padding=16, controls=[
+        view = ft.View(route=route, appbar=ft.AppBar(title=ft.Text(_(TITLE))), padding=16, controls=[
             ft.Semantics(identifier="db-error", content=ft.Text(message, theme_style=ft.TextThemeStyle.BODY_LARGE)),
-            big_button("Try again", lambda e: self.show(self.page.route), icon=ft.Icons.REFRESH),
+            big_button(_("Try again"), lambda e: self.show(self.page.route), icon=ft.Icons.REFRESH),
         ])
         self.page.views.clear()
         self.page.views.append(view)
@@ -181,7 +185,7 @@ class TableSession:
             return None
         return ft.Semantics(identifier="read-only-banner", content=ft.Container(
             ft.Row([ft.Icon(ft.Icons.LOCK_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
-                    ft.Text(f"Read-only: {reason} Campaigns can be seen and exported, not played.",
+                    ft.Text(_("Read-only: {reason} Campaigns can be seen and exported, not played.", reason=reason),
                             color=ft.Colors.ON_ERROR_CONTAINER, expand=True)]),
             bgcolor=ft.Colors.ERROR_CONTAINER, padding=12, border_radius=8))
 
@@ -271,7 +275,7 @@ class TableSession:
             self.speak()  # each event runs in a task of its own: the language lasts for this event
             if event_name in ("click", "tap", "submit", "long_press") and not resolve(control_id):
                 log.info("a %s reached a control that was just replaced (id %s)", event_name, control_id)
-                self.toast(GONE_TAP)
+                self.toast(_(GONE_TAP))
                 return
             await dispatch(control_id, event_name, event_data)
         session.dispatch_event = dispatch_event
@@ -334,8 +338,9 @@ class TableSession:
 
     # --- feedback ---
 
-    def toast(self, message: str, *, error: bool = False) -> None:
-        bar = ft.SnackBar(ft.Text(message, size=self.sizes(17)), bgcolor=ft.Colors.ERROR if error else None,
+    def toast(self, message: i18n.Text, *, error: bool = False) -> None:
+        """A message at the foot of this screen: words, or a Msg (said in this phone's language)."""
+        bar = ft.SnackBar(ft.Text(render(message), size=self.sizes(17)), bgcolor=ft.Colors.ERROR if error else None,
                           show_close_icon=True, duration=ft.Duration(seconds=6 if error else 3))
         self.page.show_dialog(bar)
 
@@ -365,8 +370,8 @@ class TableSession:
                     raise
                 log.warning("a tap met a database error", exc_info=True)
                 reason = self.ctx.read_only_reason  # say why it's read-only, not just that it is
-                report(f"Nothing can be changed: {reason}" if reason
-                       else f"{plain_db_error(exc, self.ctx.db.path)} Nothing was changed.")
+                report(_("Nothing can be changed: {reason}", reason=reason) if reason
+                       else _("{problem} Nothing was changed.", problem=plain_db_error(exc, self.ctx.db.path)))
         return handler
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None], *, danger: bool = True) -> None:
@@ -379,7 +384,7 @@ class TableSession:
 
         dialog = ft.AlertDialog(
             modal=True, title=ft.Text(title), content=ft.Text(text),
-            actions=[ft.TextButton(content="Cancel", on_click=close),
+            actions=[ft.TextButton(content=_("Cancel"), on_click=close),
                      ft.FilledButton(content=yes, on_click=accept,
                                      style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR) if danger else None)],
         )

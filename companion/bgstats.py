@@ -16,17 +16,20 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from datetime import datetime, timezone
 from typing import Any, Optional, Sequence
 from urllib.parse import quote
 
 from companion.games import get_game
 from companion.games.base import InputError
+from companion.i18n import N_, Msg
 from companion.sessions import split
 from companion.standings import Standings
 
-SOURCE_NAME = "Table Companion"
+# The app's name, as BG Stats knows the plays it logs: the same in every language (never translated,
+# or one play logged from two phones would come from two apps).
+SOURCE_NAME = N_("Table Companion")
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
-DATE_FORMAT = "%Y-%m-%d %H:%M:%S"  # BG Stats' yyyy-MM-dd HH:mm:ss, in UTC
 MAX_BGG_ID = 10_000_000
 
 
@@ -44,8 +47,8 @@ def parse_bgg_id(text: str) -> Optional[int]:
     found = re.fullmatch(r"(?:https?://)?(?:www\.)?boardgamegeek\.com/boardgame/(\d+)(?:/.*)?|(\d+)", text)
     number = int(found.group(1) or found.group(2)) if found else 0
     if not 1 <= number <= MAX_BGG_ID:
-        raise InputError(f"A BoardGameGeek id is a whole number from 1 to {MAX_BGG_ID:,} "
-                         f"(the number in the game's BoardGameGeek address); got “{text[:30]}”.")
+        raise InputError(Msg("A BoardGameGeek id is a whole number from 1 to {max} (the number in the game's "
+                             "BoardGameGeek address); got “{got}”.", max=MAX_BGG_ID, got=text[:30]))
     return number
 
 
@@ -74,11 +77,11 @@ def play(*, game_key: str, campaign: Any, lines: Sequence, standings: Standings,
          bgg_id: Optional[int] = None) -> dict:
     """The BG Stats play of a finished game (`campaign`: its row; `lines`: the actions in effect)."""
     if not standings.finished:
-        raise InputError("Only a finished game can be logged to BG Stats.")
+        raise InputError(Msg("Only a finished game can be logged to BG Stats."))
     game = get_game(game_key)
     mine = play_lines(game_key, lines)
     if not mine:
-        raise InputError("Nothing was played in this game yet.")
+        raise InputError(Msg("Nothing was played in this game yet."))
     sessions = split(mine, created=campaign.created_at if mine[0].seq == 1 else None)
     entry: dict[str, Any] = {
         "name": game.title,
@@ -102,11 +105,23 @@ def play(*, game_key: str, campaign: Any, lines: Sequence, standings: Standings,
         "sourceName": SOURCE_NAME,
         # the campaign's seed (never shown: it would tell its dice) and where the play began in its log
         "sourcePlayId": "tc-play-" + _stable_id("play", game_key, campaign.seed, mine[0].seq),
-        "playDate": sessions[0].start.strftime(DATE_FORMAT),
+        "playDate": play_date(sessions[0].start),
         "durationMin": max(1, sum(s.minutes for s in sessions)),
         "game": entry,
         "players": players,
     }
+
+
+def play_date(moment: datetime) -> str:
+    """A moment as BG Stats' playDate: yyyy-MM-dd HH:mm:ss, in UTC (a moment without a zone is UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).replace(tzinfo=None, microsecond=0).isoformat(sep=" ")
+
+
+def started(data: dict) -> datetime:
+    """When a play began (its playDate), in UTC."""
+    return datetime.fromisoformat(data["playDate"]).replace(tzinfo=timezone.utc)
 
 
 def dumps(data: dict) -> str:

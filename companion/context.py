@@ -48,7 +48,7 @@ class AppContext:
 
     @classmethod
     def open(cls, url: Optional[str] = None, *, join_url: Optional[str] = None, token: Optional[str] = None,
-             backup_dir: Optional[Path] = None, start_backup: bool = True) -> "AppContext":
+             backup_dir: Optional[Path] = None, start_backup: bool = True) -> AppContext:
         """Open the save for the app. One that can't be written here opens read-only (see
         `read_only_reason`). `start_backup=False` for one-off commands (export, import), whose
         backups would push the real ones out of the rotation."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from companion.games.base import Chance, DieSpec, InputError, NeedDice, d
+from companion.i18n import Msg
 
 MAX_SIDES = 100
 MAX_DICE = 100
@@ -42,7 +43,7 @@ class RolledDie:
         return [self.sides, self.value, 1 if self.physical else 0]
 
     @classmethod
-    def from_json(cls, data: list) -> "RolledDie":
+    def from_json(cls, data: list) -> RolledDie:
         return cls(int(data[0]), int(data[1]), bool(data[2]))
 
 
@@ -64,13 +65,14 @@ class SeededDice:
 
     def roll(self, sides: int) -> int:
         if not 2 <= sides <= MAX_SIDES:
-            raise InputError(f"A die has between 2 and {MAX_SIDES} sides (got {sides}).")
+            raise InputError(Msg("A die has between 2 and {max} sides (got {sides}).", max=MAX_SIDES, sides=sides))
         # Always advance the stream, so a typed result doesn't shift the later seeded dice.
         seeded = self._rng.randint(1, sides)
         if self._entered:
             value = self._entered.pop(0)
             if not isinstance(value, int) or not 1 <= value <= sides:
-                raise InputError(f"A d{sides} shows 1 to {sides} (you entered {value}).")
+                raise InputError(Msg("A {die} shows 1 to {sides} (you entered {value}).", die=f"d{sides}", sides=sides,
+                                     value=str(value)))
             self.rolled.append(RolledDie(sides, value, True))
             return value
         self.rolled.append(RolledDie(sides, seeded, False))
@@ -92,10 +94,12 @@ class RecordedDice:
 
     def roll(self, sides: int) -> int:
         if self.position >= len(self.recorded):
-            raise ReplayMismatch(f"the action asked for more dice than were recorded ({len(self.recorded)}).")
+            raise ReplayMismatch(Msg("the action asked for more dice than were recorded ({count}).",
+                                     count=len(self.recorded)))
         die = self.recorded[self.position]
         if die.sides != sides:
-            raise ReplayMismatch(f"die {self.position + 1} was a d{die.sides}, the replay asked for a d{sides}.")
+            raise ReplayMismatch(Msg("die {number} was a {recorded}, the replay asked for a {asked}.",
+                                     number=self.position + 1, recorded=f"d{die.sides}", asked=f"d{sides}"))
         self.position += 1
         return die.value
 
@@ -125,15 +129,15 @@ class PhysicalDice:
         start = len(self.rolled)
         if len(self.entered) - start < chance.count:
             if len(self.entered) > start:  # some dice left, but not a whole throw
-                raise InputError(f"{chance.why}: enter {chance.count} {chance.die.label} at once "
-                                 f"(got {len(self.entered) - start}).")
+                raise InputError(Msg("{reason}: enter {count} {die} at once (got {got}).", reason=chance.why,
+                                     count=chance.count, die=chance.die.label, got=len(self.entered) - start))
             raise NeedDice(chance)
         faces = chance.check_faces(self.entered[start:start + chance.count])
         self.rolled.extend(RolledDie(chance.die.sides, f, True) for f in faces)
         return faces
 
     def roll(self, sides: int) -> int:
-        return self.throw(Chance(count=1, die=d(sides), why=f"a d{sides}"))[0]
+        return self.throw(Chance(count=1, die=d(sides), why=Msg("a {die}", die=f"d{sides}")))[0]
 
     def unused_entries(self) -> list[int]:
         return self.entered[len(self.rolled):]
@@ -153,10 +157,10 @@ class ScriptedDice:
 
     def roll(self, sides: int) -> int:
         if not self.faces:
-            raise AssertionError("ScriptedDice ran out of faces")
+            raise AssertionError("{} ran out of faces".format(type(self).__name__))  # a test's mistake: never shown
         value = self.faces.pop(0)
         if not 1 <= value <= sides:
-            raise AssertionError(f"scripted face {value} is not on a d{sides}")
+            raise AssertionError("{}: face {} is not on a d{}".format(type(self).__name__, value, sides))  # never shown
         self.rolled.append(RolledDie(sides, value, False))
         return value
 
@@ -170,7 +174,7 @@ def hand_die(black_faces: int = 1) -> DieSpec:
     from companion.games.biosphere5.rules import hand_die as biosphere_hand_die
 
     if not 0 <= black_faces <= 6:
-        raise InputError(f"The hand die has 0 to 6 black-hand faces (got {black_faces}).")
+        raise InputError(Msg("The hand die has 0 to 6 black-hand faces (got {got}).", got=black_faces))
     return biosphere_hand_die(black_faces)
 
 
@@ -179,11 +183,11 @@ def parse_notation(text: str) -> tuple[int, DieSpec]:
     cleaned = text.strip().lower().replace(" ", "")
     count_text, sep, sides_text = cleaned.partition("d")
     if not sep or not sides_text.isdigit() or (count_text and not count_text.isdigit()):
-        raise InputError(f"Write dice as NdX, like 2d6 or d12 (got {text[:20]!r}).")
+        raise InputError(Msg("Write dice as NdX, like 2d6 or d12 (got {got}).", got=repr(text[:20])))
     count = int(count_text) if count_text else 1
     sides = int(sides_text)
     if not 1 <= count <= MAX_DICE:
-        raise InputError(f"Roll 1 to {MAX_DICE} dice at a time (got {count}).")
+        raise InputError(Msg("Roll 1 to {max} dice at a time (got {count}).", max=MAX_DICE, count=count))
     if not 2 <= sides <= MAX_SIDES:
-        raise InputError(f"A die has 2 to {MAX_SIDES} sides (got {sides}).")
+        raise InputError(Msg("A die has 2 to {max} sides (got {sides}).", max=MAX_SIDES, sides=sides))
     return count, DieSpec(sides=sides)

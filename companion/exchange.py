@@ -24,10 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, P
 
 from companion import __version__
 from companion.games import get_game, is_known
-from companion.games.base import Event, InputError, event
-from companion.i18n import stored_text
-from companion.log import (SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, format_errors, headline_and_status,
-                           replay)
+from companion.games.base import Event, InputError
+from companion.i18n import Msg, Text, stored_text
+from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
+                           headline_and_status, reason, replay)
 from models.tables import ActionRow, Campaign, CatalogEntry
 
 FORMAT = "table-companion/campaign"
@@ -90,7 +90,7 @@ class ExportedAction(_Strict):
     def _dice(cls, dice: list[list[int]]) -> list[list[int]]:
         for sides, value, physical in dice:
             if sides < 1 or physical not in (0, 1):  # the faces themselves are checked by the replay
-                raise ValueError(f"the die {[sides, value, physical]} is not [sides, value, physical 0 or 1]")
+                raise ValueError(Msg("the die {die} is not [sides, value, physical 0 or 1]", die=str([sides, value, physical])))
         return dice
 
 
@@ -126,7 +126,7 @@ class ExportedCatalogEntry(_Strict):
     @classmethod
     def _plain_key(cls, value: str) -> str:
         if _CONTROLS.search(value):
-            raise ValueError("a key can't hold control characters")
+            raise ValueError(Msg("a key can't hold control characters"))
         return value
 
     @field_validator("name")
@@ -134,7 +134,7 @@ class ExportedCatalogEntry(_Strict):
     def _no_controls(cls, value: str) -> str:
         value = " ".join(strip_controls(value).split())
         if not value:
-            raise ValueError("a name can't be empty")
+            raise ValueError(Msg("a name can't be empty"))
         return value
 
 
@@ -144,19 +144,25 @@ class ExportedCatalog(_Strict):
     entries: list[ExportedCatalogEntry]
 
 
-_LIBRARY_NOTE = re.compile(r"\s*\(?For further information visit https?://\S+\)?|\s*https?://errors\.pydantic\.dev\S*")
+_LIBRARY_NOTE = re.compile(r"\s*\(?For\sfurther\sinformation\svisit\shttps?://\S+\)?|\s*https?://errors\.pydantic\.dev\S*")
 
 
 class ImportRefused(InputError):
-    """The file can't be imported; the message says what is wrong. Nothing was written."""
+    """The file can't be imported; the message (a Msg, said in the phone's language) says what is
+    wrong. Nothing was written."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: Text):
         # A player reads this: no library's help links (pydantic appends one to its errors).
-        super().__init__(_LIBRARY_NOTE.sub("", str(message)).strip())
+        super().__init__(message if isinstance(message, Msg) else _plain(message))
 
 
-def _refuse_invalid(exc: ValidationError, what: str) -> ImportRefused:
-    return ImportRefused(f"{what} — {format_errors(exc)}.")
+def _plain(text: Any) -> str:
+    """A library's words without its help links."""
+    return _LIBRARY_NOTE.sub("", str(text)).strip()
+
+
+def _refuse_invalid(exc: ValidationError, what: Msg) -> ImportRefused:
+    return ImportRefused(Msg("{what} — {problems}.", what=what, problems=_plain(format_errors(exc))))
 
 
 # --- campaigns -----------------------------------------------------------------------------------
@@ -225,52 +231,60 @@ def _gunzip(raw: bytes) -> bytes:
     try:
         data = inflater.decompress(raw, MAX_BYTES + 1)
         if len(data) > MAX_BYTES:
-            raise ImportRefused(f"The file unpacks to more than an import may hold ({MAX_BYTES / 1e6:.0f} MB, "
-                                f"about {MAX_ACTIONS:,} actions).")
+            raise ImportRefused(Msg("The file unpacks to more than an import may hold ({mb} MB, about {actions} actions).",
+                                    mb=round(MAX_BYTES / 1e6), actions=MAX_ACTIONS))
         if not inflater.eof or inflater.unused_data:
-            raise ImportRefused("The gzip file is damaged or cut short.")
+            raise ImportRefused(Msg("The gzip file is damaged or cut short."))
     except zlib.error as exc:
-        raise ImportRefused(f"The gzip file is damaged ({exc}).") from None
+        raise ImportRefused(Msg("The gzip file is damaged ({problem}).", problem=str(exc))) from None
     return data
+
+
+def _not_an_export(expect: str) -> ImportRefused:
+    """Text that is no export at all (not JSON, not even text): pasted by mistake, or the wrong file."""
+    if expect == CATALOG_FORMAT:
+        return ImportRefused(Msg("This is not a catalog export: paste the whole text of an export, or choose its file."))
+    return ImportRefused(Msg("This is not a campaign export: paste the whole text of an export, or choose its file."))
 
 
 def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
     """Bytes/text of a file or QR text → a dict, refusing oversized, malformed or foreign input."""
     if len(raw) > MAX_BYTES * (1 if isinstance(raw, bytes) else 4) or (
             isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > MAX_BYTES):
-        raise ImportRefused(f"The file is over {MAX_BYTES / 1e6:.0f} MB; an import may be at most {MAX_BYTES / 1e6:.0f} MB "
-                            f"(about {MAX_ACTIONS:,} actions).")
+        raise ImportRefused(Msg("The file is over {mb} MB; an import may be at most {mb} MB (about {actions} actions).",
+                                mb=round(MAX_BYTES / 1e6), actions=MAX_ACTIONS))
     if isinstance(raw, (bytes, bytearray)) and bytes(raw[:2]) == GZIP_MAGIC:
         raw = _gunzip(bytes(raw))
     if isinstance(raw, (bytes, bytearray)):
         try:
             text = bytes(raw).decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
         except UnicodeDecodeError:
-            raise ImportRefused("The file is not valid JSON (it is not UTF-8 text).") from None
+            raise _not_an_export(expect) from None  # not text at all: a photo, a document
     else:
         text = raw
     text = text.lstrip("\ufeff").strip()
     try:
         text.encode("utf-8")  # pasted text can carry lone surrogates, which no save can store
     except UnicodeEncodeError:
-        raise ImportRefused("The file is not valid JSON (it is not UTF-8 text).") from None
+        raise _not_an_export(expect) from None
     if text.startswith(QR_PREFIX):
         text = from_qr_text(text)
     if not text:
-        raise ImportRefused("The file is empty.")
-    data = _loads(text)
+        raise ImportRefused(Msg("The file is empty."))
+    data = _loads(text, expect)
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, CATALOG_FORMAT):
-        raise ImportRefused("This is not a Table Companion export (its “format” field is missing or different).")
+        raise ImportRefused(Msg("This is not a Table Companion export (its “format” field is missing or different)."))
     if data["format"] != expect:
-        kind = "a catalog" if data["format"] == CATALOG_FORMAT else "a campaign"
-        raise ImportRefused(f"This file is {kind}, not what was asked for.")
+        raise ImportRefused(Msg("This file is a catalog, not what was asked for.") if data["format"] == CATALOG_FORMAT
+                            else Msg("This file is a campaign, not what was asked for."))
     version = data.get("version")
     if type(version) is not int:  # not "1", not true (a bool is an int to Python)
-        raise ImportRefused("The file has no format version (a whole number).")
+        raise ImportRefused(Msg("The file has no format version (a whole number)."))
     if version > VERSION:
-        raise ImportRefused(f"The file was made by a newer version of the app (format {version}; this app reads up to {VERSION}). Update the app.")
+        raise ImportRefused(Msg("The file was made by a newer version of the app (format {version}; this app reads up "
+                                "to {newest}). Update the app.", version=version, newest=VERSION))
     if version < 1:
-        raise ImportRefused(f"Unknown format version {version}.")
+        raise ImportRefused(Msg("Unknown format version {version}.", version=version))
     return data
 
 
@@ -282,19 +296,20 @@ def _int(digits: str) -> int:
     # Checked before int(): Python refuses 4,300+ digits with a ValueError of its own, and a save
     # never holds more than a 63-bit seed.
     if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise _TooBig(f"it holds a number of {len(digits.lstrip('-'))} digits (at most {MAX_DIGITS})")
+        raise _TooBig(Msg("it holds a number of {digits} digits (at most {max})", digits=str(len(digits.lstrip("-"))),
+                          max=MAX_DIGITS))
     return int(digits)
 
 
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _TooBig(f"it holds a number too big to use ({text[:20]})")
+        raise _TooBig(Msg("it holds a number too big to use ({number})", number=text[:20]))
     return value
 
 
 def _not_a_number(name: str) -> None:
-    raise _TooBig(f"it holds {name}, which JSON does not allow")
+    raise _TooBig(Msg("it holds {name}, which JSON does not allow", name=name))
 
 
 def _check_tree(data: Any) -> None:
@@ -307,25 +322,30 @@ def _check_tree(data: Any) -> None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise ImportRefused("The file is not valid JSON (it holds text that is not UTF-8).") from None
+                raise ImportRefused(Msg("The file is not valid JSON (it holds text that is not UTF-8).")) from None
         elif isinstance(value, (dict, list)):
             if depth > MAX_DEPTH:
-                raise ImportRefused(f"The file is not a Table Companion export (it nests more than {MAX_DEPTH} "
-                                    "levels deep).")
+                raise _too_deep()
             if isinstance(value, dict):
                 stack.extend((k, depth) for k in value)
             stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
 
 
-def _loads(text: str) -> Any:
+def _too_deep() -> ImportRefused:
+    return ImportRefused(Msg("The file is not a Table Companion export (it nests more than {levels} levels deep).",
+                             levels=MAX_DEPTH))
+
+
+def _loads(text: str, expect: str = FORMAT) -> Any:
     try:
         data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_not_a_number)
     except RecursionError:
-        raise ImportRefused(f"The file is not a Table Companion export (it nests more than {MAX_DEPTH} levels deep).") from None
+        raise _too_deep() from None
     except _TooBig as exc:
-        raise ImportRefused(f"The file is not a Table Companion export ({exc}).") from None
-    except ValueError as exc:  # JSONDecodeError, and anything else the parser refuses
-        raise ImportRefused(f"The file is not valid JSON ({exc}).") from None
+        raise ImportRefused(Msg("The file is not a Table Companion export ({problem}).", problem=reason(exc))) from None
+    except ValueError:  # JSONDecodeError, and anything else the parser refuses: not an export at all
+        log.info("import refused: not JSON", exc_info=True)
+        raise _not_an_export(expect) from None
     _check_tree(data)
     return data
 
@@ -335,25 +355,27 @@ def check_structure(data: dict) -> ExportedCampaign:
     try:
         exported = ExportedCampaign.model_validate(data)
     except ValidationError as exc:
-        raise _refuse_invalid(exc, "The file's contents are not valid") from None
+        raise _refuse_invalid(exc, Msg("The file's contents are not valid")) from None
     if not is_known(exported.game):
-        raise ImportRefused(f"The file is for an unknown game {exported.game!r}.")
+        raise ImportRefused(Msg("The file is for an unknown game {game}.", game=repr(exported.game)))
     try:
         exported.name = clean_name(exported.name)
     except InputError as exc:
-        raise ImportRefused(str(exc)) from None
+        raise ImportRefused(reason(exc)) from None
     game = get_game(exported.game)
     try:  # the settings as JSON, strictly: "3" is not a number here either
         game.Settings.model_validate_json(json.dumps(exported.settings), strict=True)
     except ValidationError as exc:
-        raise _refuse_invalid(exc, "Settings refused") from None
+        raise _refuse_invalid(exc, Msg("Settings refused")) from None
     if len(exported.log) > MAX_ACTIONS + 1:
-        raise ImportRefused(f"The campaign has {len(exported.log) - 1:,} actions; an import may hold at most {MAX_ACTIONS:,}.")
+        raise ImportRefused(Msg("The campaign has {count} actions; an import may hold at most {max}.",
+                                count=len(exported.log) - 1, max=MAX_ACTIONS))
     seqs = [e.seq for e in exported.log]
     if seqs != list(range(len(seqs))):
-        raise ImportRefused("The log's actions are not numbered 0, 1, 2, … without gaps.")
+        raise ImportRefused(Msg("The log's actions are not numbered 0, 1, 2, … without gaps."))
     if exported.cursor > len(seqs) - 1:
-        raise ImportRefused(f"The file's position ({exported.cursor}) is beyond its last action ({len(seqs) - 1}).")
+        raise ImportRefused(Msg("The file's position ({position}) is beyond its last action ({last}).",
+                                position=exported.cursor, last=len(seqs) - 1))
     return exported
 
 
@@ -369,13 +391,18 @@ def validate_campaign(data: dict) -> ExportedCampaign:
                         # app-rolling campaign's game actions hold only the app's dice.
                         entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
     except InputError as exc:
-        raise ImportRefused(str(exc)) from exc
+        raise ImportRefused(reason(exc)) from exc
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
         # The rules met an action no screen could have sent: a refusal, not a crash.
         log.info("import refused: the replay raised", exc_info=True)
-        raise ImportRefused(f"The log can't be replayed: an action doesn't fit the game ({exc}).") from None
+        said = reason(exc)
+        raise ImportRefused(Msg("The log can't be replayed: an action doesn't fit the game ({problem}).",
+                                problem=said if isinstance(said, Msg) else _plain(said))) from None
     if not report.ok:
-        raise ImportRefused("The log does not replay to its recorded states: " + "; ".join(report.mismatches[:3]))
+        found: Text = ""
+        for mismatch in report.mismatches[:3]:
+            found = mismatch if not found else found + "; " + mismatch
+        raise ImportRefused(Msg("The log does not replay to its recorded states: {problems}", problems=found))
     # What happened is what the rules say happened, not what the file says.
     for e in exported.log[1:]:
         e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
@@ -402,13 +429,12 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
         for e in exported.log:
             events = [Event.coerce(x).model_dump(mode="json") for x in e.events]
             if e.seq == 0:  # the campaign's first row says it was made (the replay starts after it)
-                events = [event("created", f"Campaign “{campaign.name}” created.", name=campaign.name)
-                          .model_dump(mode="json")]
+                events = [created_event(campaign.name).model_dump(mode="json")]
             kept = states.get(e.seq)  # the newest state whole, a compressed snapshot every few rows
             row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
                             state=kept.model_dump(mode="json") if e.seq == head else None,
                             snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 else None,
-                            label=e.label if e.seq else "campaign created", context=e.context)
+                            label=e.label if e.seq else SETUP_LABEL, context=e.context)
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)
             s.add(row)
@@ -437,12 +463,12 @@ def import_catalog(store: Store, raw: bytes | str, *, validate_entry=None) -> in
     try:
         catalog = ExportedCatalog.model_validate(data)
     except ValidationError as exc:
-        raise _refuse_invalid(exc, "The catalog is not valid") from None
+        raise _refuse_invalid(exc, Msg("The catalog is not valid")) from None
     if validate_entry:
         for entry in catalog.entries:
             problem = validate_entry(entry)
             if problem:
-                raise ImportRefused(f"{entry.name}: {problem}")
+                raise ImportRefused(Msg("{name}: {problem}", name=entry.name, problem=problem))
     with store.db.session() as s:
         for entry in catalog.entries:
             row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == entry.kind, CatalogEntry.key == entry.key)).first()
@@ -468,12 +494,12 @@ def from_qr_text(text: str) -> str:
         inflater = zlib.decompressobj()
         data = inflater.decompress(base64.b64decode(packed.encode("ascii"), altchars=b"-_", validate=True), MAX_BYTES + 1)
         if not inflater.eof:
-            raise ValueError("it is cut short")
+            raise ValueError(Msg("it is cut short"))
     except (ValueError, zlib.error) as exc:
-        raise ImportRefused(f"The QR text is damaged ({exc}).") from None
+        raise ImportRefused(Msg("The QR text is damaged ({problem}).", problem=reason(exc))) from None
     if len(data) > MAX_BYTES:
-        raise ImportRefused("The QR text unpacks to more than an import may hold.")
+        raise ImportRefused(Msg("The QR text unpacks to more than an import may hold."))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ImportRefused("The QR text is damaged (it does not unpack to text).") from None
+        raise ImportRefused(Msg("The QR text is damaged (it does not unpack to text).")) from None

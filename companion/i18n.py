@@ -48,7 +48,7 @@ from babel.numbers import format_decimal, parse_pattern
 from babel.support import Translations
 
 __all__ = ["_", "gettext", "ngettext", "pgettext", "N_", "Msg", "NMsg", "render", "Percent", "Lang", "lang", "Text",
-           "as_text", "stored_text",
+           "as_text", "stored_text", "data_word",
            "current", "use", "speaking", "languages", "autonym", "negotiate", "PhoneLanguage", "BROWSER",
            "fmt_number", "fmt_percent", "fmt_date", "fmt_datetime", "fmt_ago"]
 
@@ -319,6 +319,12 @@ def stored_text(value: Any, limit: Optional[int] = None) -> str:
 
 _MSG_PREFIX = '{"msgid":'
 _JOINED = "{first}{second}"  # two texts side by side (not a message of its own: nothing to translate)
+
+
+def data_word(word: str) -> Msg:
+    """A word the rules keep as data (a die's name, a face's, who rolls), said in the phone's language
+    where the catalog has it: its game marks it for the catalog with `N_()` where it defines it."""
+    return Msg(word)
 
 
 def NMsg(singular: str, plural: str, n: int, **params: Any) -> Msg:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from companion.games.base import Event
-from companion.log import Applied, HistoryLine, Loaded, NotFound, Store
+from companion.log import Applied, HistoryLine, Loaded, NotFound, Store, not_found
 from companion.sync import Hub
 from models.tables import Campaign
 
@@ -131,7 +131,7 @@ class LiveCampaign:
         store's own notice of this change (changed_elsewhere) isn't read back."""
         with self._lock:
             if self.snapshot is None:
-                raise NotFound(f"Campaign {self.campaign_id} does not exist (it may have been deleted).")
+                raise NotFound(not_found(self.campaign_id))
             self._writer = threading.get_ident()
             try:
                 yield

@@ -25,9 +25,9 @@ from sqlmodel import select
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
 from companion.games import get_game, is_known
 from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event
-from companion.i18n import Msg, as_text, stored_text
+from companion.i18n import N_, Msg, _, NMsg, Text, as_text, stored_text
 from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
-                             apply_table, describe_table)
+                             apply_table, describe_table, roll_words)
 from models.db import Database
 from models.tables import ActionRow, Campaign
 
@@ -49,17 +49,19 @@ class NotFound(LookupError):
 def clean_name(name: str) -> str:
     """Trimmed campaign name; refuses empty and over-long names with a clear message."""
     if not isinstance(name, str):
-        raise InputError("A name must be text.")
+        raise InputError(Msg("A name must be text."))
     name = " ".join(name.split())
     if not name:
-        raise InputError("Give the campaign a name (1 to 60 characters).")
+        raise InputError(Msg("Give the campaign a name (1 to {max} characters).", max=NAME_MAX))
     if len(name) > NAME_MAX:
-        raise InputError(f"A name has at most {NAME_MAX} characters (this one has {len(name)}).")
+        raise InputError(Msg("A name has at most {max} characters (this one has {count}).", max=NAME_MAX,
+                             count=len(name)))
     return name
 
 
 def format_errors(exc: ValidationError) -> str:
-    """A pydantic error as one line a player can read: 'loan: must be at most 20'."""
+    """A pydantic error as one line a player can read: 'loan: must be at most 20' (the validator's own
+    words: pydantic's are English; a rule's refusal raised inside a validator is in the phone's language)."""
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "__root__")
@@ -72,7 +74,7 @@ def parse_settings(game: Game, data: dict) -> BaseModel:
     try:
         return game.Settings.model_validate(data or {})
     except ValidationError as exc:
-        raise InputError(f"Settings refused — {format_errors(exc)}.") from exc
+        raise InputError(Msg("Settings refused — {problems}.", problems=format_errors(exc))) from exc
 
 
 def parse_action(game: Game, data: dict) -> Any:
@@ -82,7 +84,7 @@ def parse_action(game: Game, data: dict) -> Any:
             return _TABLE_ADAPTER.validate_python(data)
         return game.parse_action(data)
     except ValidationError as exc:
-        raise InputError(f"Action refused — {format_errors(exc)}.") from exc
+        raise InputError(Msg("Action refused — {problems}.", problems=format_errors(exc))) from exc
 
 
 def dump_action(game: Game, action: Any) -> dict:
@@ -91,12 +93,12 @@ def dump_action(game: Game, action: Any) -> dict:
     return game.dump_action(action)
 
 
-def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> str:
+def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> Text:
     """The action in a few words (for undo and the history)."""
     if isinstance(action, GiveDice) and state is not None and state.pending is not None:
         die = state.pending.chance.die
         shown = ", ".join(die.face_name(f) if 1 <= f <= die.sides else str(f) for f in action.faces)
-        return f"dice for {state.pending.label}: {shown}"
+        return Msg("dice for {action}: {faces}", action=state.pending.label, faces=shown)
     if getattr(action, "kind", None) in TABLE_KINDS:
         return describe_table(action)
     if game.label is not None and state is not None:
@@ -107,7 +109,7 @@ def describe(game: Game, action: Any, state: Optional[CampaignState] = None) -> 
     return game.describe(action)
 
 
-def logged_words(game: Game, before: CampaignState, action: Any, after: CampaignState) -> tuple[str, str]:
+def logged_words(game: Game, before: CampaignState, action: Any, after: CampaignState) -> tuple[Text, Text]:
     """The label (for undo and the history) and the context (turn and phase) a log row keeps."""
     label = describe(game, action, before)
     if after.pending is not None and not isinstance(action, GiveDice):
@@ -135,25 +137,27 @@ def step(game: Game, state: CampaignState, action: Any, dice) -> Stepped:
     kind = getattr(action, "kind", None)
     if isinstance(action, SetPhysicalDice):
         if state.pending is not None:
-            raise RuleError(f"The table is waiting for {state.pending.chance.text}. Enter those dice, or undo, "
-                            "before switching.")
+            raise RuleError(Msg("The table is waiting for {roll}. Enter those dice, or undo, before switching.",
+                                roll=roll_words(state.pending.chance)))
         if action.on == state.physical_dice:
-            raise RuleError("The table already rolls physical dice." if action.on else "The app already rolls the dice.")
-        text = ("From now on the table rolls physical dice: the app asks for every die."
-                if action.on else "From now on the app rolls the dice.")
+            raise RuleError(Msg("The table already rolls physical dice.") if action.on
+                            else Msg("The app already rolls the dice."))
+        text = (Msg("From now on the table rolls physical dice: the app asks for every die.")
+                if action.on else Msg("From now on the app rolls the dice."))
         return Stepped(state.model_copy(update={"physical_dice": action.on}),
                        [event("physical_dice", text, on=action.on)], [])
     if isinstance(action, GiveDice):
         pending = state.pending
         if pending is None:
-            raise RuleError("No roll is waiting for dice.")
+            raise RuleError(Msg("No roll is waiting for dice."))
         faces = pending.chance.check_faces(action.faces)
         resumed = parse_action(game, pending.action)
         source = PhysicalDice(pending.given + faces)
         given = [RolledDie(pending.chance.die.sides, f, True) for f in faces]
         return _run(game, state.model_copy(update={"pending": None}), resumed, source, given, pending.label)
     if state.pending is not None and not isinstance(action, TableNote):
-        raise RuleError(f"The table is waiting for {state.pending.chance.text}. Enter those dice first, or undo.")
+        raise RuleError(Msg("The table is waiting for {roll}. Enter those dice first, or undo.",
+                            roll=roll_words(state.pending.chance)))
     if state.physical_dice and not isinstance(dice, (PhysicalDice, RecordedDice)):
         dice = PhysicalDice(list(getattr(dice, "entered", []) or []))
     if state.physical_dice and isinstance(dice, RecordedDice):  # a replay: the entered dice are the recorded ones
@@ -162,7 +166,7 @@ def step(game: Game, state: CampaignState, action: Any, dice) -> Stepped:
 
 
 def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[list[RolledDie]],
-         label: Optional[str]) -> Stepped:
+         label: Optional[Text]) -> Stepped:
     try:
         if getattr(action, "kind", None) in TABLE_KINDS:
             tray, events = apply_table(state.tray, action, dice)
@@ -175,12 +179,16 @@ def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[li
         so_far = [d.value for d in dice.rolled] if isinstance(dice, PhysicalDice) else []
         label = label or describe(game, action, state)
         waiting = Pending(action=dump_action(game, action), label=label, given=so_far, chance=need.chance)
-        who = f" ({need.chance.who} rolls)" if need.chance.who else ""
+        roll = roll_words(need.chance)
+        said = (Msg("Waiting for {roll} ({who} rolls).", roll=roll, who=need.chance.who) if need.chance.who
+                else Msg("Waiting for {roll}.", roll=roll))
         return Stepped(state.model_copy(update={"pending": waiting}),
-                       [event("waiting", f"Waiting for {need.chance.text}{who}.", chance=need.chance.model_dump(mode="json"))],
+                       [event("waiting", said, chance=need.chance.model_dump(mode="json"))],
                        given if given is not None else list(getattr(dice, "rolled", [])))
     if isinstance(dice, PhysicalDice) and dice.unused_entries():
-        raise InputError(f"{len(dice.unused_entries())} entered dice were not needed; nothing was changed.")
+        unused = len(dice.unused_entries())
+        raise InputError(NMsg("{n} entered die was not needed; nothing was changed.",
+                              "{n} entered dice were not needed; nothing was changed.", unused))
     used = given if given is not None else list(getattr(dice, "rolled", []))
     return Stepped(after, as_events(events), used)
 
@@ -200,8 +208,8 @@ class Loaded:
     campaign: Campaign
     game: Game
     state: CampaignState
-    undo_label: Optional[str]  # what undo would take back, None if nothing
-    redo_label: Optional[str]
+    undo_label: Optional[Text]  # what undo would take back, None if nothing
+    redo_label: Optional[Text]
 
     @cached_property
     def game_state(self):
@@ -217,7 +225,7 @@ class Loaded:
 @dataclass
 class Applied:
     cursor: int
-    label: str
+    label: Text
     events: list[Event]
     dice: list[RolledDie] = field(default_factory=list)
     # What a live campaign (companion.live) needs to follow without reading the save again:
@@ -273,14 +281,14 @@ class Store:
 
     def create(self, game_key: str, name: str, settings: Optional[dict] = None, *, seed: Optional[int] = None) -> int:
         if not is_known(game_key):
-            raise InputError(f"Unknown game {game_key!r}.")
+            raise InputError(Msg("Unknown game {game}.", game=repr(game_key)))
         game = get_game(game_key)
         name = clean_name(name)
         parsed = parse_settings(game, settings or {})
         try:
             start = game.new_state(parsed)
         except ValidationError as exc:
-            raise InputError(f"Settings refused — {format_errors(exc)}.") from exc
+            raise InputError(Msg("Settings refused — {problems}.", problems=format_errors(exc))) from exc
         state = CampaignState(game=start.model_dump(mode="json"))
         with self.db.session() as s:
             campaign = Campaign(
@@ -295,8 +303,7 @@ class Store:
             s.flush()
             s.add(ActionRow(campaign_id=campaign.id, seq=0, action={}, state=state.model_dump(mode="json"),
                             snapshot=pack_state(state),
-                            label="campaign created",
-                            events=[event("created", f"Campaign “{name}” created.", name=name).model_dump(mode="json")]))
+                            label=SETUP_LABEL, events=[created_event(name).model_dump(mode="json")]))
             return campaign.id
 
     def list_campaigns(self) -> list[Campaign]:
@@ -307,7 +314,7 @@ class Store:
         with self.db.read() as s:
             campaign = s.get(Campaign, campaign_id)
             if campaign is None:
-                raise NotFound(f"Campaign {campaign_id} does not exist (it may have been deleted).")
+                raise NotFound(not_found(campaign_id))
             return campaign
 
     def rename(self, campaign_id: int, name: str) -> None:
@@ -327,11 +334,12 @@ class Store:
         self._changed(campaign_id, -1)
 
     def duplicate(self, campaign_id: int, name: Optional[str] = None) -> int:
-        """A copy with the whole log (and the same seed, so its dice continue the same way)."""
+        """A copy with the whole log (and the same seed, so its dice continue the same way), named in
+        the language of the phone that copies it ("Friday (copy)")."""
         with self.db.session() as s:
             source = self._campaign(s, campaign_id)
             copy = Campaign(
-                game=source.game, name=clean_name(name or f"{source.name} (copy)"[:NAME_MAX]),
+                game=source.game, name=clean_name(name or _("{name} (copy)", name=source.name)[:NAME_MAX]),
                 seed=source.seed, settings=source.settings, cursor=source.cursor, head=source.head,
                 status=source.status, headline=source.headline,
             )
@@ -389,8 +397,8 @@ class Store:
                 state = self._state_at(s, game, current)
             seq = campaign.cursor + 1
             if entered and not state.physical_dice and not isinstance(action, TrayRoll):
-                raise InputError("The app rolls this campaign's dice: turn on “I roll physical dice” to enter "
-                                 "your own (the dice tray takes them either way). Nothing was changed.")
+                raise InputError(Msg("The app rolls this campaign's dice: turn on “I roll physical dice” to enter "
+                                     "your own (the dice tray takes them either way). Nothing was changed."))
             dice = (PhysicalDice(list(entered or [])) if state.physical_dice
                     else SeededDice(campaign.seed, seq, entered=list(entered or [])))
             try:
@@ -398,9 +406,9 @@ class Store:
             except ValidationError as exc:
                 raise InputError(format_errors(exc)) from exc
             if isinstance(dice, SeededDice) and dice.unused_entries():
-                raise InputError(
-                    f"You entered {len(entered)} dice but this action rolls {len(dice.rolled)}; nothing was changed."
-                )
+                raise InputError(NMsg("You entered {entered} dice but this action rolls {n} die; nothing was changed.",
+                                      "You entered {entered} dice but this action rolls {n} dice; nothing was changed.",
+                                      len(dice.rolled), entered=len(entered)))
             new_state, events = done.state, done.events
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
                 s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
@@ -450,9 +458,9 @@ class Store:
             self._check_cursor(campaign, expected_cursor)
             target = campaign.cursor + delta
             if target < 0 or delta < 0 and campaign.cursor == 0:
-                raise RuleError("Nothing to undo.")
+                raise RuleError(Msg("Nothing to undo."))
             if target > campaign.head:
-                raise RuleError("Nothing to redo.")
+                raise RuleError(Msg("Nothing to redo."))
             moved = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
                                                    ActionRow.seq == max(campaign.cursor, target))).one()
             landed = moved if delta > 0 else s.exec(select(ActionRow).where(
@@ -474,15 +482,18 @@ class Store:
 
     def history(self, campaign_id: int, *, limit: int = 200) -> list[ActionRow]:
         """The actions in effect, newest first (the undone tail is not history). A row's label and
-        context are as the save keeps them (`i18n.as_text` reads a Msg back)."""
+        context are read back as they were made (`i18n.as_text`: a Msg, said in each phone's language)."""
         with self.db.read() as s:
             campaign = self._campaign(s, campaign_id)
-            return list(s.exec(
+            rows = list(s.exec(
                 select(ActionRow)
                 .where(ActionRow.campaign_id == campaign_id, ActionRow.seq <= campaign.cursor, ActionRow.seq > 0)
                 .order_by(ActionRow.seq.desc())
                 .limit(limit)
             ))
+        for row in rows:  # the session is closed: the rows are copies, nothing is written back
+            row.label, row.context = as_text(row.label), as_text(row.context)
+        return rows
 
     def lines(self, campaign_id: int) -> list[HistoryLine]:
         """Every row after setup (the undone tail too), oldest first, without their states."""
@@ -548,13 +559,13 @@ class Store:
             query = query.with_for_update()
         campaign = s.exec(query).first()
         if campaign is None:
-            raise NotFound(f"Campaign {campaign_id} does not exist (it may have been deleted).")
+            raise NotFound(not_found(campaign_id))
         return campaign
 
     @staticmethod
     def _check_cursor(campaign: Campaign, expected: int) -> None:
         if campaign.cursor != expected:
-            raise StaleAction("Another screen acted first; the table has been refreshed. Check and try again.")
+            raise StaleAction(Msg("Another screen acted first; the table has been refreshed. Check and try again."))
 
 
 def headline_and_status(game: Game, game_state: Any) -> tuple[str, str]:
@@ -564,7 +575,23 @@ def headline_and_status(game: Game, game_state: Any) -> tuple[str, str]:
 
 
 HEADLINE_MAX, STATUS_MAX = 200, 80  # the campaign table's columns
-IN_PROGRESS = "In progress"  # a campaign's status while its game goes on (each phone says it in its language)
+IN_PROGRESS = N_("In progress")  # a campaign's status while its game goes on (each phone says it in its language)
+SETUP_LABEL = N_("campaign created")  # the label of a campaign's first row (seq 0: never undone, never listed)
+
+
+def created_event(name: str) -> Event:
+    """The event of a campaign's first row."""
+    return event("created", Msg("Campaign “{name}” created.", name=name), name=name)
+
+
+def not_found(campaign_id: int) -> Msg:
+    return Msg("Campaign {number} does not exist (it may have been deleted).", number=str(campaign_id))
+
+
+def reason(exc: BaseException) -> Text:
+    """What a refusal says: its Msg (said in each phone's language) or its words."""
+    said = exc.args[0] if len(exc.args) == 1 else None
+    return said if isinstance(said, Msg) else str(exc)
 
 
 def _instant(moment: Optional[datetime]) -> Optional[datetime]:
@@ -580,9 +607,9 @@ def _instant(moment: Optional[datetime]) -> Optional[datetime]:
 @dataclass
 class ReplayReport:
     checked: int
-    mismatches: list[str]
+    mismatches: list[Msg]  # what differs, in words (said in each phone's language)
     events: dict[int, list[Event]] = field(default_factory=dict)  # seq → what the rules said happened
-    labels: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq → (label, context), from the rules
+    labels: dict[int, tuple[Text, Text]] = field(default_factory=dict)  # seq → (label, context), from the rules
     states: dict[int, CampaignState] = field(default_factory=dict)  # the states asked for with `keep`
 
     @property
@@ -610,6 +637,21 @@ def _normal(game: Game, recorded: Any) -> Any:
         return recorded
 
 
+def _as_english(value: Any) -> Any:
+    """A state's JSON with its words in English: a save made before a game spoke languages holds an
+    English sentence where today's rules keep the message (its id and values); both read the same."""
+    if isinstance(value, dict):
+        if "msgid" in value:
+            return as_text(value).english
+        return {k: _as_english(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_english(v) for v in value]
+    if isinstance(value, str) and value.startswith('{"msgid":'):
+        words = as_text(value)
+        return words.english if isinstance(words, Msg) else words
+    return value
+
+
 def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None,
            keep: Callable[[int], bool] = lambda seq: False, entered_only_in_tray: bool = False) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
@@ -620,28 +662,29 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
     taken as entered. Events, labels and contexts are rebuilt from the rules (see the report).
     `entered_only_in_tray`: while the app rolls, only the dice tray takes dice the table entered (a
     log from before physical dice were the campaign's own may have them on any action)."""
-    mismatches: list[str] = []
+    mismatches: list[Msg] = []
     events: dict[int, list[Event]] = {}
-    labels: dict[int, tuple[str, str]] = {}
+    labels: dict[int, tuple[Text, Text]] = {}
     ordered = sorted(entries, key=lambda e: e["seq"])
     if not ordered or ordered[0]["seq"] != 0:
-        return ReplayReport(0, ["the log has no setup entry (seq 0)"])
+        return ReplayReport(0, [Msg("the log has no setup entry (seq 0)")])
     start = CampaignState(game=game.new_state(parse_settings(game, settings)).model_dump(mode="json"))
     kept = _kept_state(ordered[0])
-    if kept is not None and start.model_dump(mode="json") != _normal(game, kept):
-        mismatches.append("seq 0: the starting state differs from what these settings give")
+    if kept is not None and _as_english(start.model_dump(mode="json")) != _as_english(_normal(game, kept)):
+        mismatches.append(Msg("seq 0: the starting state differs from what these settings give"))
     state = CampaignState.model_validate(kept) if kept is not None else start
     states: dict[int, CampaignState] = {0: state} if keep(0) else {}
     for expected_seq, entry in enumerate(ordered[1:], start=1):
         seq = entry["seq"]
         if seq != expected_seq:
-            mismatches.append(f"seq {seq}: expected action {expected_seq} (the log has a gap)")
+            mismatches.append(Msg("seq {seq}: expected action {expected} (the log has a gap)", seq=str(seq),
+                                  expected=str(expected_seq)))
             break
         recorded = [RolledDie.from_json(d) for d in entry.get("dice", [])]
         if (entered_only_in_tray and not state.physical_dice and any(d.physical for d in recorded)
                 and (entry.get("action") or {}).get("kind") != "tray_roll"):
-            mismatches.append(f"seq {seq}: a die is marked as entered by the table, but the app rolls this "
-                              "campaign's dice (only the dice tray takes entered dice)")
+            mismatches.append(Msg("seq {seq}: a die is marked as entered by the table, but the app rolls this "
+                                  "campaign's dice (only the dice tray takes entered dice)", seq=str(seq)))
             break
         dice = RecordedDice(recorded)
         if seed is not None and not state.physical_dice:
@@ -650,20 +693,21 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
             action = parse_action(game, entry["action"])
             done = step(game, state, action, dice)
         except (RuleError, InputError, ReplayMismatch, ValidationError) as exc:
-            mismatches.append(f"seq {seq}: the action can't be replayed ({exc})")
+            mismatches.append(Msg("seq {seq}: the action can't be replayed ({problem})", seq=str(seq), problem=reason(exc)))
             break
         events[seq] = done.events
         labels[seq] = logged_words(game, state, action, done.state)
         state = done.state
         if [d.to_json() for d in done.dice] != [d.to_json() for d in recorded]:
             if seed is not None and len(done.dice) == len(recorded):
-                mismatches.append(f"seq {seq}: the recorded dice ({', '.join(str(d.value) for d in recorded)}) are not "
-                                  f"the ones the campaign's seed rolls ({', '.join(str(d.value) for d in done.dice)})")
+                mismatches.append(Msg("seq {seq}: the recorded dice ({recorded}) are not the ones the campaign's seed "
+                                      "rolls ({rolled})", seq=str(seq), recorded=", ".join(str(d.value) for d in recorded),
+                                      rolled=", ".join(str(d.value) for d in done.dice)))
             else:
-                mismatches.append(f"seq {seq}: the action used other dice than the recorded ones")
+                mismatches.append(Msg("seq {seq}: the action used other dice than the recorded ones", seq=str(seq)))
         kept = _kept_state(entry)  # a log keeps only some states (see SNAPSHOT_EVERY)
-        if kept is not None and state.model_dump(mode="json") != _normal(game, kept):
-            mismatches.append(f"seq {seq}: the replayed state differs from the recorded one")
+        if kept is not None and _as_english(state.model_dump(mode="json")) != _as_english(_normal(game, kept)):
+            mismatches.append(Msg("seq {seq}: the replayed state differs from the recorded one", seq=str(seq)))
             state = CampaignState.model_validate(kept)
         if keep(seq):
             states[seq] = state

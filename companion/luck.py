@@ -18,6 +18,8 @@ that convolution (inclusion–exclusion), which stays instant for thousands of d
 same, or lower. For plain dice a high face is not always good (a payment-due roll wants a high one,
 a Bug is a 1), so their averages say "higher/lower than"; the game's own numbers (`meanings`) know
 which way is lucky and say "luckier/unluckier than".
+
+The words are said in the current phone's language: a report is made when the Luck screen is drawn.
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from math import comb, lcm
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from pydantic import BaseModel
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie
-from companion.games.base import Chance, DieSpec, Event, Game, d, percent
+from companion.games.base import Chance, DieSpec, Event, Game, d
+from companion.i18n import _, fmt_number, fmt_percent, ngettext
 from companion.log import parse_action, step
 from companion.table import CampaignState, GiveDice
 
@@ -55,11 +58,11 @@ class Dist:
     weights: tuple[int, ...]
 
     @classmethod
-    def uniform(cls, sides: int) -> "Dist":
+    def uniform(cls, sides: int) -> Dist:
         return cls(1, (1,) * sides)
 
     @classmethod
-    def of(cls, probabilities: dict[int, Fraction]) -> "Dist":
+    def of(cls, probabilities: dict[int, Fraction]) -> Dist:
         """From exact probabilities ({outcome: Fraction}), over their common denominator."""
         kept = {v: Fraction(p) for v, p in probabilities.items() if p}
         low, high = min(kept), max(kept)
@@ -67,7 +70,7 @@ class Dist:
         return cls(low, tuple(int(kept.get(v, 0) * denominator) for v in range(low, high + 1)))
 
     @classmethod
-    def bernoulli(cls, p: Fraction) -> "Dist":
+    def bernoulli(cls, p: Fraction) -> Dist:
         """1 with probability p, else 0 (a bust, a save, a payment due …)."""
         return cls.of({0: 1 - Fraction(p), 1: Fraction(p)})
 
@@ -79,11 +82,11 @@ class Dist:
     def mean(self) -> Fraction:
         return Fraction(sum((self.low + i) * w for i, w in enumerate(self.weights)), self.total)
 
-    def __add__(self, other: "Dist") -> "Dist":
+    def __add__(self, other: Dist) -> Dist:
         """The distribution of the sum of two independent rolls: the convolution of the two."""
         return Dist(self.low + other.low, tuple(_convolve(self.weights, other.weights)))
 
-    def standing(self, observed: int, count: int) -> "Standing":
+    def standing(self, observed: int, count: int) -> Standing:
         """Where `observed` stands in this distribution (of a sum of `count` rolls)."""
         i = observed - self.low
         below = sum(self.weights[:max(0, min(i, len(self.weights)))])
@@ -128,7 +131,7 @@ def _times(one: Dist, n: int) -> Dist:
     return result
 
 
-def uniform_sum_standing(count: int, sides: int, observed: int) -> "Standing":
+def uniform_sum_standing(count: int, sides: int, observed: int) -> Standing:
     """Where a sum of `count` plain dice (faces 1..sides) stands: the closed form of their
     convolution. The rolls summing to at most s number Σ_j (−1)^j C(n, j) C(s − j·sides, n).
 
@@ -181,11 +184,14 @@ def verdict(st: Standing, good: Optional[str] = None) -> str:
     elif st.below > Fraction(1, 2):
         share, high = st.below, True
     else:
-        return "right where most tables would be" if good else "right in the middle of what tables would roll"
+        return _("right where most tables would be") if good else _("right in the middle of what tables would roll")
+    share = fmt_percent(float(share))
     if good is None:
-        return f"{'higher' if high else 'lower'} than {percent(float(share))} of tables would roll"
+        return (_("higher than {share} of tables would roll", share=share) if high
+                else _("lower than {share} of tables would roll", share=share))
     lucky = high == (good == "high")
-    return f"{'luckier' if lucky else 'unluckier'} than {percent(float(share))} of tables would be"
+    return (_("luckier than {share} of tables would be", share=share) if lucky
+            else _("unluckier than {share} of tables would be", share=share))
 
 
 # --- Which chance node each die answered -------------------------------------------------------
@@ -273,7 +279,7 @@ def trace(game: Game, start: CampaignState, rows: Iterable[Any]) -> Iterator[Ste
                 typed = parse_action(game, action)
                 if isinstance(typed, GiveDice):  # the dice of the roll the campaign waited for
                     if state.pending is None:
-                        raise ReplayMismatch("dice given while nothing waited for them")
+                        raise ReplayMismatch  # dice given while nothing waited for them (caught below)
                     found = [state.pending.chance] * len(recorded)
                     state = step(game, state, typed, RecordedDice(recorded)).state
                 else:
@@ -281,7 +287,7 @@ def trace(game: Game, start: CampaignState, rows: Iterable[Any]) -> Iterator[Ste
                     state = step(game, state, typed, source).state
                     found = source.chances
                 if len(found) != len(recorded):
-                    raise ReplayMismatch("the replay used other dice than the recorded ones")
+                    raise ReplayMismatch  # the replay used other dice than the recorded ones (caught below)
                 chances = list(found)
             except Exception:  # any failure to replay (rules changed, a foreign save): stop, never fail the screen
                 state, before = None, None
@@ -311,7 +317,8 @@ class Meaning:
     """One of the game's own numbers: `label` names what is counted, `unit` the rolls it rests on."""
 
     label: str  # "Throws that busted (2 or more Bugs)"
-    unit: tuple[str, str]  # ("throw", "throws")
+    unit: Callable[[int], str]  # n → "3 throws"
+    none: str  # "No throws yet."
     good: str  # "high": more is luckier; "low": less is
     trials: list[Trial] = field(default_factory=list)
 
@@ -320,7 +327,7 @@ def meanings(game_key: str, settings: dict, steps: Sequence[Step]) -> tuple[list
     """The game's own numbers from its typed events, and a sentence on what the data supports."""
     reader = _READERS.get(game_key)
     if reader is None:
-        return [], "This game's events carry no rolls to read for meaning: only the dice themselves count."
+        return [], _("This game's events carry no rolls to read for meaning: only the dice themselves count.")
     return reader(settings, steps)
 
 
@@ -328,8 +335,10 @@ def _sts(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
     from companion.games.save_the_singularity.odds import bust_chance
     from companion.games.save_the_singularity.rules import D12_CHART
 
-    busts = Meaning("Throws that busted (2 or more Bugs)", ("throw", "throws"), "low")
-    bads = Meaning("Bad on the world's d12", ("d12 roll", "d12 rolls"), "low")
+    busts = Meaning(_("Throws that busted (2 or more Bugs)"), lambda n: ngettext("{n} throw", "{n} throws", n),
+                    _("No throws yet."), "low")
+    bads = Meaning(_("Bad on the world's d12"), lambda n: ngettext("{n} d12 roll", "{n} d12 rolls", n),
+                   _("No d12 rolls yet."), "low")
     bad = Dist.bernoulli(Fraction(sum("Bad" in faces for faces in D12_CHART.values()), len(D12_CHART)))
     world_player = ""
     for st in steps:
@@ -344,8 +353,8 @@ def _sts(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
                 world_player = e.data.get("player", "")
             elif e.kind == "world_roll":
                 bads.trials.append(Trial(st.seq, world_player, int(bool(e.data.get("bad"))), bad))
-    return [busts, bads], ("A throw counts as busting when it showed two or more Bugs that count, even if a "
-                           "power then rerolled it; each has the exact bust chance of its dice.")
+    return [busts, bads], _("A throw counts as busting when it showed two or more Bugs that count, even if a "
+                            "power then rerolled it; each has the exact bust chance of its dice.")
 
 
 def _klaw(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
@@ -353,8 +362,10 @@ def _klaw(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
     from companion.games.klaw.rules import defense_dice, find_host, item_bonuses, strike_dice
 
     names = list(settings.get("players") or [])
-    hits = Meaning("Hits dealt in combat", ("exchange side", "exchange sides"), "high")
-    checks = Meaning("Singularity checks passed", ("check", "checks"), "high")
+    hits = Meaning(_("Hits dealt in combat"), lambda n: ngettext("{n} exchange side", "{n} exchange sides", n),
+                   _("No exchanges yet."), "high")
+    checks = Meaning(_("Singularity checks passed"), lambda n: ngettext("{n} check", "{n} checks", n),
+                     _("No checks yet."), "high")
     owners: dict[int, str] = {}
     waiting = None  # the exchange odds of the last roll, until its exchange is resolved
     with_items = 0
@@ -383,32 +394,38 @@ def _klaw(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
                 p = Fraction(min(6, max(0, 7 - need)), 6)
                 checks.trials.append(Trial(st.seq, owners.get(data["host"], ""), int(bool(data["passed"])),
                                            Dist.bernoulli(p)))
-    note = "Hits count both ways: the striker's hits and those the defender deals back."
+    note = _("Hits count both ways: the striker's hits and those the defender deals back.")
     if with_items:
-        note += (f" {with_items} exchange{'s' if with_items != 1 else ''} had item bonuses: expected as the app's "
-                 "odds assume (bonuses on the lowest dice), so a better placement shows as luck.")
+        note = ngettext("{note} {n} exchange had item bonuses: expected as the app's odds assume (bonuses on the lowest "
+                        "dice), so a better placement shows as luck.",
+                        "{note} {n} exchanges had item bonuses: expected as the app's odds assume (bonuses on the lowest "
+                        "dice), so a better placement shows as luck.", with_items, note=note)
     return [hits, checks], note
 
 
 def _biosphere5(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
     if settings.get("opponent") == "people":
-        return [], ("Against people Biosphere 5 rolls no dice (doom and the leaders are the cards'): only rolls "
-                    "made on the dice tray are counted.")
+        return [], _("Against people Biosphere 5 rolls no dice (doom and the leaders are the cards'): only rolls "
+                     "made on the dice tray are counted.")
     black = int(settings.get("hand_die_black_faces", 1))
-    saves = Meaning("Rescue rolls that saved the Machine", ("rescue roll", "rescue rolls"), "low")
+    saves = Meaning(_("Rescue rolls that saved the Machine"), lambda n: ngettext("{n} rescue roll", "{n} rescue rolls", n),
+                    _("No rescue rolls yet."), "low")
+    machine = _("The Machine")
     for st in steps:
         for e in st.events:
             if e.kind == "rescue_check" and e.data.get("rolled"):
                 n = len(e.data.get("faces", []))
                 p = 1 - Fraction(6 - black, 6) ** n  # any black hand among n hand dice
-                saves.trials.append(Trial(st.seq, "The Machine", int(bool(e.data.get("saved"))), Dist.bernoulli(p)))
-    return [saves], ("The rescue roll is the Machine's: a save is good luck for the Machine, so it counts as bad "
-                     "luck for you. It is the game's only roll; the rest is the cards.")
+                saves.trials.append(Trial(st.seq, machine, int(bool(e.data.get("saved"))), Dist.bernoulli(p)))
+    return [saves], _("The rescue roll is the Machine's: a save is good luck for the Machine, so it counts as bad "
+                      "luck for you. It is the game's only roll; the rest is the cards.")
 
 
 def _shadowrun(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    due = Meaning("Payment-due rolls that came up due", ("payment roll", "payment rolls"), "low")
-    lost = Meaning("Survival rolls lost", ("survival roll", "survival rolls"), "low")
+    due = Meaning(_("Payment-due rolls that came up due"),
+                  lambda n: ngettext("{n} payment roll", "{n} payment rolls", n), _("No payment rolls yet."), "low")
+    lost = Meaning(_("Survival rolls lost"), lambda n: ngettext("{n} survival roll", "{n} survival rolls", n),
+                   _("No survival rolls yet."), "low")
     for st in steps:
         for e in st.events:
             data = e.data
@@ -417,13 +434,13 @@ def _shadowrun(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], st
             elif e.kind == "survival" and data.get("face") is not None:
                 losing = min(6, -data["reputation"])  # a roll at most this loses
                 lost.trials.append(Trial(st.seq, "", int(bool(data["lost"])), Dist.bernoulli(Fraction(losing, 6))))
-    return [due, lost], ("Errands, events, pumped costs and hits are in the dice above; what they were worth "
-                         "depends on choices and cards the app doesn't see, so they get no verdict of their own.")
+    return [due, lost], _("Errands, events, pumped costs and hits are in the dice above; what they were worth "
+                          "depends on choices and cards the app doesn't see, so they get no verdict of their own.")
 
 
 def _human_ethos(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    return [], ("Human Ethos has no dice: the enemies follow fixed rules and the cards are drawn, so there is no "
-                "luck to measure. Only rolls made on the dice tray are counted.")
+    return [], _("Human Ethos has no dice: the enemies follow fixed rules and the cards are drawn, so there is no "
+                 "luck to measure. Only rolls made on the dice tray are counted.")
 
 
 _READERS = {"save_the_singularity": _sts, "klaw": _klaw, "biosphere5": _biosphere5, "shadowrun": _shadowrun,
@@ -466,41 +483,44 @@ class Report:
 
 
 def _avg(x: Fraction) -> str:
-    return f"{float(x):.1f}"
-
-
-def _plural(n: int, unit: tuple[str, str]) -> str:
-    return f"{n} {unit[0] if n == 1 else unit[1]}"
+    return fmt_number(float(x), 1)
 
 
 def dice_line(dice: Sequence[TracedDie]) -> Line:
     """One group of alike dice: their average against the expected, and where that stands."""
     first = dice[0]
-    how = "physical" if first.physical else "app"
-    label = f"{first.die.label if first.by_name else f'd{first.sides}'} ({how}{', by name' if first.by_name else ''})"
+    die = first.die.label if first.by_name else f"d{first.sides}"
+    if first.by_name:
+        label = _("{die} (physical, by name)", die=die) if first.physical else _("{die} (app, by name)", die=die)
+    else:
+        label = _("{die} (physical)", die=die) if first.physical else _("{die} (app)", die=die)
     n = len(dice)
     observed = sum(x.value for x in dice)
     if first.by_name:
         st = _times(first.dist, n).standing(observed, n)
     else:
         st = uniform_sum_standing(n, first.sides, observed)
-    words = f"{_avg(Fraction(observed, n))} on average against {_avg(st.expected / n)} expected, over {_plural(n, ('die', 'dice'))}"
+    words = ngettext("{average} on average against {expected} expected, over {n} die",
+                     "{average} on average against {expected} expected, over {n} dice", n,
+                     average=_avg(Fraction(observed, n)), expected=_avg(st.expected / n))
     if n < MIN_DICE:
-        return Line(label, f"{words}: too few to tell luck from chance (a verdict comes at {MIN_DICE}).", None)
-    return Line(label, f"{words} — {verdict(st)}.", st)
+        return Line(label, _("{figures}: too few to tell luck from chance (a verdict comes at {least}).", figures=words,
+                             least=MIN_DICE), None)
+    return Line(label, _("{figures} — {verdict}.", figures=words, verdict=verdict(st)), st)
 
 
 def meaning_line(meaning: Meaning, trials: Sequence[Trial]) -> Line:
     n = len(trials)
     if not n:
-        return Line(meaning.label, f"No {meaning.unit[1]} yet.", None)
+        return Line(meaning.label, meaning.none, None)
     observed = sum(t.value for t in trials)
     st = sum_of(t.dist for t in trials).standing(observed, n)
-    words = f"{observed} against {_avg(st.expected)} expected, over {_plural(n, meaning.unit)}"
+    words = _("{observed} against {expected} expected, over {rolls}", observed=observed, expected=_avg(st.expected),
+              rolls=meaning.unit(n))
     if n < MIN_TRIALS:
-        return Line(meaning.label, f"{words}: too few to tell luck from chance (a verdict comes at {MIN_TRIALS}).",
-                    None)
-    return Line(meaning.label, f"{words} — {verdict(st, meaning.good)}.", st)
+        return Line(meaning.label, _("{figures}: too few to tell luck from chance (a verdict comes at {least}).",
+                                     figures=words, least=MIN_TRIALS), None)
+    return Line(meaning.label, _("{figures} — {verdict}.", figures=words, verdict=verdict(st, meaning.good)), st)
 
 
 def _groups(dice: Sequence[TracedDie]) -> list[list[TracedDie]]:
@@ -521,7 +541,7 @@ def report(game_key: str, settings: dict, steps: Sequence[Step], seqs: Optional[
     trials = {id(m): [t for t in m.trials if inside(t.seq)] for m in found}
     players = list(dict.fromkeys([x.who for x in dice if x.who] +
                                  [t.who for m in found for t in trials[id(m)] if t.who]))
-    parts = [Part("The table", [dice_line(g) for g in _groups(dice)],
+    parts = [Part(_("The table"), [dice_line(g) for g in _groups(dice)],
                   [meaning_line(m, trials[id(m)]) for m in found])]
     for who in players:
         mine = [x for x in dice if x.who == who]
@@ -534,10 +554,12 @@ def report(game_key: str, settings: dict, steps: Sequence[Step], seqs: Optional[
         chart.append((float(pips), x.physical))
     notes = [note] if note else []
     if any(x.by_name for x in dice):
-        notes.append("Dice entered by name (Bug / Idea / Progress, black hand / blank) count as the lowest face with "
-                     "that name, and are measured against exactly that.")
+        notes.append(_("Dice entered by name (Bug / Idea / Progress, black hand / blank) count as the lowest face with "
+                       "that name, and are measured against exactly that."))
     untraced = sum(1 for st in steps if inside(st.seq) and not st.replayed)
     if untraced:
-        notes.append(f"{untraced} action{'s' if untraced != 1 else ''} from an older save can't be replayed by "
-                     "today's rules: their dice count as plain dice of their size, rolled by the table.")
+        notes.append(ngettext("{n} action from an older save can't be replayed by today's rules: its dice count as plain "
+                              "dice of their size, rolled by the table.",
+                              "{n} actions from an older save can't be replayed by today's rules: their dice count as "
+                              "plain dice of their size, rolled by the table.", untraced))
     return Report(parts, chart, notes, len(dice), sum(x.physical for x in dice), sum(map(len, trials.values())))

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Optional, Sequence
 
+from companion.i18n import _
+
 GAP = timedelta(hours=2)  # longer than any pause at a table; shorter than the night between two sessions
 
 
@@ -62,10 +64,10 @@ def split(lines: Sequence, *, created: Optional[datetime] = None, gap: timedelta
 
 
 def duration(minutes: int) -> str:
-    """'1 h 35 min', '45 min', 'a few minutes'."""
+    """'1 h 35 min', '45 min', 'a few minutes' (in the current phone's language)."""
     if minutes < 3:
-        return "a few minutes"
+        return _("a few minutes")
     hours, rest = divmod(minutes, 60)
     if not hours:
-        return f"{rest} min"
-    return f"{hours} h {rest} min" if rest else f"{hours} h"
+        return _("{minutes} min", minutes=rest)
+    return _("{hours} h {minutes} min", hours=hours, minutes=rest) if rest else _("{hours} h", hours=hours)

@@ -14,6 +14,7 @@ framework would serve are not served.
 from __future__ import annotations
 
 import hmac
+import html
 import io
 import re
 import secrets
@@ -25,6 +26,8 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import qrcode
 import qrcode.image.pure
+
+from companion.i18n import _, negotiate, speaking
 
 COOKIE = "companion_join"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
@@ -42,12 +45,13 @@ def new_token() -> str:
 
 
 def token_problem(token: str) -> Optional[str]:
-    """Why a join token given by the host can't be used, or None."""
+    """Why a join token given by the host can't be used, or None. For the command line, which speaks
+    English (whoever hosts reads it, not the players)."""
     if len(token) < MIN_TOKEN:
-        return (f"a join token needs at least {MIN_TOKEN} characters (this one has {len(token)}); "
-                "leave --token out to use the table's own token")
+        return ("a join token needs at least {} characters (this one has {}); "
+                "leave --token out to use the table's own token").format(MIN_TOKEN, len(token))
     if not _TOKEN_CHARS.match(token):
-        return "a join token may hold only letters, digits and - _ . ~"
+        return "a join token may hold only letters, digits and {}".format("- _ . ~")
     return None
 
 
@@ -82,14 +86,39 @@ def print_qr(text: str, out=None) -> None:
     code.print_ascii(out=out or sys.stdout, invert=True)
 
 
-JOIN_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>Table Companion</title>
-<style>body{font-family:system-ui,sans-serif;display:flex;min-height:90vh;align-items:center;
-justify-content:center;text-align:center;padding:1.5rem;background:#101418;color:#e8eef2}
-h1{font-size:2rem}p{font-size:1.25rem;max-width:26rem;line-height:1.5}</style></head>
-<body><main><h1>Scan the code at the table</h1>
-<p>This table is private. Scan the QR code shown on the host's screen (or in its terminal) to join.</p>
-</main></body></html>"""
+def accepted_languages(header: Optional[str]) -> list[str]:
+    """A browser's Accept-Language header ("de-CH,de;q=0.9,en;q=0.8") as its languages, best first."""
+    ranked = []
+    for position, part in enumerate((header or "").split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if tag and tag != "*" and quality > 0:
+            ranked.append((-quality, position, tag))
+    return [tag for _q, _p, tag in sorted(ranked)]
+
+
+def join_page(languages: list[str]) -> bytes:
+    """The page a browser without the token gets, in its own language (the first the app speaks)."""
+    language = negotiate(languages)
+    with speaking(language):
+        words = {"title": _("Table Companion"), "heading": _("Scan the code at the table"),
+                 "text": _("This table is private. Scan the QR code shown on the host's screen (or in its terminal) "
+                           "to join.")}
+    return """<!doctype html><html lang="{lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>{title}</title>
+<style>body{{font-family:system-ui,sans-serif;display:flex;min-height:90vh;align-items:center;
+justify-content:center;text-align:center;padding:1.5rem;background:#101418;color:#e8eef2}}
+h1{{font-size:2rem}}p{{font-size:1.25rem;max-width:26rem;line-height:1.5}}</style></head>
+<body><main><h1>{heading}</h1>
+<p>{text}</p>
+</main></body></html>""".format(lang=language.code, **{k: html.escape(v, quote=False) for k, v in words.items()}).encode("utf-8")
 
 
 class JoinGate:
@@ -120,13 +149,15 @@ class JoinGate:
                 location = _local_path(scope.get("path", "/")) + (f"?{urlencode(rest, doseq=True)}" if rest else "")
                 return await _respond(send, 303, b"", [
                     (b"location", location.encode()),
-                    (b"set-cookie", f"{COOKIE}={self.token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax".encode()),
+                    (b"set-cookie", b"%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Lax"
+                     % (COOKIE.encode(), self.token.encode(), COOKIE_MAX_AGE)),
                 ])
         if self._valid(cookie):
             return await self.app(scope, receive, send)
         if scope["type"] == "websocket":
             return await _refuse_socket(receive, send)
-        return await _respond(send, 403, JOIN_PAGE.encode(), [(b"content-type", b"text/html; charset=utf-8")])
+        page = join_page(accepted_languages(_header(scope, b"accept-language")))
+        return await _respond(send, 403, page, [(b"content-type", b"text/html; charset=utf-8")])
 
 
 def _header(scope, name: bytes) -> Optional[str]:

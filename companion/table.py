@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from companion.dice import MAX_DICE, MAX_SIDES
 from companion.games.base import Chance, Dice, DieSpec, Event, Model, Words, event
+from companion.i18n import Msg
 
 TRAY_KEEP = 20
 
@@ -37,7 +38,8 @@ class TrayRoll(Model):
     @model_validator(mode="after")
     def _faces_match(self):
         if self.faces is not None and len(self.faces) != self.sides:
-            raise ValueError(f"a die with {self.sides} sides needs {self.sides} face names (got {len(self.faces)})")
+            raise ValueError(Msg("a die with {sides} sides needs {sides} face names (got {count})", sides=self.sides,
+                                 count=len(self.faces)))
         return self
 
     @property
@@ -88,21 +90,33 @@ class CampaignState(Model):
 def apply_table(tray: list[TrayResult], action: TableAction, dice: Dice) -> tuple[list[TrayResult], list[Event]]:
     """The tray and notes (the physical-dice actions are the store's: see `companion.log.step`)."""
     if isinstance(action, TableNote):
-        return tray, [event("note", f"Note: {action.text}", note=action.text)]
+        return tray, [event("note", Msg("Note: {note}", note=action.text), note=action.text)]
     die = DieSpec(sides=action.sides, faces=tuple(action.faces) if action.faces else None, name=action.name)
-    values = dice.throw(Chance(count=action.count, die=die, why=f"the dice tray ({action.label})"))
+    values = dice.throw(Chance(count=action.count, die=die, why=Msg("the dice tray ({dice})", dice=action.label)))
     shown = [die.face_name(v) for v in values]
     result = TrayResult(label=action.label, values=values, shown=shown)
-    total = f" (total {sum(values)})" if action.faces is None and len(values) > 1 else ""
-    return [result, *tray][:TRAY_KEEP], [event("tray_roll", f"Rolled {action.label}: {', '.join(shown)}{total}.",
-                                               label=action.label, values=values, shown=shown)]
+    faces = ", ".join(shown)
+    said = (Msg("Rolled {dice}: {faces} (total {total}).", dice=action.label, faces=faces, total=sum(values))
+            if action.faces is None and len(values) > 1 else Msg("Rolled {dice}: {faces}.", dice=action.label, faces=faces))
+    return [result, *tray][:TRAY_KEEP], [event("tray_roll", said, label=action.label, values=values, shown=shown)]
 
 
-def describe_table(action: TableAction) -> str:
+def describe_table(action: TableAction) -> Msg:
     if isinstance(action, TableNote):
-        return f"note “{action.text[:30]}”"
+        return Msg("note “{note}”", note=action.text[:30].strip())
     if isinstance(action, SetPhysicalDice):
-        return "physical dice on" if action.on else "physical dice off"
+        return Msg("physical dice on") if action.on else Msg("physical dice off")
     if isinstance(action, GiveDice):
-        return "dice " + " ".join(str(f) for f in action.faces)
-    return f"roll {action.label}"
+        return Msg("dice {faces}", faces=" ".join(str(f) for f in action.faces))
+    return Msg("roll {dice}", dice=action.label)
+
+
+def roll_words(chance: Chance) -> Msg:
+    """A roll the rules wait for, in words: "2 d6 for Ann's throw: 3 or more passes; fails"."""
+    said: Words = ""
+    for outcome in chance.outcomes[:2]:
+        said = outcome.label if not said else said + "; " + outcome.label
+    if said:
+        return Msg("{count} {die} for {reason}: {outcomes}", count=chance.count, die=chance.die.label,
+                   reason=chance.why, outcomes=said)
+    return Msg("{count} {die} for {reason}", count=chance.count, die=chance.die.label, reason=chance.why)

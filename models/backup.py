@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Optional
 
+from companion.i18n import Msg, Text
 from models.db import DatabaseError, check_save, head_revision, plain_db_error
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ class BackupInfo:
     size: int
     campaigns: Optional[int]
     seq: int = 0  # 0 for backups named before sequence numbers
-    problem: Optional[str] = None  # why it can't be restored (None: a complete, healthy save)
+    problem: Optional[Text] = None  # why it can't be restored (None: a complete, healthy save)
 
     @property
     def usable(self) -> bool:
@@ -65,7 +66,7 @@ def make_backup(db_path: Path, backup_dir: Path, *, reason: str = "auto", keep: 
         target = backup_dir / f"{PREFIX}{stamp}-{seq:06d}-{reason}.sqlite"
         partial = backup_dir / f".{target.name}.{os.getpid()}{PARTIAL}"
     except OSError as exc:
-        raise BackupFailed(f"No backup was made: {plain_db_error(exc, backup_dir)}") from exc
+        raise BackupFailed(Msg("No backup was made: {why}", why=plain_db_error(exc, backup_dir))) from exc
     try:
         _copy(db_path, partial)
         check_save(partial)  # complete and healthy, or it never gets a backup's name
@@ -73,7 +74,7 @@ def make_backup(db_path: Path, backup_dir: Path, *, reason: str = "auto", keep: 
     except (OSError, sqlite3.Error, DatabaseError) as exc:
         _unlink(partial)
         why = str(exc) if isinstance(exc, DatabaseError) else plain_db_error(exc, backup_dir)
-        raise BackupFailed(f"No backup was made: {why}") from exc
+        raise BackupFailed(Msg("No backup was made: {why}", why=why)) from exc
     except BaseException:
         _unlink(partial)
         raise
@@ -149,13 +150,13 @@ _checked: dict[tuple, tuple[Optional[str], Optional[int]]] = {}
 _checked_lock = threading.Lock()
 
 
-def _inspect(path: Path) -> tuple[Optional[str], Optional[int]]:
+def _inspect(path: Path) -> tuple[Optional[Text], Optional[int]]:
     """(why it can't be restored or None, how many campaigns). A backup never changes once named,
     so the (slow on a big save) integrity check runs once per file."""
     try:
         st = path.stat()
     except OSError:
-        return "the file is gone", None
+        return Msg("the file is gone"), None
     key = (str(path), st.st_size, st.st_mtime_ns)
     with _checked_lock:
         if key in _checked:
@@ -164,13 +165,13 @@ def _inspect(path: Path) -> tuple[Optional[str], Optional[int]]:
         check_save(path)
         con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            result: tuple[Optional[str], Optional[int]] = (None, con.execute("SELECT count(*) FROM campaign").fetchone()[0])
+            result: tuple[Optional[Text], Optional[int]] = (None, con.execute("SELECT count(*) FROM campaign").fetchone()[0])
         finally:
             con.close()
     except DatabaseError as exc:
-        result = (f"Unusable: {exc}.", None)
+        result = (Msg("Unusable: {why}.", why=str(exc)), None)
     except sqlite3.Error as exc:
-        result = (f"Unusable: it can't be read ({exc}).", None)
+        result = (Msg("Unusable: it can't be read ({why}).", why=str(exc)), None)
     with _checked_lock:
         _checked[key] = result
     return result
@@ -188,7 +189,7 @@ def restore_backup(backup: Path, db_path: Path, backup_dir: Path) -> None:
     try:
         check_save(backup)
     except DatabaseError as exc:
-        raise DatabaseError(f"This backup can't be restored: {exc}. Nothing was changed.") from exc
+        raise DatabaseError(Msg("This backup can't be restored: {why}. Nothing was changed.", why=str(exc))) from exc
     scratch = backup_dir / f".restore-{os.getpid()}-{time.monotonic_ns()}{PARTIAL}"
     try:
         backup_dir.mkdir(parents=True, exist_ok=True)
@@ -199,7 +200,7 @@ def restore_backup(backup: Path, db_path: Path, backup_dir: Path) -> None:
                 con.execute("PRAGMA journal_mode=DELETE")
             con.close()
         if check_save(scratch) != head_revision():
-            raise DatabaseError("This backup can't be brought up to date. Nothing was changed.")
+            raise DatabaseError(Msg("This backup can't be brought up to date. Nothing was changed."))
         make_backup(db_path, backup_dir, reason="before-restore")
         src = sqlite3.connect(f"file:{scratch}?mode=ro", uri=True)
         dst = sqlite3.connect(db_path, timeout=10)
@@ -209,6 +210,6 @@ def restore_backup(backup: Path, db_path: Path, backup_dir: Path) -> None:
             dst.close()
             src.close()
     except (OSError, sqlite3.Error) as exc:
-        raise DatabaseError(f"The backup was not restored: {plain_db_error(exc, db_path)}") from exc
+        raise DatabaseError(Msg("The backup was not restored: {why}", why=plain_db_error(exc, db_path))) from exc
     finally:
         _unlink(scratch)

@@ -23,6 +23,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Session
 
+from companion.i18n import Msg, Text
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Every revision so far has these; a file with a schema version but without them is not a whole save.
@@ -108,12 +110,13 @@ def is_database_error(exc: BaseException) -> bool:
     return isinstance(exc, (DatabaseError, SQLAlchemyError, sqlite3.Error))
 
 
-FULL_DISK = "The disk is full, so nothing can be saved. Free some space, then restart the app."
-READ_ONLY_DISK = "The save can't be written: the disk it is on is read-only."
+# Said to a player (the read-only banner, the message bar, Backups): messages, in each phone's language.
+FULL_DISK = Msg("The disk is full, so nothing can be saved. Free some space, then restart the app.")
+READ_ONLY_DISK = Msg("The save can't be written: the disk it is on is read-only.")
 _NEARLY_FULL = 1024 * 1024  # bytes free: less than this, and a write just failed, means a full disk
 
 
-def _disk_state(where: Optional[Path]) -> Optional[str]:
+def _disk_state(where: Optional[Path]) -> Optional[Msg]:
     """What the filesystem says about a failed write: SQLite reports a full disk or a read-only
     mount as a mere I/O error or "unable to open" when it meets it in WAL's shared memory file."""
     if where is None:
@@ -130,7 +133,7 @@ def _disk_state(where: Optional[Path]) -> Optional[str]:
     return None
 
 
-def plain_db_error(exc: BaseException, where: Optional[Path] = None) -> str:
+def plain_db_error(exc: BaseException, where: Optional[Path] = None) -> Text:
     """A database error as a sentence for a player: no SQL, no traceback, no driver names.
     `where`: the save's path, to tell a full or read-only disk behind a vague I/O error."""
     if isinstance(exc, DatabaseError):
@@ -145,16 +148,16 @@ def plain_db_error(exc: BaseException, where: Optional[Path] = None) -> str:
     if number == errno.EROFS:
         return READ_ONLY_DISK
     if code in (_SQLITE_READONLY, _SQLITE_PERM) or number in (errno.EACCES, errno.EPERM):
-        return "The save can't be written (its file or folder is read-only)."
+        return Msg("The save can't be written (its file or folder is read-only).")
     if code in (_SQLITE_BUSY, _SQLITE_LOCKED):
-        return "The save is busy: another program is writing to it. Try again in a moment."
+        return Msg("The save is busy: another program is writing to it. Try again in a moment.")
     if code == _SQLITE_CANTOPEN:
-        return "The save can't be opened (its folder is missing or not accessible)."
+        return Msg("The save can't be opened (its folder is missing or not accessible).")
     if code == _SQLITE_IOERR:
-        return "The disk reported an error while reading or writing the save."
+        return Msg("The disk reported an error while reading or writing the save.")
     if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return "The save is damaged. Restore a backup (Settings → Backups)."
-    return "The save could not be read or written right now."
+        return Msg("The save is damaged. Restore a backup (Settings → Backups).")
+    return Msg("The save could not be read or written right now.")
 
 
 # --- looking at a file before opening it -------------------------------------------------------------

@@ -66,8 +66,8 @@ def refused(store, raw, match):
 
 def test_malformed_files_are_refused(store):
     refused(store, b"", "empty")
-    refused(store, b"{not json", "not valid JSON")
-    refused(store, b"\xff\xfe\x00", "not valid JSON")
+    refused(store, b"{not json", "not a campaign export")  # pasted by mistake: not "invalid JSON"
+    refused(store, b"\xff\xfe\x00", "not a campaign export")
     refused(store, b"[1,2,3]", "not a Table Companion export")
     refused(store, json.dumps({"format": "something-else", "version": 1}).encode(), "not a Table Companion export")
     refused(store, "TC1:@@@@", "damaged")

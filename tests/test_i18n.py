@@ -30,17 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 POT = ROOT / "companion" / "locale" / "companion.pot"
 TRANSLATED = [code for code in i18n.languages() if code != i18n.SOURCE]
 
-# The modules whose every player-visible word goes through the catalogs. Each later step of #15 adds
-# the modules it converts (a game's view, its rules' explanations, ...).
-CONVERTED = [
-    "companion/ui/home.py",
-    "companion/ui/settings.py",
-    "companion/ui/dice_screen.py",
-    "companion/ui/screen.py",
-    "companion/ui/campaign.py",
-    "companion/ui/widgets.py",
-    "companion/ui/forms.py",
-]
+# Every module's player-visible words go through the catalogs, but these, which show a player none:
+# the command line (for whoever hosts; it speaks English), the catalogs' own machinery, TLS set-up.
+NOT_SHOWN = {"companion/__main__.py", "companion/i18n.py", "companion/tls.py", "companion/ui/style.py"}
+CONVERTED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "companion").rglob("*.py")
+                   if str(p.relative_to(ROOT)) not in NOT_SHOWN)
 
 
 def catalog(path: Path, locale=None):
@@ -477,6 +471,10 @@ def untranslated(source: str) -> list[str]:
                     shown = True
             if isinstance(ancestor, ast.keyword) and ancestor.arg in QUIET_KEYWORDS:
                 quiet = True
+                break
+            if (isinstance(ancestor, ast.keyword) and ancestor.arg == "title"
+                    and isinstance(parents.get(ancestor), ast.Call) and _call_name(parents[ancestor]) == "Game"):
+                quiet = True  # a game's published name: the same in every language
                 break
             if isinstance(ancestor, ast.keyword) and ancestor.arg in SHOWN_KEYWORDS:
                 shown = True

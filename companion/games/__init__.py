@@ -7,6 +7,7 @@ import os
 from functools import lru_cache
 
 from companion.games.base import Game
+from companion.i18n import Msg
 
 # The five games at the table, in the order the home screen offers them.
 PLAYABLE = ("save_the_singularity", "shadowrun", "klaw", "biosphere5", "human_ethos")
@@ -17,7 +18,7 @@ TEST_ONLY = ("counter",)
 @lru_cache(maxsize=None)
 def get_game(key: str) -> Game:
     if key not in PLAYABLE + TEST_ONLY:
-        raise KeyError(f"Unknown game {key!r}; known games: {', '.join(PLAYABLE)}.")
+        raise KeyError(Msg("Unknown game {key}; known games: {known}.", key=repr(key), known=", ".join(PLAYABLE)))
     return importlib.import_module(f"companion.games.{key}.rules").GAME
 
 

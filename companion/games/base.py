@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, TypeAdapter, ValidationError, model_serializer
 from typing_extensions import Annotated
 
-from companion.i18n import Msg, as_text
+from companion.i18n import Msg, _, as_text, data_word
 
 
 class RuleError(ValueError):
@@ -45,7 +45,7 @@ def _words_in(value: Any) -> Any:
     value = as_text(value)
     if isinstance(value, (str, Msg)):
         return value
-    raise ValueError("words: a str or a message")
+    raise ValueError(Msg("Words must be a text or a message."))
 
 
 def _words_out(value: Any) -> Any:
@@ -70,7 +70,7 @@ class Event(Model):
     data: dict[str, Any] = {}
 
     @classmethod
-    def coerce(cls, value: Any) -> "Event":
+    def coerce(cls, value: Any) -> Event:
         """A stored event: a dict, or a plain sentence from a save made before events had kinds."""
         if isinstance(value, Event):
             return value
@@ -192,31 +192,32 @@ class Chance(Model):
     @property
     def text(self) -> str:
         dice = f"{self.count} {self.die.label}"
-        said = "; ".join(o.label for o in self.outcomes[:2])
+        said = "; ".join(str(o.label) for o in self.outcomes[:2])
         return f"{dice} for {self.why}" + (f": {said}" if said else "")
 
     def check_faces(self, faces: Sequence[int]) -> list[int]:
         """Entered faces, refused unless there are `count` of them, each on the die."""
         if len(faces) != self.count:
-            raise InputError(f"{self.why}: enter {self.count} {self.die.label} (got {len(faces)}).")
+            raise InputError(Msg("{why}: enter {count} {die} (got {got}).", why=self.why, count=self.count,
+                                 die=data_word(self.die.label), got=len(faces)))
         for f in faces:
             if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= self.die.sides:
-                raise InputError(f"A {self.die.label} shows 1 to {self.die.sides} (you entered {f!r}).")
+                raise InputError(Msg("A {die} shows 1 to {sides} (you entered {got}).", die=data_word(self.die.label),
+                                     sides=self.die.sides, got=repr(f)))
         return list(faces)
 
 
-def threshold_outcomes(target: int, sides: int = 6, *, bonus: int = 0, passes: str = "passes",
-                       fails: str = "fails") -> list[Outcome]:
+def threshold_outcomes(target: int, sides: int = 6, *, bonus: int = 0) -> list[Outcome]:
     """One die + bonus must reach `target`: the two outcomes with their exact probabilities."""
     need = target - bonus  # the face needed
     p = min(max(sides - need + 1, 0), sides) / sides
     if need <= 1:
-        label = f"any face {passes}"
+        label = Msg("any face passes")
     elif need > sides:
-        label = f"no face {passes}"
+        label = Msg("no face passes")
     else:
-        label = f"{need} or more {passes}" if need < sides else f"a {sides} {passes}"
-    return [Outcome(label=label, probability=p), Outcome(label=fails, probability=1 - p)]
+        label = Msg("{need} or more passes", need=need) if need < sides else Msg("a {face} passes", face=sides)
+    return [Outcome(label=label, probability=p), Outcome(label=Msg("fails"), probability=1 - p)]
 
 
 class NeedDice(Exception):
@@ -271,9 +272,9 @@ class FieldSpec:
         if self.low is not None and self.high is not None:
             return f"{self.low}–{self.high}"
         if self.low is not None:
-            return f"{self.low} or more"
+            return _("{low} or more", low=self.low)
         if self.high is not None:
-            return f"at most {self.high}"
+            return _("at most {high}", high=self.high)
         return ""
 
 
@@ -408,7 +409,7 @@ class _ProbeDice:
         raise NeedDice(chance)
 
     def roll(self, sides: int) -> int:
-        raise NeedDice(Chance(count=1, die=d(sides), why="a roll"))
+        raise NeedDice(Chance(count=1, die=d(sides), why=Msg("a roll")))
 
 
 _ADAPTERS: dict[int, TypeAdapter] = {}
@@ -424,7 +425,8 @@ def _adapter(tp: Any) -> TypeAdapter:
 def require_range(name: str, value: int, low: int, high: int) -> int:
     """Refuse an integer outside low..high with a message naming the allowed range."""
     if not low <= value <= high:
-        raise InputError(f"{name} must be between {low} and {high} (got {value}).")
+        raise InputError(Msg("{name} must be between {low} and {high} (got {value}).", name=name, low=low, high=high,
+                             value=value))
     return value
 
 

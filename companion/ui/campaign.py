@@ -359,7 +359,7 @@ class CampaignScreen:
         if module is not None:
             return module.panel(self)
         game = self.loaded.game
-        return section(game.title, ft.Text(game.summary, theme_style=ft.TextThemeStyle.BODY_LARGE),
+        return section(game.title, ft.Text(i18n.render(game.summary), theme_style=ft.TextThemeStyle.BODY_LARGE),
                        ft.Text(_("This game's own controls arrive with its screen; the dice tray, notes, undo/redo, "
                                  "history and sharing below already work for it."),
                                theme_style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))

@@ -170,7 +170,7 @@ class NewCampaignScreen:
         module = game_panel_module(self.chosen)
         # A game may bring its own setup form (players and roles, ...); otherwise one drawn from Settings.
         self.form = module.SetupForm(self.app) if module and hasattr(module, "SetupForm") else SettingsForm(game.Settings)
-        self.settings_box.controls = [tagged("game-summary", ft.Text(as_text(game.summary), theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
+        self.settings_box.controls = [tagged("game-summary", ft.Text(render(game.summary), theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
                                       *self.form.controls()]
 
     def _create(self, e) -> None:

@@ -3,15 +3,15 @@ session), the Recap (the night in words, to copy or save), the end card a finish
 (its result, Play again, Luck, Recap, Log to BG Stats) and the BG Stats dialog.
 
 The numbers and words come from pure modules (companion.luck, .recap, .bgstats, .standings,
-.sessions); this module only draws them. Every screen and card is drawn afresh from the campaign
-each time (no control is kept across redraws), so Flet's reconciliation keeps them straight.
+.sessions), said in the phone's language as they are drawn; this module only draws them. Every screen
+and card is drawn afresh from the campaign each time (no control is kept across redraws), so Flet's
+reconciliation keeps them straight.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
 from typing import Optional
 
 import flet as ft
@@ -19,6 +19,7 @@ import flet.canvas as cv
 
 from companion import bgstats, luck, sessions
 from companion.games import get_game
+from companion.i18n import ENGLISH, N_, Msg, _, current, fmt_date, fmt_datetime, fmt_number, ngettext, pgettext
 from companion.log import NAME_MAX, NotFound
 from companion.recap import recap
 from companion.standings import standings
@@ -39,8 +40,8 @@ def _story_buttons(app, campaign_id: int) -> ft.Control:
     # Each as wide as its words (half the width each broke "Recap" in two at the largest text size), the
     # second under the first when both don't fit; no fixed height, which cut the words off at the bottom.
     return ft.Row([
-        wide_button("Luck", _go(app, campaign_id, "luck"), icon=ft.Icons.INSIGHTS, tonal=True),
-        wide_button("Recap", _go(app, campaign_id, "recap"), icon=ft.Icons.AUTO_STORIES, tonal=True),
+        wide_button(_("Luck"), _go(app, campaign_id, "luck"), icon=ft.Icons.INSIGHTS, tonal=True),
+        wide_button(_("Recap"), _go(app, campaign_id, "recap"), icon=ft.Icons.AUTO_STORIES, tonal=True),
     ], spacing=GAP, run_spacing=GAP, wrap=True)
 
 
@@ -73,31 +74,47 @@ def end_card(frame) -> list[ft.Control]:
     nights = sessions.split(lines, created=campaign.created_at if lines and lines[0].seq == 1 else None)
     minutes = sum(s.minutes for s in nights)
     dice = sum(len(line.dice) for line in lines)
-    played = (f"Played for {sessions.duration(minutes)}" + (f" over {len(nights)} sessions" if len(nights) > 1 else "")
-              + f" · {len(lines)} action{'s' if len(lines) != 1 else ''} · {dice} {'die' if dice == 1 else 'dice'}")
-    again = "Play again with the same players" if table.named else "Play again with the same settings"
+    took = sessions.duration(minutes)
+    time = (ngettext("Played for {duration} over {n} session", "Played for {duration} over {n} sessions", len(nights),
+                     duration=took) if len(nights) > 1 else _("Played for {duration}", duration=took))
+    played = _("{time} · {actions} · {dice}", time=time, actions=ngettext("{n} action", "{n} actions", len(lines)),
+               dice=ngettext("{n} die", "{n} dice", dice))
+    again = _("Play again with the same players") if table.named else _("Play again with the same settings")
     card = section(
-        f"Game over · {game.outcome(state)}",
+        _("Game over · {outcome}", outcome=game.outcome(state)),
         tagged("end-result", _text(table.result, ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
         _text(played, ft.TextThemeStyle.BODY_MEDIUM),
         # No fixed height: on a narrow phone the words wrap onto a second line and the button grows.
         ft.Row([wide_button(again, app.guard(lambda e: play_again(app, campaign.id)), icon=ft.Icons.REPLAY,
                             expand=True)]),
         _story_buttons(app, campaign.id),
-        ft.Row([wide_button("Log to BG Stats", app.guard(lambda e: bgstats_dialog(app, campaign.id)),
+        ft.Row([wide_button(_("Log to BG Stats"), app.guard(lambda e: bgstats_dialog(app, campaign.id)),
                             icon=ft.Icons.LEADERBOARD, filled=False, expand=True)]),
     )
     return [keyed("end-card", tagged("end-card", card))]
+
+
+def _numbered(name: str) -> tuple[str, int]:
+    """A campaign's name without its game number, and the next number: ("Friday", 3) for "Friday · game 2"
+    (as this phone says it, or in English)."""
+    for language in dict.fromkeys([current(), ENGLISH]):
+        said = Msg("{name} · game {number}", name="{name}", number="{number}").render(language)
+        pattern = re.escape(said).replace(re.escape("{name}"), "(?P<name>.+)").replace(re.escape("{number}"),
+                                                                                       r"(?P<number>\d+)")
+        match = re.fullmatch(pattern, name)
+        if match:
+            return match.group("name"), int(match.group("number")) + 1
+    return name, 2
 
 
 def play_again(app, campaign_id: int) -> None:
     """A new campaign of the same game with the same settings and players, opened at once; named
     after this one with its number ("Friday · game 2")."""
     campaign = app.store.get(campaign_id)
-    match = re.search(r" · game (\d+)$", campaign.name)
-    base = campaign.name[: match.start()] if match else campaign.name
-    suffix = f" · game {int(match.group(1)) + 1 if match else 2}"
-    new_id = app.store.create(campaign.game, base[: NAME_MAX - len(suffix)] + suffix, dict(campaign.settings))
+    base, number = _numbered(campaign.name)
+    room = NAME_MAX - len(_("{name} · game {number}", name="", number=str(number)))
+    name = _("{name} · game {number}", name=base[:max(1, room)], number=str(number))
+    new_id = app.store.create(campaign.game, name, dict(campaign.settings))
     app.go(f"/c/{new_id}")
 
 
@@ -123,41 +140,43 @@ def bgstats_dialog(app, campaign_id: int) -> FormDialog:
     data = bgstats.play(game_key=campaign.game, campaign=campaign, lines=lines, standings=table, bgg_id=bgg)
     url = bgstats.link(data)
     filename = bgstats.filename(data, campaign.name)
-    bgg_field = ft.TextField(label="BoardGameGeek id", value=str(bgg or ""), keyboard_type=ft.KeyboardType.NUMBER,
-                             helper="Optional: the number in the game's BoardGameGeek address", helper_max_lines=5)
-    form = FormDialog(app, "Log to BG Stats", modal=False)
-    form.dialog.actions[0] = ft.TextButton(content=roomy("Close"), on_click=lambda e: form.close())
+    bgg_field = ft.TextField(label=_("BoardGameGeek id"), value=str(bgg or ""), keyboard_type=ft.KeyboardType.NUMBER,
+                             helper=_("Optional: the number in the game's BoardGameGeek address"), helper_max_lines=5)
+    form = FormDialog(app, _("Log to BG Stats"), modal=False)
+    form.dialog.actions[0] = ft.TextButton(content=roomy(_("Close")), on_click=lambda e: form.close())
 
     def save_id() -> None:
         value = bgstats.parse_bgg_id(bgg_field.value or "")
         app.ctx.set_setting(bgstats.bgg_setting(campaign.game), value)
         form.close()
         bgstats_dialog(app, campaign_id)  # drawn again with the id in the link and the file
-        app.toast("BoardGameGeek id saved for every play of this game." if value else "BoardGameGeek id cleared.")
+        app.toast(_("BoardGameGeek id saved for every play of this game.") if value else _("BoardGameGeek id cleared."))
 
-    copy, by_hand = _copier(app, url, copied_word="Link copied", max_lines=3, size=12)
+    copy, by_hand = _copier(app, url, copied_word=_("Link copied"), max_lines=3, size=12)
 
     async def save_file(e) -> None:
         await app.file_picker.save_file(file_name=filename, src_bytes=json.dumps(data, ensure_ascii=False, indent=2)
                                         .encode("utf-8"))
 
-    players = ", ".join(p["name"] + (" (won)" if p["winner"] else "") for p in data["players"])
-    started = datetime.strptime(data["playDate"], bgstats.DATE_FORMAT).replace(tzinfo=timezone.utc).astimezone()
-    open_in = wide_button("Open in BG Stats", None, icon=ft.Icons.OPEN_IN_NEW)
+    players = ", ".join(_("{name} (won)", name=p["name"]) if p["winner"] else p["name"] for p in data["players"])
+    # Translators: a CLDR pattern for when a play began: "12 Mar 2026, 20:05" (German: "d. MMM y, HH:mm").
+    started = fmt_datetime(bgstats.started(data), pgettext("date pattern", "d MMM y, HH:mm"))
+    play = dict(game=data["game"]["name"], when=started, duration=_("{minutes} min", minutes=data["durationMin"]))
+    open_in = wide_button(_("Open in BG Stats"), None, icon=ft.Icons.OPEN_IN_NEW)
     open_in.url = url
     form.fields.controls = [
-        _text(f"{data['game']['name']}, {started.day} {started:%b %Y, %H:%M}, {data['durationMin']} min: {players}.",
-              ft.TextThemeStyle.BODY_MEDIUM),
-        _text("Open the link on a phone with BG Stats to add this play there, or save the file.",
+        _text(_("{game}, {when}, {duration}: {players}.", players=players, **play) if players else
+              _("{game}, {when}, {duration}.", **play), ft.TextThemeStyle.BODY_MEDIUM),
+        _text(_("Open the link on a phone with BG Stats to add this play there, or save the file."),
               ft.TextThemeStyle.BODY_SMALL),
         open_in,
-        wide_button("Copy link", copy, icon=ft.Icons.COPY, filled=False),
-        wide_button("Save file", save_file, icon=ft.Icons.DOWNLOAD, filled=False),
+        wide_button(_("Copy link"), copy, icon=ft.Icons.COPY, filled=False),
+        wide_button(_("Save file"), save_file, icon=ft.Icons.DOWNLOAD, filled=False),
         tagged("bgstats-link", ft.Text(url, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS,
                                        theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)),
         by_hand,
         bgg_field,
-        form.button("Save the id", save_id, close=False, tonal=True),
+        form.button(_("Save the id"), save_id, close=False, tonal=True),
     ]
     form.show()
     return form
@@ -167,7 +186,7 @@ def _copier(app, text: str, *, copied_word: str, max_lines: int, size: int, iden
     """A Copy button's handler and the field it falls back on: should the phone refuse to copy (a page
     on the LAN is no secure context), the whole text shows in a field to select and copy by hand.
     A tagged field is hidden by its wrapper (a Semantics with hidden content draws Flutter's red box)."""
-    by_hand = ft.TextField(value=text, read_only=True, multiline=True, max_lines=max_lines, label="Select and copy",
+    by_hand = ft.TextField(value=text, read_only=True, multiline=True, max_lines=max_lines, label=_("Select and copy"),
                            text_style=ft.TextStyle(size=size))
     if identifier:
         by_hand = tagged(identifier, by_hand)
@@ -175,7 +194,7 @@ def _copier(app, text: str, *, copied_word: str, max_lines: int, size: int, iden
 
     async def copy(e) -> None:
         copied = await app.copy(text)
-        said = copied_word if copied else "Copy again"
+        said = copied_word if copied else _("Copy again")
         words = e.control.content
         if isinstance(words, ft.Container) and isinstance(words.content, ft.Text):  # a wide_button's padded words
             words.content.value = said
@@ -194,7 +213,9 @@ def _copier(app, text: str, *, copied_word: str, max_lines: int, size: int, iden
 def _when(session: sessions.Session) -> str:
     """'Thu 12 Mar, 20:05–21:40' (the table's time zone)."""
     start, end = session.start.astimezone(), session.end.astimezone()
-    return f"{start.strftime('%a')} {start.day} {start.strftime('%b')}, {start:%H:%M}–{end:%H:%M}"
+    # Translators: a CLDR pattern for the day of a session: "Thu 12 Mar" (German: "EEE, d. MMM").
+    day = fmt_date(start, pgettext("date pattern", "EEE d MMM"))
+    return _("{day}, {start}–{end}", day=day, start=fmt_datetime(start, "HH:mm"), end=fmt_datetime(end, "HH:mm"))
 
 
 class _StoryScreen:
@@ -202,7 +223,7 @@ class _StoryScreen:
     the content for it, all drawn afresh on every redraw."""
 
     name = ""
-    title = ""
+    title = ""  # N_(): said in the phone's language when drawn
 
     def __init__(self, app, campaign_id: int):
         self.app = app
@@ -214,7 +235,7 @@ class _StoryScreen:
 
     def view(self) -> ft.View:
         self._draw()
-        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(self.title)),
+        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(_(self.title))),
                        controls=[readable_width(self.body)], scroll=ft.ScrollMode.AUTO, padding=12)
 
     def entered(self) -> None:
@@ -223,8 +244,8 @@ class _StoryScreen:
     def _follow(self) -> None:
         """Follow live play: an action on any phone redraws this screen (read only when it changed)."""
         if getattr(self, "_unfollow", None) is None:
-            _, self._unfollow = self.app.ctx.live.follow(self.campaign_id,
-                                                         lambda snapshot: self.app.later(self._changed_live))
+            _first, self._unfollow = self.app.ctx.live.follow(self.campaign_id,
+                                                              lambda snapshot: self.app.later(self._changed_live))
 
     def _changed_live(self) -> None:
         if getattr(self, "_unfollow", None) is not None:  # not after the screen was left
@@ -265,7 +286,7 @@ class _StoryScreen:
         """One button per session and one for the whole campaign (only when there are several)."""
         if len(self.sessions) < 2:
             return []
-        options = [(s.number, f"Session {s.number}") for s in self.sessions] + [(0, "Whole campaign")]
+        options = [(s.number, _("Session {number}", number=s.number)) for s in self.sessions] + [(0, _("Whole campaign"))]
         chosen = self.scope or 0
         return [tagged("story-scope", ft.Row([
             wide_button(label, lambda e, n=number: self._pick(n), filled=number == chosen,
@@ -282,15 +303,15 @@ class _StoryScreen:
         try:
             self._read()
         except NotFound:  # deleted on another screen meanwhile
-            self.body.controls = [_text("This campaign no longer exists (it may have been deleted on another screen)."),
-                                  big_button("Back to campaigns", lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
+            self.body.controls = [_text(_("This campaign no longer exists (it may have been deleted on another screen).")),
+                                  big_button(_("Back to campaigns"), lambda e: self.app.go("/"), icon=ft.Icons.HOME)]
             return
         scope = self._session()
         self.body.controls = [
             _text(f"{self.campaign.name} · {self.game.title}", ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
             *self._scopes(),
             *self._content(scope),
-            big_button("Back to the game", lambda e: self.app.go(f"/c/{self.campaign_id}"), icon=ft.Icons.ARROW_BACK,
+            big_button(_("Back to the game"), lambda e: self.app.go(f"/c/{self.campaign_id}"), icon=ft.Icons.ARROW_BACK,
                        filled=False),
         ]
 
@@ -299,7 +320,7 @@ class _StoryScreen:
 
 
 class LuckScreen(_StoryScreen):
-    name, title = "luck", "Luck"
+    name, title = "luck", N_("Luck")
 
     def _changed(self) -> None:
         store = self.app.store
@@ -309,36 +330,41 @@ class LuckScreen(_StoryScreen):
 
     def _content(self, scope) -> list[ft.Control]:
         found = luck.report(self.campaign.game, self.campaign.settings, self.steps, scope.seqs if scope else None)
-        where = "this session" if scope else "the whole campaign"
         count = len(self.sessions)
-        said = (f"Session {scope.number} of {count}: {_when(scope)}" if scope else
-                f"The whole campaign: {count} session{'s' if count != 1 else ''}, "
-                f"{sessions.duration(sum(s.minutes for s in self.sessions))} of play")
+        said = (_("Session {number} of {count}: {when}", number=scope.number, count=count, when=_when(scope)) if scope
+                else ngettext("The whole campaign: {n} session, {duration} of play",
+                              "The whole campaign: {n} sessions, {duration} of play", count,
+                              duration=sessions.duration(sum(s.minutes for s in self.sessions))))
         top = [tagged("luck-scope", _text(said, ft.TextThemeStyle.BODY_MEDIUM))]
         if found.empty:
-            empty = (f"No dice were rolled in {where}." if self.game.rolls_dice else
-                     "This game rolls no dice, and none were rolled on the dice tray.")
-            return [*top, section("Luck", tagged("luck-empty", _text(empty)),
+            if not self.game.rolls_dice:
+                empty = _("This game rolls no dice, and none were rolled on the dice tray.")
+            else:
+                empty = _("No dice were rolled in this session.") if scope else _("No dice were rolled in the whole campaign.")
+            return [*top, section(_("Luck"), tagged("luck-empty", _text(empty)),
                                   *[_text(n, ft.TextThemeStyle.BODY_MEDIUM, italic=True) for n in found.notes])]
         out = top
         for i, part in enumerate(found.parts):
-            title = "Where the table stands" if i == 0 else f"{part.who}'s dice"
+            title = _("Where the table stands") if i == 0 else _("{name}'s dice", name=part.who)
             rows = [_line(line) for line in part.dice]
             if part.meanings:
-                rows += [ft.Divider(height=1), _text("What the dice meant" if i == 0 else "What they meant",
+                rows += [ft.Divider(height=1), _text(_("What the dice meant") if i == 0 else _("What they meant"),
                                                      ft.TextThemeStyle.TITLE_MEDIUM)]
                 rows += [_line(line) for line in part.meanings]
             out.append(tagged("luck-table" if i == 0 else f"luck-player-{i}", section(title, *rows)))
             if i == 0 and found.chart:
-                out.append(section(f"Over {where}", _chart(found.chart, self.app.page.width, self.app.sizes),
-                                   _text(f"{found.dice} dice: {found.dice - found.physical} rolled by the app, "
-                                         f"{found.physical} physical.", ft.TextThemeStyle.BODY_SMALL)))
-        out.append(section("What these numbers rest on", *[
+                over = _("Over this session") if scope else _("Over the whole campaign")
+                out.append(section(over, _chart(found.chart, self.app.page.width, self.app.sizes),
+                                   _text(ngettext("{n} die: {app} rolled by the app, {physical} physical.",
+                                                  "{n} dice: {app} rolled by the app, {physical} physical.", found.dice,
+                                                  app=found.dice - found.physical, physical=found.physical),
+                                         ft.TextThemeStyle.BODY_SMALL)))
+        out.append(section(_("What these numbers rest on"), *[
             _text(n, ft.TextThemeStyle.BODY_MEDIUM) for n in found.notes + [
-                "Every figure is exact: the sum's distribution is the convolution of each roll's own, from the "
-                "rules' chance nodes (no sampling). “Than X% of tables” compares with every way the same rolls "
-                f"could have fallen. Fewer than {luck.MIN_DICE} dice (or {luck.MIN_TRIALS} rolls of a kind) get no "
-                "verdict."]]))
+                _("Every figure is exact: the sum's distribution is the convolution of each roll's own, from the "
+                  "rules' chance nodes (no sampling). “Than X% of tables” compares with every way the same rolls "
+                  "could have fallen. Fewer than {dice} dice (or {rolls} rolls of a kind) get no verdict.",
+                  dice=luck.MIN_DICE, rolls=luck.MIN_TRIALS)]]))
         return out
 
 
@@ -370,7 +396,8 @@ def _chart(points: list[tuple[float, bool]], page_width: Optional[float], sizes)
     for value, text in ((extent, f"+{extent:.0f}"), (0, "0"), (-extent, f"−{extent:.0f}")):
         shapes.append(cv.Text(left - 6, y(value), text, style=label, alignment=ft.Alignment.CENTER_RIGHT))
     shapes.append(cv.Text(left, top + h + 4, "1", style=label))
-    shapes.append(cv.Text(left + w, top + h + 4, f"{len(points)} dice", style=label, alignment=ft.Alignment.TOP_RIGHT))
+    dice = ngettext("{n} die", "{n} dice", len(points))
+    shapes.append(cv.Text(left + w, top + h + 4, dice, style=label, alignment=ft.Alignment.TOP_RIGHT))
     path = [cv.Path.MoveTo(left, y(0))] + [cv.Path.LineTo(x(i), y(v)) for i, (v, _) in enumerate(points)]
     colour = ft.Colors.PRIMARY if points[-1][0] >= 0 else ft.Colors.ERROR
     shapes.append(cv.Path(path, paint=ft.Paint(color=colour, stroke_width=2.5, style=ft.PaintingStyle.STROKE,
@@ -379,18 +406,20 @@ def _chart(points: list[tuple[float, bool]], page_width: Optional[float], sizes)
         shapes += [cv.Circle(x(i), y(v), 3, paint=ft.Paint(color=ft.Colors.TERTIARY))
                    for i, (v, physical) in enumerate(points) if physical]
     end = points[-1][0]
-    said = f"{'+' if end >= 0 else '−'}{abs(end):.1f} pips"
+    said = _("{amount} pips", amount=("+" if end >= 0 else "−") + fmt_number(abs(end), 1))
+    ends = (_("Pips above (+) or below (−) the average, added up roll by roll: it ends at {pips}. Dots are physical "
+              "dice.", pips=said) if any(p for _v, p in points) else
+            _("Pips above (+) or below (−) the average, added up roll by roll: it ends at {pips}.", pips=said))
     return ft.Column([
         tagged("luck-chart", ft.Semantics(
-            label=f"Chart of the table's luck over {len(points)} dice, ending at {said} against the average",
+            label=_("Chart of the table's luck over {dice}, ending at {pips} against the average", dice=dice, pips=said),
             content=cv.Canvas(shapes, width=width, height=height))),
-        _text(f"Pips above (+) or below (−) the average, added up roll by roll: it ends at {said}."
-              + (" Dots are physical dice." if any(p for _, p in points) else ""), ft.TextThemeStyle.BODY_SMALL),
+        _text(ends, ft.TextThemeStyle.BODY_SMALL),
     ], spacing=6)
 
 
 class RecapScreen(_StoryScreen):
-    name, title = "recap", "Recap"
+    name, title = "recap", N_("Recap")
 
     def _content(self, scope) -> list[ft.Control]:
         campaign = self.campaign
@@ -403,7 +432,7 @@ class RecapScreen(_StoryScreen):
         filename = f"recap-{re.sub(r'[^A-Za-z0-9]+', '-', campaign.name).strip('-')[:40] or 'campaign'}" + (
             f"-session-{scope.number}" if scope else "") + ".txt"
 
-        copy, by_hand = _copier(self.app, text, copied_word="Copied", max_lines=8, size=14, identifier="recap-copy")
+        copy, by_hand = _copier(self.app, text, copied_word=_("Copied"), max_lines=8, size=14, identifier="recap-copy")
 
         async def save(e) -> None:
             await self.app.file_picker.save_file(file_name=filename, src_bytes=text.encode("utf-8"))
@@ -412,8 +441,8 @@ class RecapScreen(_StoryScreen):
             tagged("recap-text", section(told.title, *[
                 ft.Text(p, theme_style=ft.TextThemeStyle.BODY_LARGE) for p in told.paragraphs])),
             ft.Row([
-                wide_button("Copy text", copy, icon=ft.Icons.COPY, expand=True),
-                wide_button("Save file", save, icon=ft.Icons.DOWNLOAD, filled=False, expand=True),
+                wide_button(_("Copy text"), copy, icon=ft.Icons.COPY, expand=True),
+                wide_button(_("Save file"), save, icon=ft.Icons.DOWNLOAD, filled=False, expand=True),
             ], spacing=GAP),
             by_hand,
         ]

@@ -12,7 +12,7 @@ import flet as ft
 from companion.dice import hand_die, parse_notation
 from companion.games.base import Chance, Event, InputError
 from companion.share import qr_png
-from companion.i18n import N_, _, ngettext, render
+from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.style import GAP, TAP
 
 # The tray's name for Biosphere 5's hand die: kept in the log in English, shown in each phone's language.
@@ -385,7 +385,7 @@ class DicePad:
 
     def _show(self) -> None:
         die = self.chance.die
-        self.shown.content = (dice_faces([die.face_name(f) for f in self.faces], sizes=self.sizes, highlight=True,
+        self.shown.content = (dice_faces([_(die.face_name(f)) for f in self.faces], sizes=self.sizes, highlight=True,
                                          first=self.chance.first)
                               if self.faces else ft.Text(_("No dice entered yet."), italic=True))
         self.count_text.value = _("{entered} of {count} entered", entered=len(self.faces), count=self.chance.count)
@@ -401,7 +401,7 @@ class DicePad:
     def _add_number(self) -> None:
         text = (self.number.value or "").strip()
         if not text.isdigit() or not 1 <= int(text) <= self.chance.die.sides:
-            raise InputError(_("A {die} shows 1 to {sides} (got “{got}”).", die=self.chance.die.label,
+            raise InputError(_("A {die} shows 1 to {sides} (got “{got}”).", die=_(self.chance.die.label),
                                  sides=self.chance.die.sides, got=text[:8]))
         self.number.value = ""
         self._add(int(text))
@@ -427,19 +427,20 @@ class DicePad:
         if die.sides <= self.MAX_BUTTONS or die.faces:
             width = 72 if not die.faces else None
             pad = ft.Row([
-                ft.Semantics(label=_("face {face}", face=label), button=True, container=True, content=ft.FilledTonalButton(
-                    content=ft.Text(label, size=self.sizes(22 if not die.faces else 18), weight=ft.FontWeight.BOLD),
+                ft.Semantics(label=_("face {face}", face=_(label)), button=True, container=True, content=ft.FilledTonalButton(
+                    content=ft.Text(_(label), size=self.sizes(22 if not die.faces else 18), weight=ft.FontWeight.BOLD),
                     height=TAP + 8, width=width, on_click=guard(lambda e, v=value: self._add(v))))
                 for label, value in die.choices()
             ], wrap=True, spacing=8, run_spacing=8)
         else:
             pad = ft.Row([self.number, ft.FilledTonalButton(content=_("Add"), height=TAP,
                                                             on_click=guard(lambda e: self._add_number()))])
-        odds = [tagged("pending-odds", ft.Text(f"{o.label}: {o.percent}", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
+        odds = [tagged("pending-odds", ft.Text(f"{render(o.label)}: {fmt_percent(o.probability)}", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
                 for o in self.chance.outcomes]
-        who = _("{who} rolls.", who=self.chance.who) + " " if self.chance.who else ""
+        # A die's and a face's name, and who rolls ("The Machine"), are the rules' words: said here.
+        who = _("{who} rolls.", who=_(self.chance.who)) + " " if self.chance.who else ""
         return ft.Column([
-            ft.Text(_("Roll {count} {die}", count=self.chance.count, die=die.label), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+            ft.Text(_("Roll {count} {die}", count=self.chance.count, die=_(die.label)), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                     weight=ft.FontWeight.BOLD),
             tagged("pending-why", ft.Text(who + _("For {reason}.", reason=self.chance.why), theme_style=ft.TextThemeStyle.BODY_LARGE)),
             *odds,

@@ -159,7 +159,7 @@ def test_promote_to_tier_three_and_no_further():
 def test_ability_texts_at_each_tier(leader):
     assert ability_text(leader, 0) == "Tier 0 – no ability yet."
     for tier in (1, 2, 3):
-        assert ability_text(leader, tier).startswith(f"Tier {tier} – ")
+        assert str(ability_text(leader, tier)).startswith(f"Tier {tier} – ")
 
 
 def test_ability_needs_the_tier_but_lower_tiers_may_be_used():

@@ -189,7 +189,7 @@ def test_wrong_levels_and_mismatches_are_flagged():
         Card(id="d", name="D", lower=Lower(kind="espionage", level=3)),
         Card(id="e", name="E", lower=Lower(kind="catastrophe", category="salvation", level=4)),
     ]
-    problems = " ".join(check_catalog(cards).problems)
+    problems = " ".join(map(str, check_catalog(cards).problems))
     for text in ("nature achievement is level III", "rescue cards are level I", "Attack is the other option",
                  "Espionage is level II", "no catastrophe against salvation"):
         assert text in problems
@@ -198,7 +198,7 @@ def test_wrong_levels_and_mismatches_are_flagged():
 def test_counts_entered_cards_with_copies():
     card = DECK["herbs"].model_copy(update={"copies": 3})
     assert check_catalog([card, DECK["shack"]]).entered == 4
-    assert check_catalog([card]).summary().startswith("3 of 25 cards entered")
+    assert str(check_catalog([card]).summary()).startswith("3 of 25 cards entered")
 
 
 def test_incomplete_card_refused_for_decisions():

@@ -35,7 +35,7 @@ def test_impossible_cards_and_a_26th_card_are_refused_and_nothing_changes():
 
 @pytest.mark.parametrize("text, message", [
     ("", "Paste"),
-    ("not json", "not valid JSON"),
+    ("not json", "not valid JSON|not a catalog export"),  # (exchange.py's words, before and after #15)
     ('{"format": "biosphere5-catalog", "version": 1, "cards": [{"id": "x", "name": "X", '
      '"upper": {"category": "space"}}]}', "categories"),
     ('{"format": "biosphere5-catalog", "version": 1, "cards": [{"id": "x", "name": "X", '

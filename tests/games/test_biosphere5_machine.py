@@ -13,7 +13,7 @@ from test_biosphere5_cards import DECK
 from companion.dice import ScriptedDice
 from pydantic import ValidationError
 
-from companion.games.base import InputError, RuleError
+from companion.games.base import Event, InputError, RuleError
 from companion.games.biosphere5.cards import Card, Lower
 from companion.games.biosphere5.rules import (
     GAME,
@@ -45,7 +45,7 @@ NO_DICE = ScriptedDice([])
 
 
 def text(events) -> str:
-    return " ".join(e.text for e in events)
+    return " ".join(str(e.text) for e in events)
 
 
 def kinds(events) -> list[str]:
@@ -98,7 +98,7 @@ def test_example_3_machine_plays_new_hope_then_inpoverishment():
     five = ("greenhouse", "garden", "deep-well", "shack", "catching-basin")
     decision = machine_decide(state, cards(*five))
     assert (decision.rule, decision.play, decision.card_id) == (6, "new_hope", "deep-well")
-    not_fired = " ".join(decision.not_fired)
+    not_fired = " ".join(map(str, decision.not_fired))
     assert "Greenhouse, Garden: level III needs" in not_fired  # two need level III
     assert "Deep Well, Catching Basin: water is held already" in not_fired
     assert "Shack: housing is held already" in not_fired
@@ -121,7 +121,7 @@ def test_example_3_machine_plays_new_hope_then_inpoverishment():
     # Inpoverishment hits the human first (no production protection: 4 cards), then the Machine.
     done, events = apply(after, more, NO_DICE)
     assert done.solo.phase == "discard" and done.solo.due.cards == 4
-    assert done.solo.due.why.startswith("Inpoverishment hits you first")
+    assert str(done.solo.due.why).startswith("Inpoverishment hits you first")
     # 3 hand cards, 1 short: the human gives up an achievement; then the Machine rolls 8 hand dice.
     final, events = apply(done, HumanDiscard(give_up=["housing"]), ScriptedDice([2, 3, 4, 5, 6, 2, 3, 4]))
     assert final.solo.human.hand == 0 and final.solo.human.achievements == {}
@@ -250,7 +250,7 @@ def test_rule_4_store_blocks_a_playable_achievement():
     state = solo(level=3)
     d = machine_decide(state, cards("deep-well", BIO))
     assert (d.rule, d.play, d.store_id) == (4, "store", BIO)
-    assert "Attack needs you to hold more achievements" in " ".join(d.not_fired)
+    assert "Attack needs you to hold more achievements" in " ".join(map(str, d.not_fired))
     after, _ = reveal(state, "deep-well", BIO)
     assert after.solo.machine.stored == BIO and after.solo.machine.level == 5
     assert after.solo.machine.achievements == {}
@@ -269,7 +269,7 @@ def test_rule_5_highest_value_playable_achievement():
 def test_rule_5_blocked_by_level():
     d = machine_decide(solo(level=2), cards("factory", "tent"))  # perfect production: level II not reached
     assert d.rule == 8
-    assert "level II needs both level I achievements" in " ".join(d.not_fired)
+    assert "level II needs both level I achievements" in " ".join(map(str, d.not_fired))
 
 
 def test_rule_6_blocked_by_rule_5():
@@ -328,7 +328,7 @@ def test_rule_7_both_makeshift_needs_level_above_hand():
     assert machine_decide(state, cards("tent", "festival")).play == "catastrophe"
     state = solo(level=3, machine=machine, human={"water": "yellow"}, hand=3)
     d = machine_decide(state, cards("tent", "festival"))
-    assert d.rule == 8 and "doesn't exceed your 3 hand cards" in " ".join(d.not_fired)
+    assert d.rule == 8 and "doesn't exceed your 3 hand cards" in " ".join(map(str, d.not_fired))
 
 
 def test_rule_8_blocked_by_rule_7():
@@ -632,17 +632,30 @@ def test_the_humans_achievements_are_never_called_cubes_and_older_saves_still_re
     solo_now = store.load(cid).game_state.solo
     assert solo_now.decision.instruction == ("The Machine plays Attack (Biosphere 5 / Attack): remove your perfect "
                                              "housing achievement, your highest-value one.")
-    said = " ".join(e["text"] for r in store.history(cid) for e in r.events)
+    said = " ".join(str(Event.coerce(e).text) for r in store.history(cid) for e in r.events)
     assert "You play a perfect housing achievement." in said and "Your perfect housing achievement is destroyed." in said
     assert "cube" not in said.replace("place a green cube", "")  # only the Machine's own cubes
 
+    # An older save kept the instruction as a plain English sentence, in the old words.
     new = "perfect housing achievement, your highest-value one."
-    old = "perfect housing (green cube), your highest-value achievement."
+    old = ("The Machine plays Attack (Biosphere 5 / Attack): remove your perfect housing (green cube), your "
+           "highest-value achievement.")
     rows = store.log_rows(cid)
-    entries = [{"seq": r.seq, "action": r.action, "dice": r.dice, "snapshot": r.snapshot,
-                "state": None if r.state is None else json.loads(json.dumps(r.state).replace(new, old))}
+
+    def older(state):
+        if state is None:
+            return None
+        state = json.loads(json.dumps(state))
+        decision = (state["game"].get("solo") or {}).get("decision") or {}
+        if decision.get("play") == "attack":
+            decision["instruction"] = old
+        return state
+
+    entries = [{"seq": r.seq, "action": r.action, "dice": r.dice, "snapshot": r.snapshot, "state": older(r.state)}
                for r in rows]
     assert old in json.dumps(entries[-1]["state"])  # the old words, as an older save kept them
-    assert State.model_validate(entries[-1]["state"]["game"]).solo.decision.instruction.endswith(new)
+    instruction = State.model_validate(entries[-1]["state"]["game"]).solo.decision.instruction
+    assert str(instruction).endswith(new)  # read in today's words, said in each phone's language
+    assert "Angriff" in instruction.render("de")
     report = replay(GAME, {}, entries, seed=7)
     assert report.ok, report.mismatches

@@ -12,6 +12,7 @@ from test_biosphere5_cards import DECK, TEST_DECK
 from test_biosphere5_machine import solo
 
 from companion.dice import ScriptedDice
+from companion.games.base import Event
 from companion.games.biosphere5 import view
 from companion.games.biosphere5.cards import Catalog, dump_catalog
 from companion.games.biosphere5.rules import LeaderPromote, apply, reveal_action
@@ -141,7 +142,7 @@ def test_abyss_offers_every_usable_tier_and_greys_out_what_the_rules_refuse():
     tap(panel, "Use tier 1 – Glimmer of Hope")
     assert [p.doom for p in frame.loaded.game_state.abyss.players] == [1, 0]
     event = frame.store.history(frame.campaign_id, limit=1)[0].events[0]
-    assert event["kind"] == "leader_ability" and "instead of tier 2's" in event["text"]
+    assert event["kind"] == "leader_ability" and "instead of tier 2's" in str(Event.coerce(event).text)
     # Finally true names a player: a dialog lists whom.
     frame.dispatch(LeaderPromote(player=0, leader="true_believer"))
     tap(frame.panel(), "Use tier 3 – Finally true")

@@ -386,7 +386,7 @@ def test_venture_capitalist_when_pressing_on_and_both_halves_score():
     s, events = go(s, VentureCapitalist(by=1), 1, 1, 2, 4, 1, 4, 4, 3)
     assert s.pool == 4 and len(s.throw) == 8
     assert rules.at_risk(s) == 2 + 1 + 2 and rules.next_pool(s) == 4 + 2
-    assert events[0].text.startswith("Ada presses on with 2 at risk") and events[1].kind == "power"
+    assert str(events[0].text).startswith("Ada presses on with 2 at risk") and events[1].kind == "power"
 
 
 def test_venture_capitalist_throw_busts_only_on_the_second_half():
@@ -496,8 +496,8 @@ def test_rerolls_are_declared_with_their_own_bust_chance():
 def test_the_rationalist_rerolls_a_venture_throw_as_its_two_halves():
     s, _ = go(game("venture_capitalist", "rationalist"), VentureCapitalist(by=0), 1, 1, 1, 4, 2, 5)
     first, second = chances(s, Rationalist(by=1), 1, 1, 1, 4, 4, 4)
-    assert first.why.endswith("throw 1, the 3 that ignore Bugs") and [o.probability for o in first.outcomes] == [1.0]
-    assert second.why.endswith("throw 2, the 3 that count Bugs")
+    assert str(first.why).endswith("throw 1, the 3 that ignore Bugs") and [o.probability for o in first.outcomes] == [1.0]
+    assert str(second.why).endswith("throw 2, the 3 that count Bugs")
     assert second.outcomes[0].probability == float(odds.bust_chance(3))
 
 

@@ -113,7 +113,8 @@ def test_the_roster_says_why_a_power_cant_act_now():
 
 def test_setup_takes_the_pool_range_from_the_settings():
     form = view.SetupForm(SimpleNamespace(guard=lambda fn: fn))
-    assert form.max_pool.label == "Most dice in one throw (the box has 12d6): 3–12" and form.max_pool.value == "12"
+    assert form.max_pool_about.value == "Most dice in one throw (the box has 12d6): 3–12" and form.max_pool.value == "12"
+    assert form.max_pool.label == "Most dice in one throw"  # short: a field's floating label has one line
     form.rows[0][0].value = "Ada"
     form.max_pool.value = "7"
     assert form.collect()["max_pool"] == 7

@@ -13,11 +13,12 @@ Pure: no I/O. The app reads and writes catalog files; `parse_catalog` checks the
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Iterable, Literal, Optional
+from typing import Annotated, Any, Iterable, Literal, Optional, Sequence
 
 from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
-from companion.games.base import InputError, Model
+from companion.games.base import InputError, Model, Words
+from companion.i18n import Msg, NMsg
 
 DECK_SIZE = 25  # "a deck of 25 cards" (§1.2)
 MAX_CATALOG_TEXT = 64_000  # characters; a 25-card catalog is far smaller (refuses oversized imports)
@@ -50,9 +51,49 @@ CUBE_OF: dict[str, Cube] = {"perfect": "green", "makeshift": "yellow"}
 KIND_OF_CUBE: dict[str, str] = {"green": "perfect", "yellow": "makeshift"}
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 LOWER_LABEL = {
-    "catastrophe": "catastrophe", "new_hope": "New Hope", "espionage": "Espionage",
-    "sabotage": "Sabotage", "attack": "Attack",
+    "catastrophe": Msg("catastrophe"), "new_hope": Msg("New Hope"), "espionage": Msg("Espionage"),
+    "sabotage": Msg("Sabotage"), "attack": Msg("Attack"),
 }
+# The words a player reads for a category, a card class and a cube (said in each phone's language; the
+# game's data keeps the English keys).
+CATEGORY_WORDS: dict[str, Msg] = {
+    "housing": Msg("housing"), "water": Msg("water"), "production": Msg("production"),
+    "security": Msg("security"), "nature": Msg("nature"), "community": Msg("community"),
+    "salvation": Msg("salvation"),
+}
+# The same at the start of a label ("Water catastrophe").
+CATEGORY_TITLES: dict[str, Msg] = {
+    "housing": Msg("Housing"), "water": Msg("Water"), "production": Msg("Production"),
+    "security": Msg("Security"), "nature": Msg("Nature"), "community": Msg("Community"),
+    "salvation": Msg("Salvation"),
+}
+KIND_WORDS: dict[str, Msg] = {
+    "perfect": Msg("perfect"), "makeshift": Msg("makeshift"), "rescue": Msg("rescue"),
+    "biosphere": Msg("Biosphere 5"),
+}
+_MISSING_WORDS: dict[str, Msg] = {
+    "upper kind": Msg("upper kind"), "upper category": Msg("upper category"), "upper level": Msg("upper level"),
+    "lower kind": Msg("lower kind"), "lower level": Msg("lower level"), "lower category": Msg("lower category"),
+}
+
+
+def category_word(category: Optional[str]) -> Words:
+    """A category as a player reads it ('water' → Msg, 'Wasser' on a German phone)."""
+    return CATEGORY_WORDS.get(category or "", str(category))
+
+
+def joined(items: Iterable[Words], sep: str = ", ") -> Words:
+    """Words side by side ('Shack, Garden'), each said in the phone's language: a list's separator is
+    the same in the languages the app speaks."""
+    out: Words = ""
+    for i, item in enumerate(items):
+        out = item if i == 0 else out + sep + item
+    return out
+
+
+def both(items: Sequence[Words]) -> Words:
+    """'housing and water' (one or two items)."""
+    return items[0] if len(items) == 1 else Msg("{first} and {second}", first=items[0], second=items[1])
 
 
 def _roman_level(value: Any) -> Any:
@@ -96,12 +137,12 @@ class Card(Model):
     lower: Lower = Field(default_factory=Lower)
     note: str = Field("", max_length=500)
 
-    def missing(self) -> list[str]:
-        """The fields still unknown, e.g. ['upper kind', 'lower level']."""
-        out = [f"upper {f}" for f in ("kind", "category", "level") if getattr(self.upper, f) is None]
-        out += [f"lower {f}" for f in ("kind", "level") if getattr(self.lower, f) is None]
+    def missing(self) -> list[Msg]:
+        """The fields still unknown, e.g. ['upper kind', 'lower level'] (in each phone's words)."""
+        out = [_MISSING_WORDS[f"upper {f}"] for f in ("kind", "category", "level") if getattr(self.upper, f) is None]
+        out += [_MISSING_WORDS[f"lower {f}"] for f in ("kind", "level") if getattr(self.lower, f) is None]
         if self.lower.kind == "catastrophe" and self.lower.category is None:
-            out.append("lower category")
+            out.append(_MISSING_WORDS["lower category"])
         return out
 
     @property
@@ -117,10 +158,11 @@ class Card(Model):
         return self.upper.name or self.name
 
     @property
-    def lower_label(self) -> str:
+    def lower_label(self) -> Words:
+        """The lower option's printed name, or its kind in words ('New Hope')."""
         if self.lower.name:
             return self.lower.name
-        return LOWER_LABEL.get(self.lower.kind or "", "lower option")
+        return LOWER_LABEL.get(self.lower.kind or "", Msg("lower option"))
 
 
 class Catalog(Model):
@@ -133,14 +175,15 @@ class Catalog(Model):
     cards: list[Card] = Field(default_factory=list, max_length=DECK_SIZE)
 
     @model_validator(mode="after")
-    def _fits_one_deck(self) -> "Catalog":
+    def _fits_one_deck(self) -> Catalog:
         total = sum(c.copies for c in self.cards)
         if total > DECK_SIZE:
-            raise ValueError(f"a deck has at most {DECK_SIZE} cards; this catalog has {total}")
+            raise ValueError(Msg("a deck has at most {size} cards; this catalog has {total}", size=DECK_SIZE,
+                                 total=total))
         ids = [c.id for c in self.cards]
         doubled = sorted({i for i in ids if ids.count(i) > 1})
         if doubled:
-            raise ValueError(f"each card id must be unique; repeated: {', '.join(doubled)}")
+            raise ValueError(Msg("each card id must be unique; repeated: {ids}", ids=", ".join(doubled)))
         return self
 
     def by_id(self) -> dict[str, Card]:
@@ -159,7 +202,8 @@ def card_value(card: Card) -> tuple[int, int]:
     True
     """
     if card.upper.kind is None or card.upper.category is None:
-        raise InputError(f"{card.name}: its upper option's class and category are needed for its value.")
+        raise InputError(Msg("{card}: its upper option's class and category are needed for its value.",
+                             card=card.name))
     return CLASS_RANK[card.upper.kind], CATEGORY_ORDER.index(card.upper.category)
 
 
@@ -168,26 +212,35 @@ def achievement_value(category: str, cube: str) -> tuple[int, int]:
     return CLASS_RANK[KIND_OF_CUBE[cube]], CATEGORY_ORDER.index(category)  # type: ignore[arg-type]
 
 
-def value_label(card: Card) -> str:
+def value_label(card: Card) -> Msg:
     """'perfect · water' — the two parts of a card's value, for reasons shown to players."""
-    kind = "Biosphere 5" if card.upper.kind == "biosphere" else card.upper.kind
-    return f"{kind} · {card.upper.category}"
+    kind = KIND_WORDS.get(card.upper.kind or "", str(card.upper.kind))
+    return Msg("{kind} · {category}", kind=kind, category=category_word(card.upper.category))
 
 
-def cube_label(category: str, cube: str) -> str:
+def cube_label(category: str, cube: str) -> Msg:
     """One of the Machine's achievements, as its board shows it: a coloured cube (§4.1)."""
-    return f"{KIND_OF_CUBE[cube]} {category} ({cube} cube)"
+    if cube == "green":
+        return Msg("perfect {category} (green cube)", category=category_word(category))
+    return Msg("makeshift {category} (yellow cube)", category=category_word(category))
 
 
-def achievement_label(category: str, cube: str) -> str:
+def achievement_label(category: str, cube: str) -> Msg:
     """One of the human's achievements: a card on display, never a cube (the cubes are the Machine's)."""
-    return f"{KIND_OF_CUBE[cube]} {category} achievement"
+    if cube == "green":
+        return Msg("perfect {category} achievement", category=category_word(category))
+    return Msg("makeshift {category} achievement", category=category_word(category))
+
+
+def kind_achievement(category: str, kind: str) -> Msg:
+    """'perfect water achievement' from a card's class (perfect or makeshift)."""
+    return achievement_label(category, CUBE_OF.get(kind, "green"))
 
 
 # --- Playability by level (§2.3) ------------------------------------------------------------------
 
 
-def level_block(held: Iterable[str], level: int) -> Optional[str]:
+def level_block(held: Iterable[str], level: int) -> Optional[Msg]:
     """Why an option of `level` can't be played with these achievements on display, or None.
 
     Level I is always playable. Level II/III: both achievements of the level below, or an
@@ -199,40 +252,40 @@ def level_block(held: Iterable[str], level: int) -> Optional[str]:
         return None
     if level >= 4:
         lacking = [c for c in LEVEL_CATEGORIES[3] if c not in have]
-        return None if not lacking else f"level IV needs both level III achievements; missing {' and '.join(lacking)}"
+        return None if not lacking else Msg("level IV needs both level III achievements; missing {missing}",
+                                            missing=both([category_word(c) for c in lacking]))
     below = LEVEL_CATEGORIES[level - 1]
     if all(c in have for c in below) or any(c in have for c in LEVEL_CATEGORIES[level]):
         return None
     lacking = [c for c in below if c not in have]
-    return (
-        f"level {ROMAN[level]} needs both level {ROMAN[level - 1]} achievements (missing "
-        f"{' and '.join(lacking)}) or a level {ROMAN[level]} achievement on display"
-    )
+    return Msg("level {level} needs both level {below} achievements (missing {missing}) or a level {level} "
+               "achievement on display", level=ROMAN[level], below=ROMAN[level - 1],
+               missing=both([category_word(c) for c in lacking]))
 
 
 def can_play_level(held: Iterable[str], level: int) -> bool:
     return level_block(held, level) is None
 
 
-def achievement_block(held: Iterable[str], category: str, level: int) -> Optional[str]:
+def achievement_block(held: Iterable[str], category: str, level: int) -> Optional[Msg]:
     """Why an achievement can't be placed, or None: one per category, and the level rule."""
     have = set(held)
     if category in have:
-        return f"{category} is held already (one achievement per category)"
+        return Msg("{category} is held already (one achievement per category)", category=category_word(category))
     return level_block(have, level)
 
 
-def upper_block(card: Card, held: Iterable[str]) -> Optional[str]:
+def upper_block(card: Card, held: Iterable[str]) -> Optional[Msg]:
     """Why this card's upper option can't be played now (as an achievement/Biosphere), or None."""
     u = card.upper
     if u.kind == "rescue":
-        return "a rescue card is only discarded against a catastrophe, never played"
+        return Msg("a rescue card is only discarded against a catastrophe, never played")
     if u.kind == "biosphere":
         return level_block(held, 4)
     return achievement_block(held, u.category or "", u.level or 1)
 
 
-def lower_block(card: Card, held: Iterable[str]) -> Optional[str]:
+def lower_block(card: Card, held: Iterable[str]) -> Optional[Msg]:
     """Why the lower option's level isn't reached, or None. Attack: playable at any level."""
     if card.lower.kind == "attack":
         return None  # RULES.md Decision: Attack is playable regardless of level
@@ -255,8 +308,8 @@ def cards_due(cube: Optional[str]) -> int:
 class CatalogReport(Model):
     entered: int  # cards entered, counting copies
     total: int = DECK_SIZE
-    problems: list[str]  # impossible as entered: fix these
-    missing: list[str]  # fields still unknown, per card
+    problems: list[Words]  # impossible as entered: fix these
+    missing: list[Words]  # fields still unknown, per card
 
     @property
     def ok(self) -> bool:
@@ -266,53 +319,58 @@ class CatalogReport(Model):
     def complete(self) -> bool:
         return self.entered == self.total and not self.problems and not self.missing
 
-    def summary(self) -> str:
-        parts = [f"{self.entered} of {self.total} cards entered"]
+    def summary(self) -> Words:
+        parts: list[Words] = [Msg("{entered} of {total} cards entered", entered=self.entered, total=self.total)]
         if self.problems:
-            parts.append(f"{len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}")
+            parts.append(NMsg("{n} problem", "{n} problems", len(self.problems)))
         if self.missing:
-            parts.append(f"{len(self.missing)} card{'s' if len(self.missing) != 1 else ''} incomplete")
-        return " · ".join(parts)
+            parts.append(NMsg("{n} card incomplete", "{n} cards incomplete", len(self.missing)))
+        return joined(parts, " · ")
 
 
-def card_problems(card: Card) -> list[str]:
+def card_problems(card: Card) -> list[Msg]:
     """What can't be true of a real card as entered. Unknown fields are not problems: they are what
     `Card.missing()` lists (the shipped catalog has such cards until the table completes them)."""
-    out: list[str] = []
+    out: list[Msg] = []
     u, lo, n = card.upper, card.lower, card.name
     if u.kind in ("perfect", "makeshift"):
         if u.category == "salvation":
-            out.append(f"{n}: salvation is Biosphere 5's category, not an achievement's.")
+            out.append(Msg("{card}: salvation is Biosphere 5's category, not an achievement's.", card=n))
         elif u.category is not None and u.level is not None and u.level != CATEGORY_LEVEL[u.category]:
             right = ROMAN[CATEGORY_LEVEL[u.category]]
-            out.append(f"{n}: a {u.category} achievement is level {right}, not {ROMAN[u.level]}.")
+            out.append(Msg("{card}: a {category} achievement is level {right}, not {level}.", card=n,
+                           category=category_word(u.category), right=right, level=ROMAN[u.level]))
     if u.kind == "rescue":
         if u.category == "salvation":
-            out.append(f"{n}: there is no rescue card against salvation.")
+            out.append(Msg("{card}: there is no rescue card against salvation.", card=n))
         if u.level is not None and u.level != 1:
-            out.append(f"{n}: rescue cards are level I (§2.3), not {ROMAN[u.level]}.")
+            out.append(Msg("{card}: rescue cards are level I (§2.3), not {level}.", card=n, level=ROMAN[u.level]))
     if u.kind == "biosphere":
         if u.category not in (None, "salvation"):
-            out.append(f"{n}: Biosphere 5's category is salvation, not {u.category}.")
+            out.append(Msg("{card}: Biosphere 5's category is salvation, not {category}.", card=n,
+                           category=category_word(u.category)))
         if u.level is not None and u.level != 4:
-            out.append(f"{n}: Biosphere 5 is level IV, not {ROMAN[u.level]}.")
+            out.append(Msg("{card}: Biosphere 5 is level IV, not {level}.", card=n, level=ROMAN[u.level]))
         if lo.kind not in (None, "attack"):
-            out.append(f"{n}: Biosphere 5's other option is Attack, not {LOWER_LABEL[lo.kind]}.")
+            out.append(Msg("{card}: Biosphere 5's other option is Attack, not {option}.", card=n,
+                           option=LOWER_LABEL[lo.kind]))
     elif u.kind is not None and u.category == "salvation":
-        out.append(f"{n}: only Biosphere 5 has the category salvation.")
+        out.append(Msg("{card}: only Biosphere 5 has the category salvation.", card=n))
     if lo.kind == "attack" and u.kind not in (None, "biosphere"):
-        out.append(f"{n}: Attack is the other option of Biosphere 5 only.")
+        out.append(Msg("{card}: Attack is the other option of Biosphere 5 only.", card=n))
     if lo.kind == "catastrophe":
         if lo.category == "salvation":
-            out.append(f"{n}: there is no catastrophe against salvation.")
+            out.append(Msg("{card}: there is no catastrophe against salvation.", card=n))
         elif lo.category is not None and lo.level is not None and lo.level != CATEGORY_LEVEL[lo.category]:
             right = ROMAN[CATEGORY_LEVEL[lo.category]]
-            out.append(f"{n}: a {lo.category} catastrophe is level {right}, not {ROMAN[lo.level]}.")
+            out.append(Msg("{card}: a {category} catastrophe is level {right}, not {level}.", card=n,
+                           category=category_word(lo.category), right=right, level=ROMAN[lo.level]))
     elif lo.kind is not None:
         if lo.category is not None:
-            out.append(f"{n}: only a catastrophe has a category on the lower option.")
+            out.append(Msg("{card}: only a catastrophe has a category on the lower option.", card=n))
         if lo.level is not None and lo.level != LOWER_LEVEL[lo.kind]:
-            out.append(f"{n}: {LOWER_LABEL[lo.kind]} is level {ROMAN[LOWER_LEVEL[lo.kind]]}, not {ROMAN[lo.level]}.")
+            out.append(Msg("{card}: {option} is level {right}, not {level}.", card=n, option=LOWER_LABEL[lo.kind],
+                           right=ROMAN[LOWER_LEVEL[lo.kind]], level=ROMAN[lo.level]))
     return out
 
 
@@ -320,66 +378,66 @@ def check_catalog(cards: Iterable[Card]) -> CatalogReport:
     """Count the cards entered (of 25) and flag impossible decks and unknown fields."""
     cards = list(cards)
     entered = sum(c.copies for c in cards)
-    problems: list[str] = []
+    problems: list[Msg] = []
     if entered > DECK_SIZE:
-        problems.append(f"A deck has {DECK_SIZE} cards; {entered} are entered.")
+        problems.append(Msg("A deck has {size} cards; {entered} are entered.", size=DECK_SIZE, entered=entered))
     bios = sum(c.copies for c in cards if c.upper.kind == "biosphere")
     if bios > 1:
-        problems.append(f"Two or more Biosphere 5 cards ({bios}); the deck has exactly one (§2.3.4).")
+        problems.append(Msg("Two or more Biosphere 5 cards ({count}); the deck has exactly one (§2.3.4).", count=bios))
     attacks = sum(c.copies for c in cards if c.lower.kind == "attack")
     if attacks > 1:
-        problems.append(f"{attacks} Attack options; Attack is only on the one Biosphere 5 card.")
+        problems.append(Msg("{count} Attack options; Attack is only on the one Biosphere 5 card.", count=attacks))
     new_hopes = sum(c.copies for c in cards if c.lower.kind == "new_hope")
     if new_hopes > 2:
-        problems.append(f"{new_hopes} New Hope options; the deck has it twice (§2.3.4).")
+        problems.append(Msg("{count} New Hope options; the deck has it twice (§2.3.4).", count=new_hopes))
     ids = [c.id for c in cards]
     for dup in sorted({i for i in ids if ids.count(i) > 1}):
-        problems.append(f"The id {dup} is used by more than one card.")
+        problems.append(Msg("The id {id} is used by more than one card.", id=dup))
     for card in cards:
         problems += card_problems(card)
-    missing = [f"{c.name}: {', '.join(c.missing())} unknown." for c in cards if c.missing()]
+    missing = [Msg("{card}: {fields} unknown.", card=c.name, fields=joined(c.missing())) for c in cards if c.missing()]
     return CatalogReport(entered=entered, problems=problems, missing=missing)
 
 
 def require_complete(card: Card) -> Card:
     """Refuse a card the Machine can't reason about (unknown fields or an impossible entry)."""
     if card.missing():
-        raise InputError(
-            f"{card.name} is incomplete ({', '.join(card.missing())} unknown): complete it in the catalog first."
-        )
+        raise InputError(Msg("{card} is incomplete ({fields} unknown): complete it in the catalog first.",
+                             card=card.name, fields=joined(card.missing())))
     problems = card_problems(card)
     if problems:
         raise InputError(problems[0])
     return card
 
 
-def _pydantic_message(err: ValidationError) -> str:
+def _pydantic_message(err: ValidationError) -> Words:
+    """The first thing pydantic found wrong, where it is (pydantic's own words are English)."""
     first = err.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
-    msg = first.get("msg", "invalid")
+    msg: Words = first.get("msg", "invalid")
     if where.endswith("level"):
-        msg += " (levels are I–IV, written 1–4 or I–IV)"
+        msg = Msg("{problem} (levels are I–IV, written 1–4 or I–IV)", problem=msg)
     if where.endswith("category"):
-        msg += f" (categories: {', '.join(CATEGORY_ORDER)})"
-    return f"{where}: {msg}" if where else msg
+        msg = Msg("{problem} (categories: {categories})", problem=msg, categories=", ".join(CATEGORY_ORDER))
+    return Msg("{where}: {problem}", where=where, problem=msg) if where else msg
 
 
 def parse_catalog(text: str) -> Catalog:
     """Check a catalog file's or QR code's text; refuse it whole with a message if anything's off."""
     if len(text) > MAX_CATALOG_TEXT:
-        raise InputError(f"A catalog is at most {MAX_CATALOG_TEXT} characters; this one has {len(text)}.")
+        raise InputError(Msg("A catalog is at most {limit} characters; this one has {length}.",
+                             limit=MAX_CATALOG_TEXT, length=len(text)))
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise InputError(
-            f"This is not a catalog: the text is not valid JSON ({exc.msg}, at character {exc.pos})."
-        ) from None
+        raise InputError(Msg("This is not a catalog: the text is not valid JSON ({problem}, at character {pos}).",
+                             problem=exc.msg, pos=exc.pos)) from None
     if not isinstance(data, dict) or data.get("format") != "biosphere5-catalog":
-        raise InputError('This is not a Biosphere 5 catalog (it needs "format": "biosphere5-catalog").')
+        raise InputError(Msg('This is not a Biosphere 5 catalog (it needs "format": "biosphere5-catalog").'))
     try:
         return Catalog.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"The catalog was not imported: {_pydantic_message(exc)}.") from None
+        raise InputError(Msg("The catalog was not imported: {problem}.", problem=_pydantic_message(exc))) from None
 
 
 def dump_catalog(catalog: Catalog) -> str:
@@ -400,28 +458,29 @@ def card_from_data(data: Any) -> Card:
         raise InputError(_pydantic_message(exc)) from None
 
 
-def validate_entry(entry: Any) -> Optional[str]:
+def validate_entry(entry: Any) -> Optional[Words]:
     """For `exchange.import_catalog`: why this entry (kind, key, name, data) can't be a Biosphere 5
     card, or None. An impossible card (Attack on a non-Biosphere card, say) is refused too."""
     if getattr(entry, "kind", None) != CATALOG_KIND:
-        return f"not a Biosphere 5 card (kind {getattr(entry, 'kind', None)!r})"
+        return Msg("not a Biosphere 5 card (kind {kind})", kind=repr(getattr(entry, "kind", None)))
     try:
         card = card_from_data(entry.data)
     except InputError as exc:
-        return str(exc)
+        return exc.args[0]
     if card.id != entry.key:
-        return f"its key {entry.key!r} differs from the card's id {card.id!r}"
+        return Msg("its key {key} differs from the card's id {id}", key=repr(entry.key), id=repr(card.id))
     problems = card_problems(card)
     return problems[0] if problems else None
 
 
-def deck_change_problem(before: Iterable[Card], after: Iterable[Card]) -> Optional[str]:
+def deck_change_problem(before: Iterable[Card], after: Iterable[Card]) -> Optional[Msg]:
     """Why a change to the catalog (a card added or corrected, an import) can't be kept, or None:
     more than 25 cards, or a problem the deck didn't have before (two Biosphere 5 cards, …)."""
     after = list(after)
     total = sum(c.copies for c in after)
     if total > DECK_SIZE:
-        return f"A deck has {DECK_SIZE} cards; this would make {total}. Remove or correct a card first."
+        return Msg("A deck has {size} cards; this would make {total}. Remove or correct a card first.",
+                   size=DECK_SIZE, total=total)
     old = set(check_catalog(before).problems)
     new = [p for p in check_catalog(after).problems if p not in old]
     return new[0] if new else None

@@ -42,16 +42,19 @@ from companion.games.base import (
     Move,
     Outcome,
     RuleError,
+    Words,
     event,
     field_specs,
-    require_range,
     throw,
 )
 from companion.games.biosphere5.cards import (
     CATEGORY_LEVEL,
     CATEGORY_ORDER,
     CUBE_OF,
-    KIND_OF_CUBE,
+    CATEGORY_TITLES,
+    KIND_WORDS,
+    LEVEL_CATEGORIES,
+    LOWER_LABEL,
     Card,
     Category,
     Cube,
@@ -60,9 +63,13 @@ from companion.games.biosphere5.cards import (
     achievement_block,
     achievement_label,
     achievement_value,
+    both,
     card_value,
     cards_due,
+    category_word,
     cube_label,
+    joined,
+    kind_achievement,
     level_block,
     lower_block,
     protection,
@@ -70,40 +77,57 @@ from companion.games.biosphere5.cards import (
     upper_block,
     value_label,
 )
+from companion.i18n import N_, Msg, NMsg
 
 MAX_LEVEL = 8  # the Machine's hand card level runs 0–8; so does doom
 MAX_DOOM = 8
 MAX_HAND = 25  # a hand can't hold more than the deck
 HAND_LIMIT = 8  # surplus cards are discarded at the end of the turn (§2.1)
 NEW_HOPE_EXTRA = 3
-BIO_NAME = "Biosphere 5/Attack"
+# The Biosphere 5/Attack card by its two options, as the Machine's board keeps it (a card's name in the
+# state: English) and as a phone says it.
+BIO_WORDS = Msg("Biosphere 5/Attack")
+BIO_NAME = BIO_WORDS.english
 # Cards revealed per hand card level 0..8 (RULES.md Decision from fig. 27).
 DEFAULT_REVEAL = (0, 1, 2, 2, 3, 3, 4, 4, 5)
-PROTECTION_NAME = {0: "none", 1: "makeshift", 2: "perfect"}
+PROTECTION_NAME = {0: "none", 1: "makeshift", 2: "perfect"}  # in the events' data (English, for code)
+PROTECTION_WORDS = {0: Msg("none"), 1: Msg("makeshift"), 2: Msg("perfect")}  # the same, for people
+# The hand die's name and faces: kept in the log in English (DieSpec), said through the catalog where shown.
+HAND_DIE_WORDS = (N_("hand dice"), N_("black hand"), N_("blank"))
+FACE_WORDS = {"black hand": Msg("black hand"), "blank": Msg("blank")}
+BLACK_HAND, BLANK = FACE_WORDS  # the faces' names (kept in the log)
+THE_MACHINE = Msg("The Machine")  # who rolls the rescue check (a Chance's `who`: kept in English)
+# The settings' choices, as the campaign's settings show them.
+CHOICE_WORDS = (N_("machine"), N_("people"))
+
+
+def _en(words: Any) -> Any:
+    """Words as the events' data keep them: English (the data is for code; the text is for people)."""
+    return words.english if isinstance(words, Msg) else words
 
 
 class Settings(Model):
     opponent: Literal["machine", "people"] = Field(
-        "machine", description="Play alone against the Machine, or against people (The Abyss tracker)"
+        "machine", description=N_("Play alone against the Machine, or against people (The Abyss tracker)")
     )
-    abyss: bool = Field(False, description="The Abyss extension: doom and leaders")
-    players: int = Field(2, ge=2, le=4, description="Players at the table (against people)")
+    abyss: bool = Field(False, description=N_("The Abyss extension: doom and leaders"))
+    players: int = Field(2, ge=2, le=4, description=N_("Players at the table (against people)"))
     names: list[Annotated[str, Field(min_length=1, max_length=20)]] = Field(
-        default_factory=list, max_length=4, description="Player names (optional)"
+        default_factory=list, max_length=4, description=N_("Player names (optional)")
     )
-    difficulty: int = Field(2, ge=0, le=MAX_LEVEL, description="The Machine's starting hand card level")
+    difficulty: int = Field(2, ge=0, le=MAX_LEVEL, description=N_("The Machine's starting hand card level"))
     hand_die_black_faces: int = Field(
-        1, ge=0, le=6, description="Faces of the hand die showing the black hand (a roll of 1..this counts)"
+        1, ge=0, le=6, description=N_("Faces of the hand die showing the black hand (a roll of 1..this counts)")
     )
     reveal_table: list[Annotated[int, Field(ge=0, le=MAX_LEVEL)]] = Field(
         default_factory=lambda: list(DEFAULT_REVEAL), min_length=9, max_length=9,
-        description="Cards the Machine reveals at hand card level 0..8",
+        description=N_("Cards the Machine reveals at hand card level 0..8"),
     )
 
     @model_validator(mode="after")
-    def _something_to_track(self) -> "Settings":
+    def _something_to_track(self) -> Settings:
         if self.opponent == "people" and not self.abyss:
-            raise ValueError("against people the app tracks The Abyss: switch The Abyss on")
+            raise ValueError(Msg("against people the app tracks The Abyss: switch The Abyss on"))
         return self
 
 
@@ -111,44 +135,47 @@ class Settings(Model):
 
 Leader = Literal["strategist", "commander", "fighter", "true_believer"]
 LEADERS: tuple[Leader, ...] = ("strategist", "commander", "fighter", "true_believer")
-LEADER_NAMES = {"strategist": "Strategist", "commander": "Commander", "fighter": "Fighter",
-                "true_believer": "True Believer"}
-_FIGHTER_NOTE = " The player concerned picks the cards; missing hand cards are compensated."
-# Each leader's abilities by tier (§3.5). A player may use the ability of their tier or a lower one.
-LEADER_ABILITIES: dict[str, dict[int, tuple[str, str]]] = {
+LEADER_NAMES = {"strategist": Msg("Strategist"), "commander": Msg("Commander"), "fighter": Msg("Fighter"),
+                "true_believer": Msg("True Believer")}
+# Each leader's abilities by tier (§3.5): (title, what it does). A player may use the ability of their
+# tier or a lower one. The Fighter's say who picks the cards (a second sentence, in every language).
+LEADER_ABILITIES: dict[str, dict[int, tuple[Msg, Msg]]] = {
     "strategist": {
-        1: ("Tactical Meeting", "Draw 4 new cards and discard 3 cards afterwards."),
-        2: ("The Trap", "Search your draw pile for a card and put it in your hand; shuffle the draw pile "
-                        "afterwards. You can't pick up a card from the discard pile."),
-        3: ("The great Plan", "Draw up to 8 cards, one by one; you may stop drawing at any time."),
+        1: (Msg("Tactical Meeting"), Msg("Draw 4 new cards and discard 3 cards afterwards.")),
+        2: (Msg("The Trap"), Msg("Search your draw pile for a card and put it in your hand; shuffle the draw pile "
+                                 "afterwards. You can't pick up a card from the discard pile.")),
+        3: (Msg("The great Plan"), Msg("Draw up to 8 cards, one by one; you may stop drawing at any time.")),
     },
     "commander": {
-        1: ("Raising the Flag", "Use the second option of one of your achievements already built; the "
-                                "achievement card stays on the board."),
-        2: ("Concentrate Troops", "Cards you play further this turn are not discarded: put them back in "
-                                  "your hand instead."),
-        3: ("Victory is near!", "Increase the tier of all of your leaders to 3."),
+        1: (Msg("Raising the Flag"), Msg("Use the second option of one of your achievements already built; the "
+                                         "achievement card stays on the board.")),
+        2: (Msg("Concentrate Troops"), Msg("Cards you play further this turn are not discarded: put them back in "
+                                           "your hand instead.")),
+        3: (Msg("Victory is near!"), Msg("Increase the tier of all of your leaders to 3.")),
     },
     "fighter": {
-        1: ("Never give up!", "One opponent has to discard 2 cards." + _FIGHTER_NOTE),
-        2: ("Scorched Earth", "Discard 1 to 3 hand cards; one opponent must discard twice as many."
-                              + _FIGHTER_NOTE),
-        3: ("Beat them all!", "One opponent has to discard cards equal to your doom level." + _FIGHTER_NOTE),
+        1: (Msg("Never give up!"), Msg("One opponent has to discard 2 cards. The player concerned picks the cards; "
+                                       "missing hand cards are compensated.")),
+        2: (Msg("Scorched Earth"), Msg("Discard 1 to 3 hand cards; one opponent must discard twice as many. The "
+                                       "player concerned picks the cards; missing hand cards are compensated.")),
+        3: (Msg("Beat them all!"), Msg("One opponent has to discard cards equal to your doom level. The player "
+                                       "concerned picks the cards; missing hand cards are compensated.")),
     },
     "true_believer": {
-        1: ("Glimmer of Hope", "Decrease your doom level by one."),
-        2: ("Without Hesitation", "Set your doom level to 4. Increase the doom level of all other players by 1."),
-        3: ("Finally true", "Increase the doom level of one player by 2."),
+        1: (Msg("Glimmer of Hope"), Msg("Decrease your doom level by one.")),
+        2: (Msg("Without Hesitation"), Msg("Set your doom level to 4. Increase the doom level of all other players "
+                                           "by 1.")),
+        3: (Msg("Finally true"), Msg("Increase the doom level of one player by 2.")),
     },
 }
 
 
-def ability_text(leader: str, tier: int) -> str:
+def ability_text(leader: str, tier: int) -> Msg:
     """'Tier 2 – Without Hesitation: Set your doom level to 4. …' (tier 0: no ability)."""
     if tier == 0:
-        return "Tier 0 – no ability yet."
+        return Msg("Tier 0 – no ability yet.")
     title, text = LEADER_ABILITIES[leader][tier]
-    return f"Tier {tier} – {title}: {text}"
+    return Msg("Tier {tier} – {title}: {text}", tier=tier, title=title, text=text)
 
 
 MAX_TIER = 3
@@ -202,10 +229,10 @@ class Due(Model):
     """Cards the human must discard now (the app waits for `HumanDiscard`)."""
 
     cards: int = Field(ge=1, le=MAX_DOOM)
-    why: str  # the instruction shown to the human
+    why: Words  # the instruction shown to the human
     rescue: Optional[Category] = None  # a rescue card of this category may be discarded instead
     then_machine: Optional[Category] = None  # the Machine's own catastrophe hits the Machine after you
-    then_machine_name: str = ""
+    then_machine_name: Words = ""
 
 
 class Reveal(Model):
@@ -220,8 +247,9 @@ Play = Literal["biosphere", "attack", "store", "achievement", "sabotage", "espio
 
 
 # The Machine's Attack in older saves' words (see Decision._todays_words).
-_LEGACY_ATTACK = re.compile(r"remove your (perfect|makeshift) (\w+) \((?:green|yellow) cube\), "
-                            r"your highest-value achievement\.")
+# (\s for each space: a pattern, not words for people)
+_LEGACY_ATTACK = re.compile(r"[T]he\sMachine\splays\sAttack\s\((?P<card>.+)\):\sremove\syour\s(?P<kind>perfect|makeshift)\s"
+                            r"(?P<category>\w+)\s\((?:green|yellow)\scube\),\syour\shighest-value\sachievement\.")
 
 
 class Decision(Model):
@@ -232,21 +260,25 @@ class Decision(Model):
     card_id: Optional[str] = None
     card_name: Optional[str] = None
     option: Optional[Literal["upper", "lower"]] = None
-    option_name: Optional[str] = None  # the option played: "Deep Well", "New Hope", "Hurricane"
+    option_name: Optional[Words] = None  # the option played: "Deep Well", "New Hope", "Hurricane"
     category: Optional[Category] = None  # achievement placed, catastrophe played, or your achievement attacked
     cube: Optional[Cube] = None
     store_id: Optional[str] = None  # Biosphere 5/Attack card put on the Machine's board
-    instruction: str  # one clear sentence for the table
-    why: str
-    not_fired: list[str] = Field(default_factory=list)
-    cards: str  # what to do with the revealed cards
+    instruction: Words  # one clear sentence for the table
+    why: Words
+    not_fired: list[Words] = Field(default_factory=list)
+    cards: Words  # what to do with the revealed cards
 
     @field_validator("instruction")
     @classmethod
-    def _todays_words(cls, text: str) -> str:
+    def _todays_words(cls, text: Words) -> Words:
         """Saves from before the human's achievements stopped being called cubes read in today's
         words, so they show them and still replay to the state today's rules make."""
-        return _LEGACY_ATTACK.sub(r"remove your \1 \2 achievement, your highest-value one.", text)
+        old = _LEGACY_ATTACK.fullmatch(text) if isinstance(text, str) else None
+        if old is None or old["category"] not in CATEGORY_LEVEL:
+            return text  # a message (today's words), or a sentence an older save kept
+        card = BIO_WORDS if old["card"] == BIO_NAME else old["card"]
+        return _attack_instruction(card, old["category"], CUBE_OF[old["kind"]])
 
 
 Phase = Literal["machine", "new_hope", "discard", "human"]
@@ -267,8 +299,10 @@ class State(Model):
     settings: Settings
     solo: Optional[Solo] = None
     abyss: Optional[Abyss] = None
-    result: Optional[str] = None  # "Won" / "Lost" / a short result; None while the game goes on
-    reason: Optional[str] = None  # why it ended, in words
+    # "Won" / "Lost" / "No winner" / "<name> wins" / "<name> is the last one in" (English, for code: see
+    # `result_words` for people); None while the game goes on.
+    result: Optional[str] = None
+    reason: Optional[Words] = None  # why it ended, in words
 
 
 def new_state(settings: Settings) -> State:
@@ -283,9 +317,22 @@ def new_state(settings: Settings) -> State:
 
 
 def _player_name(settings: Settings, index: int) -> str:
+    """The name kept in the state: one typed in, else the default in English (`player_words` says it in
+    each phone's language)."""
     if index < len(settings.names):
         return settings.names[index]
-    return "You" if settings.opponent == "machine" else f"Player {index + 1}"
+    return _default_name(settings, index).english
+
+
+def _default_name(settings: Settings, index: int) -> Msg:
+    return Msg("You") if settings.opponent == "machine" else Msg("Player {number}", number=index + 1)
+
+
+def player_words(state: State, index: int) -> Words:
+    """A player as a phone says them: the name typed in, or 'You' / 'Player 2' in its language."""
+    if index < len(state.settings.names) or state.abyss is None:
+        return state.abyss.players[index].name if state.abyss else ""
+    return _default_name(state.settings, index)
 
 
 # --- Revealing cards ------------------------------------------------------------------------------
@@ -310,32 +357,38 @@ def _check_reveal(state: State, cards: Sequence[Card], earlier: Sequence[Card] =
     solo = _solo(state)
     expected = reveal_count(state)
     if len(cards) != expected:
-        where = "for New Hope" if solo.phase == "new_hope" else f"at hand card level {solo.machine.level}"
-        raise InputError(f"The Machine reveals {expected} card{'s' if expected != 1 else ''} {where}; "
-                         f"{len(cards)} were tapped.")
+        if solo.phase == "new_hope":
+            raise InputError(NMsg("The Machine reveals {n} card for New Hope; {tapped} were tapped.",
+                                  "The Machine reveals {n} cards for New Hope; {tapped} were tapped.", expected,
+                                  tapped=len(cards)))
+        raise InputError(NMsg("The Machine reveals {n} card at hand card level {level}; {tapped} were tapped.",
+                              "The Machine reveals {n} cards at hand card level {level}; {tapped} were tapped.",
+                              expected, level=solo.machine.level, tapped=len(cards)))
     seen: dict[str, Card] = {}
     for card in [*earlier, *cards]:
         require_complete(card)
         if card.id in seen and seen[card.id] != card:
-            raise InputError(f"Two different cards carry the id {card.id}.")
+            raise InputError(Msg("Two different cards carry the id {id}.", id=card.id))
         seen[card.id] = card
     counts = Counter(c.id for c in [*earlier, *cards])
     for cid, n in counts.items():
         if n > seen[cid].copies:
-            raise InputError(f"The deck has {seen[cid].copies} {seen[cid].name}; it was tapped {n} times this turn.")
+            raise InputError(Msg("The deck has {copies} {card}; it was tapped {n} times this turn.",
+                                 copies=seen[cid].copies, card=seen[cid].name, n=n))
     bios = [c for c in [*earlier, *cards] if c.is_biosphere]
     if bios and solo.machine.stored:
-        raise InputError(f"{BIO_NAME} is stored on the Machine's board; it can't be revealed from the draw pile.")
+        raise InputError(Msg("{card} is stored on the Machine's board; it can't be revealed from the draw pile.",
+                             card=BIO_WORDS))
     if len(bios) > 1:
-        raise InputError(f"The deck has one {BIO_NAME} card; {len(bios)} were tapped.")
+        raise InputError(Msg("The deck has one {card} card; {n} were tapped.", card=BIO_WORDS, n=len(bios)))
 
 
-def reveal_action(catalog: Mapping[str, Card], ids: Sequence[str]) -> "MachineReveal":
+def reveal_action(catalog: Mapping[str, Card], ids: Sequence[str]) -> MachineReveal:
     """Build the reveal action from tapped catalog ids (refuses an id not in the catalog yet)."""
     return MachineReveal(cards=[_lookup(catalog, i) for i in ids])
 
 
-def reveal_more_action(state: State, catalog: Mapping[str, Card], ids: Sequence[str]) -> "MachineRevealMore":
+def reveal_more_action(state: State, catalog: Mapping[str, Card], ids: Sequence[str]) -> MachineRevealMore:
     """Build New Hope's follow-up: the 3 new cards plus the ones revealed before (from the state)."""
     solo = _solo(state)
     earlier = solo.reveal.revealed if solo.reveal else []
@@ -345,30 +398,32 @@ def reveal_more_action(state: State, catalog: Mapping[str, Card], ids: Sequence[
 
 def _lookup(catalog: Mapping[str, Card], card_id: str) -> Card:
     if card_id not in catalog:
-        raise InputError(f"The card {card_id} is not in the catalog yet: add it first.")
+        raise InputError(Msg("The card {id} is not in the catalog yet: add it first.", id=card_id))
     return catalog[card_id]
 
 
 # --- The Machine's tactics (RULES.md §4, book §4.3): first rule that applies ----------------------
 
 
-def _biosphere_block(m: MachineBoard) -> Optional[str]:
-    blocked = level_block(m.achievements, 4)
-    if blocked:
-        return f"Biosphere 5 {blocked.replace('level IV needs', 'needs')}"
+def _biosphere_block(m: MachineBoard) -> Optional[Msg]:
+    lacking = [c for c in LEVEL_CATEGORIES[3] if c not in m.achievements]
+    if lacking:
+        return Msg("Biosphere 5 needs both level III achievements; missing {missing}",
+                   missing=both([category_word(c) for c in lacking]))
     if m.level < 5:
-        return f"Biosphere 5 needs hand card level 5 (the Machine has {m.level})"
+        return Msg("Biosphere 5 needs hand card level 5 (the Machine has {level})", level=m.level)
     return None
 
 
-def _attack_block(solo: Solo) -> Optional[str]:
+def _attack_block(solo: Solo) -> Optional[Msg]:
     mine, theirs = len(solo.machine.achievements), len(solo.human.achievements)
     if theirs > mine:
         return None
-    return f"Attack needs you to hold more achievements than the Machine (you {theirs}, the Machine {mine})"
+    return Msg("Attack needs you to hold more achievements than the Machine (you {yours}, the Machine {mine})",
+               yours=theirs, mine=mine)
 
 
-def _catastrophe_block(solo: Solo, card: Card) -> Optional[str]:
+def _catastrophe_block(solo: Solo, card: Card) -> Optional[Msg]:
     """Rule 7's condition for the Machine to play this card's catastrophe, or why not."""
     m, h, cat = solo.machine, solo.human, card.lower.category or ""
     blocked = level_block(m.achievements, card.lower.level or 1)
@@ -380,18 +435,20 @@ def _catastrophe_block(solo: Solo, card: Card) -> Optional[str]:
     if mine == yours == 1:
         if m.level > h.hand:
             return None
-        return (f"both have a makeshift {cat} achievement and the Machine's hand card level {m.level} "
-                f"doesn't exceed your {h.hand} hand cards")
-    return f"the Machine's {cat} protection ({PROTECTION_NAME[mine]}) doesn't beat yours ({PROTECTION_NAME[yours]})"
+        return Msg("both have a makeshift {category} achievement and the Machine's hand card level {level} "
+                   "doesn't exceed your {hand} hand cards", category=category_word(cat), level=m.level, hand=h.hand)
+    return Msg("the Machine's {category} protection ({mine}) doesn't beat yours ({yours})",
+               category=category_word(cat), mine=PROTECTION_WORDS[mine], yours=PROTECTION_WORDS[yours])
 
 
-def _catastrophe_fires(solo: Solo, card: Card) -> str:
+def _catastrophe_fires(solo: Solo, card: Card) -> Msg:
     m, h, cat = solo.machine, solo.human, card.lower.category or ""
     mine, yours = protection(m.achievements.get(cat)), protection(h.achievements.get(cat))
     if mine > yours:
-        return f"the Machine's {cat} protection ({PROTECTION_NAME[mine]}) beats yours ({PROTECTION_NAME[yours]})"
-    return (f"both have a makeshift {cat} achievement and the Machine's hand card level {m.level} "
-            f"exceeds your {h.hand} hand cards")
+        return Msg("the Machine's {category} protection ({mine}) beats yours ({yours})",
+                   category=category_word(cat), mine=PROTECTION_WORDS[mine], yours=PROTECTION_WORDS[yours])
+    return Msg("both have a makeshift {category} achievement and the Machine's hand card level {level} "
+               "exceeds your {hand} hand cards", category=category_word(cat), level=m.level, hand=h.hand)
 
 
 def _best(cards: Sequence[Card]) -> Card:
@@ -399,48 +456,68 @@ def _best(cards: Sequence[Card]) -> Card:
     return max(enumerate(cards), key=lambda ic: (card_value(ic[1]), -ic[0]))[1]
 
 
-def _ranking(cards: Sequence[Card], best: Card) -> str:
+def _ranking(cards: Sequence[Card], best: Card) -> Optional[Msg]:
+    """Why `best` of these: a sentence of its own, or None when it was the only one."""
     others = [c for c in cards if c is not best]
     if not others:
-        return ""
-    return (f" It has the highest card value ({value_label(best)}), above "
-            + ", ".join(f"{c.name} ({value_label(c)})" for c in others) + ".")
+        return None
+    return Msg("It has the highest card value ({value}), above {others}.", value=value_label(best),
+               others=joined([Msg("{card} ({value})", card=c.name, value=value_label(c)) for c in others]))
 
 
-def _option_label(card: Card, upper: bool) -> str:
+def _then(*sentences: Optional[Words]) -> Words:
+    """Sentences one after another (each said in the phone's language); None and empty ones left out."""
+    return joined([x for x in sentences if x], " ")
+
+
+def _option_label(card: Card, upper: bool) -> Words:
     """'Shack' for an upper option; 'Drought (Shack)' for a lower one named apart from its card."""
     if upper:
         return card.upper_label
-    return card.lower_label if card.lower_label == card.name else f"{card.lower_label} ({card.name})"
+    if card.lower_label == card.name:
+        return card.lower_label
+    return Msg("{option} ({card})", option=card.lower_label, card=card.name)
 
 
-def _grouped(items: Sequence[tuple[str, str]]) -> str:
+def _grouped(items: Sequence[tuple[Words, Words]]) -> Words:
     """'Greenhouse, Garden: level III needs …; Shack: housing is held already' — one reason once."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[Any, list[Words]] = {}
     for what, why in items:
         groups.setdefault(why, []).append(what)
-    return "; ".join(f"{', '.join(whats)}: {why}" for why, whats in groups.items())
+    return joined([Msg("{options}: {reason}", options=joined(whats), reason=why) for why, whats in groups.items()],
+                  "; ")
 
 
 def _highest_human_achievement(solo: Solo) -> Category:
     return max(solo.human.achievements.items(), key=lambda kv: achievement_value(*kv))[0]
 
 
-def _level_after_gain(level: int) -> str:
+def _level_after_gain(level: int) -> Msg:
     new = min(MAX_LEVEL, level + 2)
-    return f"{level} → {new}" if new != level else f"stays {level} (max {MAX_LEVEL})"
+    return Msg("{old} → {new}", old=level, new=new) if new != level else Msg("stays {level} (max {max})", level=level,
+                                                                             max=MAX_LEVEL)
 
 
-def _discard_all(cards: Sequence[Card], keep: Optional[Card] = None) -> str:
+def _discard_all(cards: Sequence[Card], keep: Optional[Card] = None) -> Msg:
     if not cards:
-        return "No cards were revealed."
+        return Msg("No cards were revealed.")
     if keep is not None:
-        return f"Put {keep.name} on the Machine's board; discard the other revealed cards."
-    return "Discard all revealed cards."
+        return Msg("Put {card} on the Machine's board; discard the other revealed cards.", card=keep.name)
+    return Msg("Discard all revealed cards.")
 
 
-def _decision_for(solo: Solo, play: str, card: Card, rule: int, why: str, not_fired: list[str],
-                  cards_text: str, store: Optional[Card] = None) -> Decision:
+def _card_words(card: Card) -> Words:
+    """A card's name; the stored Biosphere 5/Attack card in the phone's words."""
+    return BIO_WORDS if card.name == BIO_NAME else card.name
+
+
+def _attack_instruction(card: Words, category: str, cube: str) -> Msg:
+    return Msg("The Machine plays Attack ({card}): remove your {achievement}, your highest-value one.", card=card,
+               achievement=achievement_label(category, cube))
+
+
+def _decision_for(solo: Solo, play: str, card: Card, rule: int, why: Words, not_fired: list[Words],
+                  cards_text: Words, store: Optional[Card] = None) -> Decision:
     """The decision for playing `play` from `card`, with its one-line instruction."""
     m = solo.machine
     upper = play in ("biosphere", "achievement")
@@ -449,36 +526,40 @@ def _decision_for(solo: Solo, play: str, card: Card, rule: int, why: str, not_fi
                   not_fired=not_fired, cards=cards_text, store_id=store.id if store else None)
     if play == "biosphere":
         return Decision(**common, option="upper", category="salvation",
-                        instruction=f"The Machine plays Biosphere 5 ({card.name}) and wins.")
+                        instruction=Msg("The Machine plays Biosphere 5 ({card}) and wins.", card=_card_words(card)))
     if play == "attack":
         target = _highest_human_achievement(solo)
         return Decision(**common, option="lower", category=target,
-                        instruction=f"The Machine plays Attack ({card.name}): remove your "
-                                    f"{achievement_label(target, solo.human.achievements[target])}, your "
-                                    f"highest-value one.")
+                        instruction=_attack_instruction(_card_words(card), target, solo.human.achievements[target]))
     if play == "achievement":
         cat, kind = card.upper.category, card.upper.kind or "perfect"
         cube = CUBE_OF[kind]
+        placed = dict(option=card.upper_label, achievement=kind_achievement(cat or "", kind),
+                      category=category_word(cat))
         return Decision(**common, option="upper", category=cat, cube=cube,
-                        instruction=f"The Machine plays {card.upper_label} — {kind} {cat} achievement: "
-                                    f"place a {cube} cube on {cat}.")
+                        instruction=Msg("The Machine plays {option} — {achievement}: place a green cube on "
+                                        "{category}.", **placed) if cube == "green" else
+                        Msg("The Machine plays {option} — {achievement}: place a yellow cube on {category}.",
+                            **placed))
     if play == "sabotage":
         return Decision(**common, option="lower",
-                        instruction=f"The Machine plays Sabotage ({card.name}): shuffle your hand and "
-                                    f"discard the top three cards.")
+                        instruction=Msg("The Machine plays Sabotage ({card}): shuffle your hand and discard the top "
+                                        "three cards.", card=card.name))
     if play == "espionage":
         return Decision(**common, option="lower",
-                        instruction=f"The Machine plays Espionage ({card.name}): discard your hand card "
-                                    f"with the highest level.")
+                        instruction=Msg("The Machine plays Espionage ({card}): discard your hand card with the "
+                                        "highest level.", card=card.name))
     if play == "new_hope":
         return Decision(**common, option="lower",
-                        instruction=f"The Machine plays New Hope ({card.name}): hand card level "
-                                    f"{_level_after_gain(m.level)}; reveal {NEW_HOPE_EXTRA} more cards.")
+                        instruction=Msg("The Machine plays New Hope ({card}): hand card level {change}; reveal {n} "
+                                        "more cards.", card=card.name, change=_level_after_gain(m.level),
+                                        n=NEW_HOPE_EXTRA))
     if play == "catastrophe":
         cat = card.lower.category
         return Decision(**common, option="lower", category=cat,
-                        instruction=f"The Machine plays {card.lower_label} ({cat} catastrophe, from "
-                                    f"{card.name}): it hits you first, then the Machine.")
+                        instruction=Msg("The Machine plays {option} ({category} catastrophe, from {card}): it hits "
+                                        "you first, then the Machine.", option=card.lower_label,
+                                        category=category_word(cat), card=card.name))
     raise AssertionError(play)  # pragma: no cover
 
 
@@ -492,11 +573,11 @@ def machine_decide(state: State, revealed: Sequence[Card]) -> Decision:
     if solo.phase == "new_hope":
         earlier = solo.reveal.revealed if solo.reveal else []
         if [c.id for c in revealed[: len(earlier)]] != earlier:
-            raise InputError("After New Hope, pass the cards revealed before first, in the same order.")
+            raise InputError(Msg("After New Hope, pass the cards revealed before first, in the same order."))
         _check_reveal(state, revealed[len(earlier):], revealed[: len(earlier)])
         return _follow_up(solo, revealed)
     if solo.phase != "machine":
-        raise RuleError("It is not the Machine's turn.")
+        raise RuleError(Msg("It is not the Machine's turn."))
     _check_reveal(state, revealed)
     return _tactics(solo, revealed)
 
@@ -504,7 +585,7 @@ def machine_decide(state: State, revealed: Sequence[Card]) -> Decision:
 def _tactics(solo: Solo, cards: Sequence[Card]) -> Decision:
     m = solo.machine
     held = set(m.achievements)
-    skipped: list[str] = []
+    skipped: list[Words] = []
 
     # 1. The stored Biosphere 5/Attack card is checked at once; if playable nothing else is allowed.
     if m.stored:
@@ -513,42 +594,47 @@ def _tactics(solo: Solo, cards: Sequence[Card]) -> Decision:
         bio_no, attack_no = _biosphere_block(m), _attack_block(solo)
         if bio_no is None:
             return _decision_for(solo, "biosphere", stored, 1,
-                                 f"Rule 1: the stored {BIO_NAME} card is checked first, and the Machine holds "
-                                 f"nature and community with hand card level {m.level} ≥ 5.",
-                                 [], "No cards are revealed.")
+                                 Msg("Rule 1: the stored {card} card is checked first, and the Machine holds nature "
+                                     "and community with hand card level {level} ≥ 5.", card=BIO_WORDS, level=m.level),
+                                 [], Msg("No cards are revealed."))
         if attack_no is None:
             return _decision_for(solo, "attack", stored, 1,
-                                 f"Rule 1: the stored {BIO_NAME} card is checked first; {bio_no}, but you "
-                                 f"hold {len(solo.human.achievements)} achievements, "
-                                 f"more than the Machine's {len(m.achievements)}.",
-                                 [], "No cards are revealed.")
-        skipped.append(f"Rule 1 (stored card) did not apply: the stored {BIO_NAME} card can't be played "
-                       f"({bio_no}; {attack_no}).")
+                                 NMsg("Rule 1: the stored {card} card is checked first; {reason}, but you hold {n} "
+                                      "achievement, more than the Machine's {mine}.",
+                                      "Rule 1: the stored {card} card is checked first; {reason}, but you hold {n} "
+                                      "achievements, more than the Machine's {mine}.", len(solo.human.achievements),
+                                      card=BIO_WORDS, reason=bio_no, mine=len(m.achievements)),
+                                 [], Msg("No cards are revealed."))
+        skipped.append(Msg("Rule 1 (stored card) did not apply: the stored {card} card can't be played ({biosphere}; "
+                           "{attack}).", card=BIO_WORDS, biosphere=bio_no, attack=attack_no))
     else:
-        skipped.append(f"Rule 1 (stored card) did not apply: no {BIO_NAME} card is stored.")
+        skipped.append(Msg("Rule 1 (stored card) did not apply: no {card} card is stored.", card=BIO_WORDS))
 
     # 2–4. A revealed Biosphere 5/Attack card: win, attack, or store it.
     bio = next((c for c in cards if c.is_biosphere), None)
     if bio is None:
-        skipped.append(f"Rules 2–4 (Biosphere 5, Attack, store) did not apply: the {BIO_NAME} card was not revealed.")
+        skipped.append(Msg("Rules 2–4 (Biosphere 5, Attack, store) did not apply: the {card} card was not revealed.",
+                           card=BIO_WORDS))
     else:
         bio_no = _biosphere_block(m)
         if bio_no is None:
             return _decision_for(solo, "biosphere", bio, 2,
-                                 f"Rule 2: Biosphere 5 was revealed, the Machine holds nature and community and "
-                                 f"its hand card level {m.level} ≥ 5.", skipped, "The game is over.")
-        skipped.append(f"Rule 2 (Biosphere 5) did not apply: {bio_no}.")
+                                 Msg("Rule 2: Biosphere 5 was revealed, the Machine holds nature and community and "
+                                     "its hand card level {level} ≥ 5.", level=m.level), skipped,
+                                 Msg("The game is over."))
+        skipped.append(Msg("Rule 2 (Biosphere 5) did not apply: {reason}.", reason=bio_no))
         attack_no = _attack_block(solo)
         if attack_no is None:
             return _decision_for(solo, "attack", bio, 3,
-                                 f"Rule 3: Attack was revealed and you hold more achievements "
-                                 f"({len(solo.human.achievements)}) than the Machine ({len(m.achievements)}).",
+                                 Msg("Rule 3: Attack was revealed and you hold more achievements ({yours}) than the "
+                                     "Machine ({mine}).", yours=len(solo.human.achievements),
+                                     mine=len(m.achievements)),
                                  skipped, _discard_all(cards))
-        skipped.append(f"Rule 3 (Attack) did not apply: {attack_no}.")
+        skipped.append(Msg("Rule 3 (Attack) did not apply: {reason}.", reason=attack_no))
         return Decision(rule=4, play="store", card_id=bio.id, card_name=bio.name, store_id=bio.id,
-                        instruction=f"Put {bio.name} on the Machine's board; hand card level "
-                                    f"{_level_after_gain(m.level)}. The Machine's turn is over.",
-                        why=f"Rule 4: {BIO_NAME} was revealed but neither option can be played.",
+                        instruction=Msg("Put {card} on the Machine's board; hand card level {change}. The Machine's "
+                                        "turn is over.", card=bio.name, change=_level_after_gain(m.level)),
+                        why=Msg("Rule 4: {card} was revealed but neither option can be played.", card=BIO_WORDS),
                         not_fired=skipped, cards=_discard_all(cards, keep=bio))
 
     # 5. The highest-value playable achievement.
@@ -557,31 +643,34 @@ def _tactics(solo: Solo, cards: Sequence[Card]) -> Decision:
     if playable:
         best = _best(playable)
         return _decision_for(solo, "achievement", best, 5,
-                             "Rule 5: a playable achievement; the Machine plays the highest-value one."
-                             + _ranking(playable, best), skipped, _discard_all(cards))
+                             _then(Msg("Rule 5: a playable achievement; the Machine plays the highest-value one."),
+                                   _ranking(playable, best)), skipped, _discard_all(cards))
     if achievements:
-        skipped.append("Rule 5 (achievement) did not apply: none is playable — "
-                       + _grouped([(c.upper_label, upper_block(c, held) or "") for c in achievements]) + ".")
+        skipped.append(Msg("Rule 5 (achievement) did not apply: none is playable — {reasons}.",
+                           reasons=_grouped([(c.upper_label, upper_block(c, held) or "") for c in achievements])))
     else:
-        skipped.append("Rule 5 (achievement) did not apply: no achievement was revealed.")
+        skipped.append(Msg("Rule 5 (achievement) did not apply: no achievement was revealed."))
 
     # 6. Sabotage, then Espionage, then New Hope.
-    blocked_lowers: list[str] = []
-    for kind, label in (("sabotage", "Sabotage"), ("espionage", "Espionage"), ("new_hope", "New Hope")):
+    blocked_lowers: list[Words] = []
+    for kind in ("sabotage", "espionage", "new_hope"):
+        label = LOWER_LABEL[kind]
         options = [c for c in cards if c.lower.kind == kind]
         ok = [c for c in options if lower_block(c, held) is None]
         if ok:
             best = _best(ok)
-            before = (" " + " ".join(blocked_lowers)) if blocked_lowers else ""
             return _decision_for(solo, kind, best, 6,
-                                 f"Rule 6: {label} is playable (Sabotage, Espionage and New Hope come in that "
-                                 f"order).{before}" + _ranking(ok, best), skipped,
-                                 "Keep the revealed cards out; reveal 3 more." if kind == "new_hope"
+                                 _then(Msg("Rule 6: {option} is playable (Sabotage, Espionage and New Hope come in "
+                                           "that order).", option=label), *blocked_lowers, _ranking(ok, best)),
+                                 skipped,
+                                 Msg("Keep the revealed cards out; reveal 3 more.") if kind == "new_hope"
                                  else _discard_all(cards))
         if options:
-            blocked_lowers.append(f"{label} can't be played: {lower_block(options[0], held)}.")
-    skipped.append("Rule 6 (Sabotage, Espionage, New Hope) did not apply: "
-                   + (" ".join(blocked_lowers) if blocked_lowers else "none was revealed."))
+            blocked_lowers.append(Msg("{option} can't be played: {reason}.", option=label,
+                                      reason=lower_block(options[0], held)))
+    skipped.append(Msg("Rule 6 (Sabotage, Espionage, New Hope) did not apply: {reasons}",
+                       reasons=joined(blocked_lowers, " ")) if blocked_lowers else
+                   Msg("Rule 6 (Sabotage, Espionage, New Hope) did not apply: none was revealed."))
 
     # 7. A catastrophe where the Machine is better protected than you.
     catastrophes = [c for c in cards if c.lower.kind == "catastrophe"]
@@ -589,26 +678,29 @@ def _tactics(solo: Solo, cards: Sequence[Card]) -> Decision:
     if ok:
         best = _best(ok)
         return _decision_for(solo, "catastrophe", best, 7,
-                             f"Rule 7: {best.lower_label} — {_catastrophe_fires(solo, best)}." + _ranking(ok, best),
+                             _then(Msg("Rule 7: {option} — {reason}.", option=best.lower_label,
+                                       reason=_catastrophe_fires(solo, best)), _ranking(ok, best)),
                              skipped, _discard_all(cards))
     if catastrophes:
-        skipped.append("Rule 7 (catastrophe) did not apply: "
-                       + _grouped([(_option_label(c, False), _catastrophe_block(solo, c) or "")
-                                   for c in catastrophes]) + ".")
+        skipped.append(Msg("Rule 7 (catastrophe) did not apply: {reasons}.",
+                           reasons=_grouped([(_option_label(c, False), _catastrophe_block(solo, c) or "")
+                                             for c in catastrophes])))
     else:
-        skipped.append("Rule 7 (catastrophe) did not apply: no catastrophe was revealed.")
+        skipped.append(Msg("Rule 7 (catastrophe) did not apply: no catastrophe was revealed."))
 
     # 8. Nothing fits.
     return Decision(rule=8, play="level_up",
-                    instruction=f"Nothing fits: the Machine's hand card level {_level_after_gain(m.level)}.",
-                    why="Rule 8: no higher rule applies" + ("" if cards else " (no cards were revealed)") + ".",
+                    instruction=Msg("Nothing fits: the Machine's hand card level {change}.",
+                                    change=_level_after_gain(m.level)),
+                    why=Msg("Rule 8: no higher rule applies.") if cards else
+                    Msg("Rule 8: no higher rule applies (no cards were revealed)."),
                     not_fired=skipped, cards=_discard_all(cards))
 
 
-def _machine_options(solo: Solo, card: Card) -> tuple[list[str], list[tuple[str, str]]]:
+def _machine_options(solo: Solo, card: Card) -> tuple[list[str], list[tuple[Words, Words]]]:
     """The plays this card offers the Machine now, in tactics order, and (option, why not) for the rest."""
     m, held = solo.machine, set(solo.machine.achievements)
-    blocks: list[tuple[str, Optional[str]]] = []  # (play, reason or None when playable)
+    blocks: list[tuple[str, Optional[Words]]] = []  # (play, reason or None when playable)
     if card.upper.kind == "biosphere":
         blocks.append(("biosphere", _biosphere_block(m)))
     elif card.upper.kind in ("perfect", "makeshift"):
@@ -617,7 +709,7 @@ def _machine_options(solo: Solo, card: Card) -> tuple[list[str], list[tuple[str,
     if kind == "attack":
         blocks.append(("attack", _attack_block(solo)))
     elif kind == "new_hope":
-        blocks.append(("new_hope", "a second New Hope can't be chosen"))
+        blocks.append(("new_hope", Msg("a second New Hope can't be chosen")))
     elif kind in ("sabotage", "espionage"):
         blocks.append((kind, lower_block(card, held)))
     elif kind == "catastrophe":
@@ -631,7 +723,7 @@ def _follow_up(solo: Solo, cards: Sequence[Card]) -> Decision:
     """New Hope's follow-up: the highest-value playable option among all revealed (no second New Hope)."""
     used = solo.reveal.new_hope_index if solo.reveal else None
     candidates: list[tuple[Card, str]] = []
-    unplayable: list[tuple[str, str]] = []
+    unplayable: list[tuple[Words, Words]] = []
     for i, card in enumerate(cards):
         if i == used:
             continue
@@ -641,20 +733,21 @@ def _follow_up(solo: Solo, cards: Sequence[Card]) -> Decision:
         else:
             unplayable += nots
     bio = next((c for i, c in enumerate(cards) if c.is_biosphere and i != used), None)
-    not_fired = ["Not playable: " + _grouped(unplayable) + "."] if unplayable else []
+    not_fired: list[Words] = [Msg("Not playable: {reasons}.", reasons=_grouped(unplayable))] if unplayable else []
     if not candidates:
         store = bio
         return Decision(rule=6, play="nothing", store_id=store.id if store else None,
-                        instruction="No revealed card is playable: the Machine plays nothing more this turn"
-                                    + (f"; put {store.name} on its board." if store else "."),
-                        why=f"New Hope: none of the {len(cards)} revealed cards has a playable option "
-                            f"(New Hope was the Machine's move).",
+                        instruction=Msg("No revealed card is playable: the Machine plays nothing more this turn; put "
+                                        "{card} on its board.", card=store.name) if store else
+                        Msg("No revealed card is playable: the Machine plays nothing more this turn."),
+                        why=Msg("New Hope: none of the {n} revealed cards has a playable option (New Hope was the "
+                                "Machine's move).", n=len(cards)),
                         not_fired=not_fired, cards=_discard_all(cards, keep=store))
     best = _best([c for c, _ in candidates])
     play = next(p for c, p in candidates if c is best)
     store = bio if bio is not None and bio is not best else None
-    why = (f"New Hope: the highest-value playable option among all {len(cards)} revealed cards (a second "
-           f"New Hope can't be chosen)." + _ranking([c for c, _ in candidates], best))
+    why = _then(Msg("New Hope: the highest-value playable option among all {n} revealed cards (a second New Hope "
+                    "can't be chosen).", n=len(cards)), _ranking([c for c, _ in candidates], best))
     return _decision_for(solo, play, best, 6, why, not_fired, _discard_all(cards, keep=store), store)
 
 
@@ -669,7 +762,7 @@ def hand_die(black_faces: int, count: int = 1) -> DieSpec:
     >>> die.label, die.face_name(1), die.face_name(4), die.choices()
     ('hand dice', 'black hand', 'blank', [('black hand', 1), ('blank', 2)])
     """
-    return DieSpec(sides=6, faces=("black hand",) * black_faces + ("blank",) * (6 - black_faces),
+    return DieSpec(sides=6, faces=(BLACK_HAND,) * black_faces + (BLANK,) * (6 - black_faces),
                    name="hand die" if count == 1 else "hand dice")
 
 
@@ -680,20 +773,27 @@ def rescue_outcomes(black_faces: int, count: int, due: int) -> list[Outcome]:
     ['any black hand saves the Machine: 31%', 'no black hand: it pays the 4 cards due: 69%']
     """
     saved = 1 - Fraction(6 - black_faces, 6) ** count
-    return [Outcome(label="any black hand saves the Machine", probability=float(saved)),
-            Outcome(label=f"no black hand: it pays the {due} cards due", probability=float(1 - saved))]
+    return [Outcome(label=rescue_words(0, due), probability=float(saved)),
+            Outcome(label=rescue_words(1, due), probability=float(1 - saved))]
+
+
+def rescue_words(outcome: int, due: int) -> Msg:
+    """The rescue check's outcomes in words: 0 the Machine is saved, 1 it pays."""
+    if outcome == 0:
+        return Msg("any black hand saves the Machine")
+    return Msg("no black hand: it pays the {due} cards due", due=due)
 
 
 def _set_machine_level(state: State, new: int, events: list[Event]) -> None:
     m = _solo(state).machine
     m.level = max(0, min(MAX_LEVEL, new))
     if m.level == 0 and m.stored:
-        events.append(event("stored_discarded", f"Hand card level 0: discard the stored {BIO_NAME} card from the "
-                                                f"Machine's board.", card=m.stored))
+        events.append(event("stored_discarded", Msg("Hand card level 0: discard the stored {card} card from the "
+                                                    "Machine's board.", card=BIO_WORDS), card=m.stored))
         m.stored = None
 
 
-def _machine_suffers(state: State, category: Category, name: str, dice: Dice, events: list[Event]) -> None:
+def _machine_suffers(state: State, category: Category, name: Words, dice: Dice, events: list[Event]) -> None:
     """A catastrophe of `category` hits the Machine (changes `state`, a copy owned by `apply`).
 
     Cards due: 4 unprotected, 2 with a makeshift, 0 with a perfect achievement. For the first
@@ -708,55 +808,71 @@ def _machine_suffers(state: State, category: Category, name: str, dice: Dice, ev
     first = solo.catastrophes == 0
     solo.catastrophes += 1
     shield = PROTECTION_NAME[protection(cube)]
-    hit = dict(category=category, name=name, due=due, protection=shield)
+    hit = dict(category=category, name=_en(name), due=due, protection=shield)
+    cat = category_word(category)
     if due == 0:
-        events.append(event("machine_hit", f"{name} against the Machine: its perfect {category} achievement "
-                                           f"protects it; nothing to discard.", **hit))
+        events.append(event("machine_hit", Msg("{catastrophe} against the Machine: its perfect {category} achievement "
+                                               "protects it; nothing to discard.", catastrophe=name, category=cat),
+                            **hit))
         return
-    said = f"makeshift {category} achievement" if cube else f"no {category} protection"
-    events.append(event("machine_hit", f"{name} against the Machine: {said} → {due} cards due.", **hit))
+    if cube:
+        said = Msg("{catastrophe} against the Machine: makeshift {category} achievement → {due} cards due.",
+                   catastrophe=name, category=cat, due=due)
+    else:
+        said = Msg("{catastrophe} against the Machine: no {category} protection → {due} cards due.",
+                   catastrophe=name, category=cat, due=due)
+    events.append(event("machine_hit", said, **hit))
     if not first:
-        events.append(event("rescue_check", "No rescue check: this is not the first catastrophe this round.",
-                            rolled=False, reason="not the first catastrophe this round"))
+        events.append(event("rescue_check", Msg("No rescue check: this is not the first catastrophe this round."),
+                            rolled=False, reason=Msg("not the first catastrophe this round").english))
     elif m.level == 0:
-        events.append(event("rescue_check", "Rescue check: hand card level 0, so no hand dice to roll.",
-                            rolled=False, reason="hand card level 0"))
+        events.append(event("rescue_check", Msg("Rescue check: hand card level 0, so no hand dice to roll."),
+                            rolled=False, reason=Msg("hand card level 0").english))
     else:
         black = state.settings.hand_die_black_faces
         die = hand_die(black, m.level)
-        faces = throw(dice, m.level, f"the Machine's rescue check against {name}", die=die, who="The Machine",
-                      outcomes=rescue_outcomes(black, m.level, due))
+        faces = throw(dice, m.level, Msg("the Machine's rescue check against {catastrophe}", catastrophe=name),
+                      die=die, who=THE_MACHINE.english, outcomes=rescue_outcomes(black, m.level, due))
         shown = [die.face_name(f) for f in faces]
-        saved = "black hand" in shown
-        told = f"Rescue check: {m.level} {die.label} {'shows' if m.level == 1 else 'show'} {', '.join(shown)}"
+        saved = BLACK_HAND in shown
+        rolled = dict(n=m.level, faces=joined([FACE_WORDS.get(x, x) for x in shown]))
         check = dict(rolled=True, faces=faces, shown=shown, saved=saved)
         if saved:
-            events.append(event("rescue_check", f"{told} → a black hand: the Machine loses only 1 level, "
-                                                f"{m.level} → {m.level - 1}.",
-                                level_from=m.level, level_to=m.level - 1, **check))
+            events.append(event("rescue_check", NMsg(
+                "Rescue check: {n} hand die shows {faces} → a black hand: the Machine loses only 1 level, {old} → "
+                "{new}.",
+                "Rescue check: {n} hand dice show {faces} → a black hand: the Machine loses only 1 level, {old} → "
+                "{new}.", m.level, old=m.level, new=m.level - 1, faces=rolled["faces"]),
+                level_from=m.level, level_to=m.level - 1, **check))
             _set_machine_level(state, m.level - 1, events)
             return
-        events.append(event("rescue_check", f"{told} → no black hand.", **check))
+        events.append(event("rescue_check", NMsg("Rescue check: {n} hand die shows {faces} → no black hand.",
+                                                 "Rescue check: {n} hand dice show {faces} → no black hand.", m.level,
+                                                 faces=rolled["faces"]), **check))
     paid = min(m.level, due)
     rest = due - paid
     if paid:
-        events.append(event("machine_pays", f"The Machine's hand card level pays {paid}: {m.level} → {m.level - paid}.",
+        events.append(event("machine_pays", Msg("The Machine's hand card level pays {paid}: {old} → {new}.",
+                                                paid=paid, old=m.level, new=m.level - paid),
                             paid=paid, level_from=m.level, level_to=m.level - paid))
     _set_machine_level(state, m.level - paid, events)
     if rest == 0:
         return
     order = sorted(m.achievements.items(), key=lambda kv: achievement_value(*kv))
     lost = order[:rest]
-    for cat, c in lost:
-        del m.achievements[cat]
+    for cat_lost, c in lost:
+        del m.achievements[cat_lost]
     if lost:
-        events.append(event("achievement_lost", f"{rest} more due: the Machine loses its lowest-value achievement"
-                                                f"{'s' if len(lost) > 1 else ''}: "
-                                                + ", ".join(cube_label(*kv) for kv in lost) + ".",
-                            side="machine", lost=dict(lost)))
+        events.append(event("achievement_lost", NMsg(
+            "{rest} more due: the Machine loses its lowest-value achievement: {lost}.",
+            "{rest} more due: the Machine loses its lowest-value achievements: {lost}.", len(lost), rest=rest,
+            lost=joined([cube_label(*kv) for kv in lost])),
+            side="machine", lost=dict(lost)))
     if rest > len(lost):
-        _finish(state, "Won", f"The Machine couldn't cover {rest - len(lost)} more card"
-                              f"{'s' if rest - len(lost) > 1 else ''} with its level and achievements: it is out.",
+        _finish(state, WON, NMsg("The Machine couldn't cover {n} more card with its level and achievements: it is "
+                                   "out.",
+                                   "The Machine couldn't cover {n} more cards with its level and achievements: it is "
+                                   "out.", rest - len(lost)),
                 events)
 
 
@@ -767,15 +883,15 @@ class MachineReveal(Model):
     """The cards that came up from the Machine's draw pile (full catalog cards, in order)."""
 
     kind: Literal["machine_reveal"] = "machine_reveal"
-    cards: list[Card] = Field(default_factory=list, max_length=8, description="The cards that came up")
+    cards: list[Card] = Field(default_factory=list, max_length=8, description=N_("The cards that came up"))
 
 
 class MachineRevealMore(Model):
     """New Hope's 3 extra cards; `earlier` repeats the cards revealed before (see reveal_more_action)."""
 
     kind: Literal["machine_reveal_more"] = "machine_reveal_more"
-    cards: list[Card] = Field(default_factory=list, max_length=8, description="The cards that came up")
-    earlier: list[Card] = Field(default_factory=list, max_length=8, description="The cards revealed before")
+    cards: list[Card] = Field(default_factory=list, max_length=8, description=N_("The cards that came up"))
+    earlier: list[Card] = Field(default_factory=list, max_length=8, description=N_("The cards revealed before"))
 
 
 class HumanDiscard(Model):
@@ -783,14 +899,14 @@ class HumanDiscard(Model):
     or, against a catastrophe, one matching rescue card instead (`rescue`)."""
 
     kind: Literal["human_discard"] = "human_discard"
-    rescue: bool = Field(False, description="A rescue card instead")
-    give_up: list[Category] = Field(default_factory=list, max_length=7, description="Achievements to give up")
+    rescue: bool = Field(False, description=N_("A rescue card instead"))
+    give_up: list[Category] = Field(default_factory=list, max_length=7, description=N_("Achievements to give up"))
 
 
 class HumanAchievement(Model):
     kind: Literal["human_achievement"] = "human_achievement"
     category: Category
-    cube: Cube = Field(description="Green (perfect) or yellow (makeshift)")
+    cube: Cube = Field(description=N_("Green (perfect) or yellow (makeshift)"))
 
 
 class HumanCatastrophe(Model):
@@ -799,7 +915,7 @@ class HumanCatastrophe(Model):
     kind: Literal["human_catastrophe"] = "human_catastrophe"
     category: Category
     rescue: bool = False
-    name: str = Field("", max_length=40)  # e.g. "Hurricane", for the history
+    name: str = Field("", max_length=40)  # e.g. Hurricane (the name printed on the card), for the history
 
 
 class HumanEspionage(Model):
@@ -823,7 +939,7 @@ class SetHand(Model):
     """Correct the human's hand size (after drawing cards, say)."""
 
     kind: Literal["set_hand"] = "set_hand"
-    cards: int = Field(ge=0, le=MAX_HAND, description="Your hand cards")
+    cards: int = Field(ge=0, le=MAX_HAND, description=N_("Your hand cards"))
 
 
 class EndTurn(Model):
@@ -834,52 +950,52 @@ class DoomDrawPile(Model):
     """Doom cause 1: your draw pile is empty (+2)."""
 
     kind: Literal["doom_draw_pile"] = "doom_draw_pile"
-    player: int = Field(description="Player")
+    player: int = Field(description=N_("Player"))
 
 
 class DoomMissing(Model):
     """Doom cause 2: achievements missing when compensating discards (+1 each)."""
 
     kind: Literal["doom_missing"] = "doom_missing"
-    player: int = Field(description="Player")
-    count: int = Field(1, ge=1, le=MAX_DOOM, description="Achievements missing")
+    player: int = Field(description=N_("Player"))
+    count: int = Field(1, ge=1, le=MAX_DOOM, description=N_("Achievements missing"))
 
 
 class DoomAttack(Model):
     """Doom cause 3: Attack (attacker +1, attacked +2). None = the Machine (it has no doom)."""
 
     kind: Literal["doom_attack"] = "doom_attack"
-    attacker: Optional[int] = Field(None, description="Played by")
-    target: Optional[int] = Field(None, description="Played on")
+    attacker: Optional[int] = Field(None, description=N_("Played by"))
+    target: Optional[int] = Field(None, description=N_("Played on"))
 
 
 class DoomSpy(Model):
     """Doom cause 4: Espionage or Sabotage (both +1). None = the Machine."""
 
     kind: Literal["doom_spy"] = "doom_spy"
-    by: Optional[int] = Field(None, description="Played by")
-    target: Optional[int] = Field(None, description="Played on")
+    by: Optional[int] = Field(None, description=N_("Played by"))
+    target: Optional[int] = Field(None, description=N_("Played on"))
 
 
 class DoomFaceUp(Model):
     """Doom cause 5: Biosphere 5 is one of the face-up cards at the end of your turn (+1)."""
 
     kind: Literal["doom_face_up"] = "doom_face_up"
-    player: int = Field(description="Player")
+    player: int = Field(description=N_("Player"))
 
 
 class DoomDecrease(Model):
     """The 5th move option: discard cards equal to your doom level, then doom −1."""
 
     kind: Literal["doom_decrease"] = "doom_decrease"
-    player: int = Field(description="Player")
+    player: int = Field(description=N_("Player"))
 
 
 class LeaderPromote(Model):
     """Better Leadership: one leader up one tier (max 3)."""
 
     kind: Literal["leader_promote"] = "leader_promote"
-    player: int = Field(description="Player")
+    player: int = Field(description=N_("Player"))
     leader: Leader
 
 
@@ -888,17 +1004,17 @@ class LeaderAbility(Model):
     (required) and the Fighter's abilities (optional, for the history)."""
 
     kind: Literal["leader_ability"] = "leader_ability"
-    player: int = Field(description="Player")
+    player: int = Field(description=N_("Player"))
     leader: Leader
-    tier: int = Field(ge=1, le=MAX_TIER, description="Tier of the ability")
-    target: Optional[int] = Field(None, description="On whom")
+    tier: int = Field(ge=1, le=MAX_TIER, description=N_("Tier of the ability"))
+    target: Optional[int] = Field(None, description=N_("On whom"))
 
 
 class DeclareBiosphere(Model):
     """Against people: this player established Biosphere 5 and wins."""
 
     kind: Literal["declare_biosphere"] = "declare_biosphere"
-    player: int = Field(description="Player")
+    player: int = Field(description=N_("Player"))
 
 
 Action = Annotated[
@@ -919,13 +1035,13 @@ ABYSS_KINDS = {"doom_draw_pile", "doom_missing", "doom_attack", "doom_spy", "doo
 
 def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     if state.result is not None:
-        raise RuleError(f"The game is over: {state.result}.")
+        raise RuleError(Msg("The game is over: {result}.", result=result_words(state.result)))
     if action.kind in SOLO_KINDS and state.solo is None:
-        raise RuleError("That move is for a game against the Machine.")
+        raise RuleError(Msg("That move is for a game against the Machine."))
     if action.kind in ABYSS_KINDS and state.abyss is None:
-        raise RuleError("That move belongs to The Abyss, which is off in this game.")
+        raise RuleError(Msg("That move belongs to The Abyss, which is off in this game."))
     if action.kind == "declare_biosphere" and state.solo is not None:
-        raise RuleError("Against the Machine, play Biosphere 5 with the human Biosphere 5 move.")
+        raise RuleError(Msg("Against the Machine, play Biosphere 5 with the human Biosphere 5 move."))
     # A copy through plain data: several times quicker than a deep copy, and `moves` runs apply often.
     new = State.model_validate(state.model_dump())
     events: list[Event] = []
@@ -937,22 +1053,41 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
 
 def _solo(state: State) -> Solo:
     if state.solo is None:
-        raise RuleError("This game has no Machine.")
+        raise RuleError(Msg("This game has no Machine."))
     return state.solo
 
 
-def _finish(state: State, result: str, reason: str, events: list[Event]) -> None:
+RESULT_WORDS = {"Won": Msg("Won"), "Lost": Msg("Lost"), "No winner": Msg("No winner")}
+WON, LOST, NO_WINNER = RESULT_WORDS  # the results as the state keeps them
+# The endings of a named result ("Ada wins"), as the state keeps it: the English of its message.
+_WINS, _LAST_IN = (Msg("{name} wins", name="").english, Msg("{name} is the last one in", name="").english)
+
+
+def result_words(result: Optional[str]) -> Optional[Words]:
+    """A game's result as a phone says it: 'Won', 'Lost', 'No winner', '<name> wins', '<name> is the
+    last one in' (the state keeps them in English, for code)."""
+    if result is None or result in RESULT_WORDS:
+        return RESULT_WORDS.get(result or "")
+    if result.endswith(_WINS):
+        return Msg("{name} wins", name=result[: -len(_WINS)])
+    if result.endswith(_LAST_IN):
+        return Msg("{name} is the last one in", name=result[: -len(_LAST_IN)])
+    return result
+
+
+def _finish(state: State, result: str, reason: Words, events: list[Event]) -> None:
     if state.result is None:
         state.result, state.reason = result, reason
-        events.append(event("game_over", f"{result}: {reason}", result=result, reason=reason))
+        events.append(event("game_over", Msg("{result}: {reason}", result=result_words(result), reason=reason),
+                            result=result, reason=_en(reason)))
 
 
 def _need_phase(solo: Solo, *phases: str) -> None:
     if solo.phase not in phases:
-        now = {"machine": "it is the Machine's turn: reveal its cards",
-               "new_hope": "the Machine played New Hope: reveal 3 more cards",
-               "discard": "you must discard first", "human": "it is your turn"}[solo.phase]
-        raise RuleError(f"Not now: {now}.")
+        raise RuleError({"machine": Msg("Not now: it is the Machine's turn: reveal its cards."),
+                         "new_hope": Msg("Not now: the Machine played New Hope: reveal 3 more cards."),
+                         "discard": Msg("Not now: you must discard first."),
+                         "human": Msg("Not now: it is your turn.")}[solo.phase])
 
 
 # Machine's turn --------------------------------------------------------------------------------
@@ -965,13 +1100,15 @@ def _machine_reveal(state: State, a: MachineReveal, dice: Dice, events: list[Eve
     level = solo.machine.level
     shown = dict(cards=[c.id for c in a.cards], level=level)
     if a.cards:
-        events.append(event("machine_reveal", f"The Machine reveals {len(a.cards)} (hand card level {level}): "
-                                              f"{', '.join(c.name for c in a.cards)}.", **shown))
+        events.append(event("machine_reveal", Msg("The Machine reveals {n} (hand card level {level}): {cards}.",
+                                                  n=len(a.cards), level=level,
+                                                  cards=", ".join(c.name for c in a.cards)), **shown))
     elif decision.rule == 1:
-        events.append(event("machine_reveal", f"The stored {BIO_NAME} card is checked before revealing.",
+        events.append(event("machine_reveal", Msg("The stored {card} card is checked before revealing.", card=BIO_WORDS),
                             stored_checked=True, **shown))
     else:
-        events.append(event("machine_reveal", f"The Machine reveals no cards (hand card level {level}).", **shown))
+        events.append(event("machine_reveal", Msg("The Machine reveals no cards (hand card level {level}).",
+                                                  level=level), **shown))
     solo.reveal = Reveal(revealed=[c.id for c in a.cards])
     if decision.play == "new_hope":
         solo.reveal.new_hope_index = next(i for i, c in enumerate(a.cards) if c.id == decision.card_id
@@ -983,8 +1120,9 @@ def _machine_reveal_more(state: State, a: MachineRevealMore, dice: Dice, events:
     solo = _solo(state)
     _need_phase(solo, "new_hope")
     decision = machine_decide(state, [*a.earlier, *a.cards])
-    events.append(event("new_hope_reveal", f"New Hope: {len(a.cards)} more revealed: "
-                                           f"{', '.join(c.name for c in a.cards)}.", cards=[c.id for c in a.cards]))
+    events.append(event("new_hope_reveal", Msg("New Hope: {n} more revealed: {cards}.", n=len(a.cards),
+                                               cards=", ".join(c.name for c in a.cards)),
+                        cards=[c.id for c in a.cards]))
     _carry_out(state, decision, dice, events)
 
 
@@ -993,25 +1131,26 @@ def _carry_out(state: State, d: Decision, dice: Dice, events: list[Event]) -> No
     solo = _solo(state)
     m, h = solo.machine, solo.human
     solo.decision = d
-    played = dict(card=d.card_id, option=d.option_name, category=d.category, cube=d.cube)
+    played = dict(card=d.card_id, option=_en(d.option_name), category=d.category, cube=d.cube)
     events.append(event("machine_decision", d.instruction, rule=d.rule, play=d.play,
                         **{k: v for k, v in played.items() if v is not None}))
-    events.append(event("machine_why", f"Why: {d.why}", rule=d.rule))
+    events.append(event("machine_why", Msg("Why: {reason}", reason=d.why), rule=d.rule))
     events.extend(event("rule_not_fired", x) for x in d.not_fired)
     if d.play != "new_hope":
         events.append(event("revealed_cards", d.cards, **({"keep": d.store_id} if d.store_id else {})))
     if d.store_id and d.play != "store":
-        events.append(event("machine_stores", f"{BIO_NAME} is stored on the Machine's board (it wasn't played).",
-                            card=d.store_id))
+        events.append(event("machine_stores", Msg("{card} is stored on the Machine's board (it wasn't played).",
+                                                  card=BIO_WORDS), card=d.store_id))
         m.stored = d.store_id
     if d.play == "biosphere":
         if d.rule == 1:
             m.stored = None
-        _finish(state, "Lost", "The Machine established Biosphere 5.", events)
+        _finish(state, LOST, Msg("The Machine established Biosphere 5."), events)
     elif d.play == "attack":
         cat = d.category
         assert cat is not None
-        events.append(event("achievement_lost", f"Your {achievement_label(cat, h.achievements[cat])} is destroyed.",
+        events.append(event("achievement_lost", Msg("Your {achievement} is destroyed.",
+                                                    achievement=achievement_label(cat, h.achievements[cat])),
                             side="human", lost={cat: h.achievements[cat]}))
         del h.achievements[cat]
         if d.rule == 1:
@@ -1023,11 +1162,11 @@ def _carry_out(state: State, d: Decision, dice: Dice, events: list[Event]) -> No
         assert d.category is not None and d.cube is not None
         m.achievements[d.category] = d.cube
     elif d.play == "sabotage":
-        solo.due = Due(cards=3, why="Sabotage: shuffle your hand and discard the top three cards. If you have "
-                                    "fewer, give up one achievement for each card missing.")
+        solo.due = Due(cards=3, why=Msg("Sabotage: shuffle your hand and discard the top three cards. If you have "
+                                        "fewer, give up one achievement for each card missing."))
     elif d.play == "espionage":
-        solo.due = Due(cards=1, why="Espionage: discard your hand card with the highest level. With no cards, "
-                                    "give up an achievement.")
+        solo.due = Due(cards=1, why=Msg("Espionage: discard your hand card with the highest level. With no cards, "
+                                        "give up an achievement."))
     elif d.play == "new_hope":
         _set_machine_level(state, m.level + 2, events)
         solo.phase = "new_hope"
@@ -1035,18 +1174,23 @@ def _carry_out(state: State, d: Decision, dice: Dice, events: list[Event]) -> No
     elif d.play == "catastrophe":
         cat = d.category
         assert cat is not None
-        name = d.option_name or cat
+        name = d.option_name or category_word(cat)
         mine = h.achievements.get(cat)
         due = cards_due(mine)
         # The catastrophe hits the human first and the Machine last.
         if due:
-            shield = f"your makeshift {cat} achievement" if mine else f"you have no {cat} protection"
+            words = dict(catastrophe=name, category=category_word(cat), due=due)
             solo.due = Due(cards=due, rescue=cat, then_machine=cat, then_machine_name=name,
-                           why=f"{name} hits you first: {shield} → discard {due} cards, or one {cat} rescue "
-                               f"card instead. If you have too few cards, give up one achievement for each "
-                               f"card missing.")
+                           why=Msg("{catastrophe} hits you first: your makeshift {category} achievement → discard "
+                                   "{due} cards, or one {category} rescue card instead. If you have too few cards, "
+                                   "give up one achievement for each card missing.", **words) if mine else
+                           Msg("{catastrophe} hits you first: you have no {category} protection → discard {due} "
+                               "cards, or one {category} rescue card instead. If you have too few cards, give up one "
+                               "achievement for each card missing.", **words))
         else:
-            events.append(event("human_protected", f"Your perfect {cat} achievement protects you from {name}.",
+            events.append(event("human_protected", Msg("Your perfect {category} achievement protects you from "
+                                                        "{catastrophe}.", category=category_word(cat),
+                                                        catastrophe=name),
                                 category=cat, by="perfect"))
             _machine_suffers(state, cat, name, dice, events)
     elif d.play == "level_up":
@@ -1088,43 +1232,50 @@ def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[Event
     assert due is not None
     if a.rescue:
         if due.rescue is None:
-            raise RuleError("A rescue card helps only against a catastrophe.")
+            raise RuleError(Msg("A rescue card helps only against a catastrophe."))
         if a.give_up:
-            raise InputError("With a rescue card you give up nothing else: leave the achievements empty.")
+            raise InputError(Msg("With a rescue card you give up nothing else: leave the achievements empty."))
         if h.hand < 1:
-            raise RuleError("You have no hand card, so no rescue card to discard.")
+            raise RuleError(Msg("You have no hand card, so no rescue card to discard."))
         h.hand -= 1
-        events.append(event("human_rescue", f"You discard a {due.rescue} rescue card instead of {due.cards} cards.",
+        events.append(event("human_rescue", Msg("You discard a {category} rescue card instead of {due} cards.",
+                                                category=category_word(due.rescue), due=due.cards),
                             category=due.rescue, instead_of=due.cards))
     else:
         paid, short, need = discard_terms(solo)
         if len(set(a.give_up)) != len(a.give_up):
-            raise InputError("Name each achievement to give up once.")
+            raise InputError(Msg("Name each achievement to give up once."))
         for cat in a.give_up:
             if cat not in h.achievements:
-                raise RuleError(f"You hold no {cat} achievement to give up.")
+                raise RuleError(Msg("You hold no {category} achievement to give up.", category=category_word(cat)))
         if len(a.give_up) != need:
             if short == 0:
-                raise RuleError(f"Your {h.hand} hand cards cover the {due.cards} due: give up no achievement.")
-            raise RuleError(f"Hand cards go first: you are {short} card{'s' if short > 1 else ''} short, so give up "
-                            f"{need} achievement{'s' if need != 1 else ''} (you named {len(a.give_up)}).")
+                raise RuleError(Msg("Your {hand} hand cards cover the {due} due: give up no achievement.",
+                                    hand=h.hand, due=due.cards))
+            raise RuleError(Msg("Hand cards go first: {short}, so give up {need} (you named {named}).",
+                                short=NMsg("you are {n} card short", "you are {n} cards short", short),
+                                need=NMsg("{n} achievement", "{n} achievements", need), named=len(a.give_up)))
         h.hand -= paid
-        said = (f"You discard {paid} card{'s' if paid != 1 else ''} (hand {h.hand + paid} → {h.hand})." if paid
-                else "You have no hand cards to discard.")
+        said = (NMsg("You discard {n} card (hand {old} → {new}).", "You discard {n} cards (hand {old} → {new}).", paid,
+                     old=h.hand + paid, new=h.hand) if paid
+                else Msg("You have no hand cards to discard."))
         events.append(event("human_discard", said, cards=paid, hand_from=h.hand + paid, hand_to=h.hand))
         for cat in a.give_up:
-            events.append(event("achievement_lost", f"You give up your {achievement_label(cat, h.achievements[cat])}.",
+            events.append(event("achievement_lost", Msg("You give up your {achievement}.",
+                                                        achievement=achievement_label(cat, h.achievements[cat])),
                                 side="human", lost={cat: h.achievements[cat]}))
             del h.achievements[cat]
         missing = short - need
         if missing:
             if state.abyss is not None:
                 # The Abyss (§3.4): no loss for missing cards; doom +1 per achievement missing instead.
-                _add_doom(state, 0, missing, "achievements missing to compensate", events)
+                _add_doom(state, 0, missing, Msg("achievements missing to compensate"), events)
                 _check_abyss_end(state, events)
             else:
-                _finish(state, "Lost", f"You couldn't cover {missing} card{'s' if missing > 1 else ''} with hand "
-                                       f"cards and achievements: the Machine wins.", events)
+                _finish(state, LOST, NMsg("You couldn't cover {n} card with hand cards and achievements: the Machine "
+                                            "wins.",
+                                            "You couldn't cover {n} cards with hand cards and achievements: the "
+                                            "Machine wins.", missing), events)
     solo.due = None
     if due.then_machine and state.result is None:
         _machine_suffers(state, due.then_machine, due.then_machine_name, dice, events)
@@ -1137,7 +1288,7 @@ def _human_discard(state: State, a: HumanDiscard, dice: Dice, events: list[Event
 
 # Every play costs a card, so with none counted this is the first thing the human is told (a new
 # game starts at 0: the first turn asks for the hand size rather than for a level).
-NO_HAND = "Enter your hand size first: the app counts 0 cards in your hand."
+NO_HAND = Msg("Enter your hand size first: the app counts 0 cards in your hand.")
 
 
 def _need_hand(h: HumanBoard) -> None:
@@ -1148,8 +1299,10 @@ def _need_hand(h: HumanBoard) -> None:
 def _play_card(h: HumanBoard, count: int = 1) -> None:
     _need_hand(h)
     if h.hand < count:
-        raise RuleError(f"You need {count} hand card{'s' if count > 1 else ''} for that; you have {h.hand} "
-                        f"(correct your hand size if it is wrong).")
+        raise RuleError(NMsg("You need {n} hand card for that; you have {hand} (correct your hand size if it is "
+                             "wrong).",
+                             "You need {n} hand cards for that; you have {hand} (correct your hand size if it is "
+                             "wrong).", count, hand=h.hand))
     h.hand -= count
 
 
@@ -1159,16 +1312,18 @@ def _human_achievement(state: State, a: HumanAchievement, dice: Dice, events: li
     _need_hand(solo.human)
     h = solo.human
     if a.category == "salvation":
-        raise InputError("Achievements are water, housing, security, production, nature or community.")
+        raise InputError(Msg("Achievements are water, housing, security, production, nature or community."))
     if h.achievement_this_turn:
-        raise RuleError("At most one achievement per turn (§2.1).")
+        raise RuleError(Msg("At most one achievement per turn (§2.1)."))
     blocked = achievement_block(h.achievements, a.category, CATEGORY_LEVEL[a.category])
     if blocked:
-        raise RuleError(f"You can't place a {a.category} achievement: {blocked}.")
+        raise RuleError(Msg("You can't place a {category} achievement: {reason}.", category=category_word(a.category),
+                            reason=blocked))
     _play_card(h)
     h.achievements[a.category] = a.cube
     h.achievement_this_turn = True
-    events.append(event("human_achievement", f"You play a {achievement_label(a.category, a.cube)}.",
+    events.append(event("human_achievement", Msg("You play a {achievement}.",
+                                                 achievement=achievement_label(a.category, a.cube)),
                         category=a.category, cube=a.cube))
 
 
@@ -1178,18 +1333,20 @@ def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: li
     _need_hand(solo.human)
     h, cat = solo.human, a.category
     if cat == "salvation":
-        raise InputError("Catastrophes are of water, housing, security, production, nature or community.")
+        raise InputError(Msg("Catastrophes are of water, housing, security, production, nature or community."))
+    word = category_word(cat)
     blocked = level_block(h.achievements, CATEGORY_LEVEL[cat])
     if blocked:
-        raise RuleError(f"You can't play a {cat} catastrophe: {blocked}.")
+        raise RuleError(Msg("You can't play a {category} catastrophe: {reason}.", category=word, reason=blocked))
     mine = h.achievements.get(cat)
     if mine is None and not a.rescue:
-        raise RuleError(f"You can't play a {cat} catastrophe without {cat} protection (you would discard 4 "
-                        f"yourself), unless you discard a {cat} rescue card with it.")
+        raise RuleError(Msg("You can't play a {category} catastrophe without {category} protection (you would discard "
+                            "4 yourself), unless you discard a {category} rescue card with it.", category=word))
     _play_card(h, 2 if a.rescue else 1)
-    name = a.name or f"a {cat} catastrophe"
+    name: Words = a.name or Msg("a {category} catastrophe", category=word)
     events.append(event("human_catastrophe",
-                        f"You play {name}" + (f" and discard a {cat} rescue card with it." if a.rescue else "."),
+                        Msg("You play {catastrophe} and discard a {category} rescue card with it.", catastrophe=name,
+                            category=word) if a.rescue else Msg("You play {catastrophe}.", catastrophe=name),
                         category=cat, name=a.name, rescue=a.rescue))
     # The Machine is hit first; the player who played the catastrophe is affected last (§2.3.3).
     _machine_suffers(state, cat, name, dice, events)
@@ -1197,16 +1354,17 @@ def _human_catastrophe(state: State, a: HumanCatastrophe, dice: Dice, events: li
         return
     due = cards_due(mine)
     if a.rescue:
-        events.append(event("human_protected", f"Your {cat} rescue card covers you: nothing more to discard.",
+        events.append(event("human_protected", Msg("Your {category} rescue card covers you: nothing more to discard.",
+                                                   category=word),
                             category=cat, by="rescue"))
     elif due == 0:
-        events.append(event("human_protected", f"Your perfect {cat} achievement protects you.",
+        events.append(event("human_protected", Msg("Your perfect {category} achievement protects you.", category=word),
                             category=cat, by="perfect"))
     else:
         solo.due = Due(cards=due, rescue=cat,
-                       why=f"{name} hits you last: your makeshift {cat} achievement → discard {due} cards, or one "
-                           f"{cat} rescue card instead. If you have too few cards, give up one achievement for "
-                           f"each card missing.")
+                       why=Msg("{catastrophe} hits you last: your makeshift {category} achievement → discard {due} "
+                               "cards, or one {category} rescue card instead. If you have too few cards, give up one "
+                               "achievement for each card missing.", catastrophe=name, category=word, due=due))
         solo.phase = "discard"
         events.append(_due_event(solo.due))
 
@@ -1217,15 +1375,18 @@ def _human_espionage(state: State, a: HumanEspionage, dice: Dice, events: list[E
     _need_hand(solo.human)
     blocked = level_block(solo.human.achievements, 2)
     if blocked:
-        raise RuleError(f"You can't play Espionage (level II): {blocked}.")
+        raise RuleError(Msg("You can't play Espionage (level II): {reason}.", reason=blocked))
     _play_card(solo.human)
     m = solo.machine
     new = max(0, m.level - 1)
     events.append(event("human_espionage",
-                        f"Espionage: reveal {m.level} card{'s' if m.level != 1 else ''} from the Machine's draw "
-                        f"pile (its hand card level), put the one you choose on its discard pile and shuffle the "
-                        f"rest back; hand card level {m.level} → {new}.", reveal=m.level, level_from=m.level,
-                        level_to=new))
+                        NMsg("Espionage: reveal {n} card from the Machine's draw pile (its hand card level), put the "
+                             "one you choose on its discard pile and shuffle the rest back; hand card level {old} → "
+                             "{new}.",
+                             "Espionage: reveal {n} cards from the Machine's draw pile (its hand card level), put the "
+                             "one you choose on its discard pile and shuffle the rest back; hand card level {old} → "
+                             "{new}.", m.level, old=m.level, new=new),
+                        reveal=m.level, level_from=m.level, level_to=new))
     _set_machine_level(state, m.level - 1, events)
 
 
@@ -1235,13 +1396,15 @@ def _human_sabotage(state: State, a: HumanSabotage, dice: Dice, events: list[Eve
     _need_hand(solo.human)
     blocked = level_block(solo.human.achievements, 3)
     if blocked:
-        raise RuleError(f"You can't play Sabotage (level III): {blocked}.")
+        raise RuleError(Msg("You can't play Sabotage (level III): {reason}.", reason=blocked))
     _play_card(solo.human)
     m = solo.machine
     new = max(0, m.level - 3)
     events.append(event("human_sabotage",
-                        f"Sabotage: put the top three cards of the Machine's draw pile on its discard pile; hand "
-                        f"card level {m.level} → {new}" + (" (never below 0)." if m.level < 3 else "."),
+                        Msg("Sabotage: put the top three cards of the Machine's draw pile on its discard pile; hand "
+                            "card level {old} → {new} (never below 0).", old=m.level, new=new) if m.level < 3 else
+                        Msg("Sabotage: put the top three cards of the Machine's draw pile on its discard pile; hand "
+                            "card level {old} → {new}.", old=m.level, new=new),
                         level_from=m.level, level_to=new))
     _set_machine_level(state, m.level - 3, events)
 
@@ -1252,13 +1415,13 @@ def _human_attack(state: State, a: HumanAttack, dice: Dice, events: list[Event])
     _need_hand(solo.human)
     m = solo.machine
     if not m.achievements:
-        raise RuleError("Attack needs a target: the Machine holds no achievement.")
+        raise RuleError(Msg("Attack needs a target: the Machine holds no achievement."))
     if a.category not in m.achievements:
-        held = ", ".join(m.achievements)
-        raise RuleError(f"The Machine holds no {a.category} achievement (it holds {held}).")
+        raise RuleError(Msg("The Machine holds no {category} achievement (it holds {held}).",
+                            category=category_word(a.category), held=joined(category_word(c) for c in m.achievements)))
     _play_card(solo.human)
     cube = m.achievements[a.category]
-    events.append(event("human_attack", f"Attack: remove the Machine's {cube_label(a.category, cube)}.",
+    events.append(event("human_attack", Msg("Attack: remove the Machine's {cube}.", cube=cube_label(a.category, cube)),
                         category=a.category, cube=cube))
     del m.achievements[a.category]
 
@@ -1268,22 +1431,24 @@ def _human_biosphere(state: State, a: HumanBiosphere, dice: Dice, events: list[E
     _need_phase(solo, "human")
     _need_hand(solo.human)
     h = solo.human
-    blocked = level_block(h.achievements, 4)
-    if blocked:
-        raise RuleError(f"You can't play Biosphere 5: it {blocked.replace('level IV ', '')}.")
+    lacking = [c for c in LEVEL_CATEGORIES[3] if c not in h.achievements]
+    if lacking:
+        raise RuleError(Msg("You can't play Biosphere 5: it needs both level III achievements; missing {missing}.",
+                            missing=both([category_word(c) for c in lacking])))
     if h.hand < 6:
-        raise RuleError(f"Biosphere 5 needs 5 more hand cards to discard with it; you have {h.hand} cards in all.")
+        raise RuleError(Msg("Biosphere 5 needs 5 more hand cards to discard with it; you have {hand} cards in all.",
+                            hand=h.hand))
     h.hand -= 6
-    events.append(event("human_biosphere", "You play Biosphere 5 and discard five cards with it."))
-    _finish(state, "Won", "You established Biosphere 5.", events)
+    events.append(event("human_biosphere", Msg("You play Biosphere 5 and discard five cards with it.")))
+    _finish(state, WON, Msg("You established Biosphere 5."), events)
 
 
 def _set_hand(state: State, a: SetHand, dice: Dice, events: list[Event]) -> None:
     solo = _solo(state)
     if a.cards == solo.human.hand:
-        raise RuleError(f"Your hand is already {a.cards} cards.")
-    events.append(event("hand", f"Your hand: {solo.human.hand} → {a.cards} cards.", hand_from=solo.human.hand,
-                        hand_to=a.cards))
+        raise RuleError(Msg("Your hand is already {n} cards.", n=a.cards))
+    events.append(event("hand", Msg("Your hand: {old} → {new} cards.", old=solo.human.hand, new=a.cards),
+                        hand_from=solo.human.hand, hand_to=a.cards))
     solo.human.hand = a.cards
 
 
@@ -1298,7 +1463,8 @@ def _end_turn(state: State, a: EndTurn, dice: Dice, events: list[Event]) -> None
     h = solo.human
     excess = hand_limit_excess(state)
     if excess:
-        events.append(event("hand_limit", f"Hand limit {HAND_LIMIT}: discard {excess} cards ({h.hand} → {HAND_LIMIT}).",
+        events.append(event("hand_limit", Msg("Hand limit {limit}: discard {n} cards ({old} → {new}).",
+                                              limit=HAND_LIMIT, n=excess, old=h.hand, new=HAND_LIMIT),
                             discard=excess, hand_from=h.hand, hand_to=HAND_LIMIT))
         h.hand = HAND_LIMIT
     solo.round += 1
@@ -1306,39 +1472,46 @@ def _end_turn(state: State, a: EndTurn, dice: Dice, events: list[Event]) -> None
     h.achievement_this_turn = False
     solo.phase = "machine"
     n = reveal_count(state)
-    events.append(event("round", f"Round {solo.round}: the Machine's turn, reveal {n} card{'s' if n != 1 else ''}.",
+    events.append(event("round", NMsg("Round {round}: the Machine's turn, reveal {n} card.",
+                                      "Round {round}: the Machine's turn, reveal {n} cards.", n, round=solo.round),
                         round=solo.round, reveal=n))
 
 
 # The Abyss ---------------------------------------------------------------------------------------
 
 
-def _player(state: State, index: Optional[int], role: str = "Player",
+def _player(state: State, index: Optional[int], role: Optional[Msg] = None,
             allow_machine: bool = False) -> Optional[AbyssPlayer]:
     """The player at `index` (0-based), still in; None = the Machine when that is allowed."""
     abyss = state.abyss
     assert abyss is not None
+    role = role or Msg("Player")
     if index is None:
         if allow_machine and state.solo is not None:
             return None
-        raise InputError(f"{role}: choose a player.")
-    require_range(f"{role} number", index, 0, len(abyss.players) - 1)
+        raise InputError(Msg("{role}: choose a player.", role=role))
+    if not 0 <= index <= len(abyss.players) - 1:
+        raise InputError(Msg("{role} number must be between {low} and {high} (got {value}).", role=role, low=0,
+                             high=len(abyss.players) - 1, value=index))
     player = abyss.players[index]
     if player.out:
-        raise RuleError(f"{player.name} is out (doom {MAX_DOOM}).")
+        raise RuleError(Msg("{name} is out (doom {max}).", name=player_words(state, index), max=MAX_DOOM))
     return player
 
 
-def _add_doom(state: State, index: int, amount: int, why: str, events: list[Event]) -> None:
+def _add_doom(state: State, index: int, amount: int, why: Words, events: list[Event]) -> None:
     player = state.abyss.players[index]  # type: ignore[union-attr]
+    who = player_words(state, index)
     old = player.doom
     player.doom = max(0, min(MAX_DOOM, old + amount))
-    capped = f" (max {MAX_DOOM})" if old + amount > MAX_DOOM else ""
-    events.append(event("doom", f"{player.name}: doom {old} → {player.doom}{capped} ({why}).",
-                        player=index, name=player.name, doom_from=old, doom_to=player.doom, why=why))
+    words = dict(name=who, old=old, new=player.doom, why=why)
+    said = (Msg("{name}: doom {old} → {new} (max {max}) ({why}).", max=MAX_DOOM, **words) if old + amount > MAX_DOOM
+            else Msg("{name}: doom {old} → {new} ({why}).", **words))
+    events.append(event("doom", said, player=index, name=player.name, doom_from=old, doom_to=player.doom,
+                        why=_en(why)))
     if player.doom == MAX_DOOM and not player.out:
         player.out = True
-        events.append(event("player_out", f"{player.name} reached doom {MAX_DOOM} and is out at once.",
+        events.append(event("player_out", Msg("{name} reached doom {max} and is out at once.", name=who, max=MAX_DOOM),
                             player=index, name=player.name))
 
 
@@ -1347,116 +1520,133 @@ def _check_abyss_end(state: State, events: list[Event]) -> None:
     assert abyss is not None
     if state.solo is not None:
         if abyss.players[0].out:
-            _finish(state, "Lost", f"Your doom reached {MAX_DOOM}.", events)
+            _finish(state, LOST, Msg("Your doom reached {max}.", max=MAX_DOOM), events)
         return
     left = [p for p in abyss.players if not p.out]
     if not left:
-        _finish(state, "No winner", f"Everyone's doom reached {MAX_DOOM}.", events)
+        _finish(state, NO_WINNER, Msg("Everyone's doom reached {max}.", max=MAX_DOOM), events)
     elif len(left) == 1:
-        _finish(state, f"{left[0].name} is the last one in",
-                "The others reached doom 8 (§2.2 says who wins when the last rival drops out).", events)
+        _finish(state, left[0].name + _LAST_IN,
+                Msg("The others reached doom 8 (§2.2 says who wins when the last rival drops out)."), events)
 
 
 def _doom_draw_pile(state: State, a: DoomDrawPile, dice: Dice, events: list[Event]) -> None:
     _player(state, a.player)
-    _add_doom(state, a.player, 2, "draw pile empty", events)
+    _add_doom(state, a.player, 2, Msg("draw pile empty"), events)
 
 
 def _doom_missing(state: State, a: DoomMissing, dice: Dice, events: list[Event]) -> None:
     _player(state, a.player)
-    plural = "s" if a.count > 1 else ""
-    _add_doom(state, a.player, a.count, f"{a.count} achievement{plural} missing to compensate", events)
+    _add_doom(state, a.player, a.count, NMsg("{n} achievement missing to compensate",
+                                             "{n} achievements missing to compensate", a.count), events)
+
+
+# (played it, hit by it, the Machine played it) for Attack and for Espionage/Sabotage.
+TWO_SIDED = {"attack": (Msg("played Attack"), Msg("hit by Attack"), Msg("it played Attack")),
+             "spy": (Msg("played Espionage/Sabotage"), Msg("hit by Espionage/Sabotage"),
+                                    Msg("it played Espionage/Sabotage"))}
 
 
 def _two_sided(state: State, by: Optional[int], target: Optional[int], by_up: int, target_up: int, what: str,
                events: list[Event]) -> None:
     """Attack / Espionage / Sabotage doom: both sides rise (None = the Machine, which has no doom)."""
+    played, hit, machine_played = TWO_SIDED[what]
+    option = LOWER_LABEL["attack"] if what == "attack" else Msg("Espionage/Sabotage")
     if by is None and target is None:
-        raise InputError(f"{what}: name at least one player.")
+        raise InputError(Msg("{option}: name at least one player.", option=option))
     if by == target:
-        raise InputError(f"{what}: the player who plays it and the target must differ.")
-    _player(state, by, "Played by", allow_machine=True)
-    _player(state, target, "Target", allow_machine=True)
-    for index, up, role in ((by, by_up, f"played {what}"), (target, target_up, f"hit by {what}")):
+        raise InputError(Msg("{option}: the player who plays it and the target must differ.", option=option))
+    _player(state, by, Msg("Played by"), allow_machine=True)
+    _player(state, target, Msg("Target"), allow_machine=True)
+    for index, up, role, machine_role in ((by, by_up, played, machine_played), (target, target_up, hit, hit)):
         if index is None:
-            events.append(event("machine_no_doom", f"The Machine has no doom ({role.replace('played', 'it played')}).",
-                                role=role))
+            events.append(event("machine_no_doom", Msg("The Machine has no doom ({role}).", role=machine_role),
+                                role=role.english))
         else:
             _add_doom(state, index, up, role, events)
 
 
 def _doom_attack(state: State, a: DoomAttack, dice: Dice, events: list[Event]) -> None:
-    _two_sided(state, a.attacker, a.target, 1, 2, "Attack", events)
+    _two_sided(state, a.attacker, a.target, 1, 2, "attack", events)
 
 
 def _doom_spy(state: State, a: DoomSpy, dice: Dice, events: list[Event]) -> None:
-    _two_sided(state, a.by, a.target, 1, 1, "Espionage/Sabotage", events)
+    _two_sided(state, a.by, a.target, 1, 1, "spy", events)
 
 
 def _doom_face_up(state: State, a: DoomFaceUp, dice: Dice, events: list[Event]) -> None:
     _player(state, a.player)
-    _add_doom(state, a.player, 1, "Biosphere 5 face up at the end of the turn", events)
+    _add_doom(state, a.player, 1, Msg("Biosphere 5 face up at the end of the turn"), events)
 
 
 def _doom_decrease(state: State, a: DoomDecrease, dice: Dice, events: list[Event]) -> None:
     player = _player(state, a.player)
     assert player is not None
+    who = player_words(state, a.player)
     if player.doom == 0:
-        raise RuleError(f"{player.name}'s doom is already 0.")
+        raise RuleError(Msg("{name}'s doom is already 0.", name=who))
     if state.solo is not None:
         h = state.solo.human
         if h.hand < player.doom:
-            raise RuleError(f"Lowering doom {player.doom} takes {player.doom} cards; you have {h.hand}.")
+            raise RuleError(Msg("Lowering doom {doom} takes {doom} cards; you have {hand}.", doom=player.doom,
+                                hand=h.hand))
         h.hand -= player.doom
-    plural = "s" if player.doom > 1 else ""
-    events.append(event("doom_discard", f"{player.name} discards {player.doom} card{plural} (equal to the doom level).",
+    events.append(event("doom_discard", NMsg("{name} discards {n} card (equal to the doom level).",
+                                             "{name} discards {n} cards (equal to the doom level).", player.doom,
+                                             name=who),
                         player=a.player, cards=player.doom))
-    _add_doom(state, a.player, -1, "5th move option", events)
+    _add_doom(state, a.player, -1, Msg("5th move option"), events)
 
 
 def _leader_promote(state: State, a: LeaderPromote, dice: Dice, events: list[Event]) -> None:
     player = _player(state, a.player)
     assert player is not None
+    who, leader = player_words(state, a.player), LEADER_NAMES[a.leader]
     tier = player.leaders[a.leader]
     if tier >= MAX_TIER:
-        raise RuleError(f"{player.name}'s {LEADER_NAMES[a.leader]} is at tier {MAX_TIER} already.")
+        raise RuleError(Msg("{name}'s {leader} is at tier {max} already.", name=who, leader=leader, max=MAX_TIER))
     player.leaders[a.leader] = tier + 1
-    events.append(event("leader_promote", f"Better Leadership: {player.name}'s {LEADER_NAMES[a.leader]} tier {tier} → "
-                                          f"{tier + 1}. {ability_text(a.leader, tier + 1)}",
+    events.append(event("leader_promote", Msg("Better Leadership: {name}'s {leader} tier {old} → {new}. {ability}",
+                                              name=who, leader=leader, old=tier, new=tier + 1,
+                                              ability=ability_text(a.leader, tier + 1)),
                         player=a.player, leader=a.leader, tier=tier + 1))
 
 
 def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[Event]) -> None:
     player = _player(state, a.player)
     assert player is not None and state.abyss is not None
+    who, leader = player_words(state, a.player), LEADER_NAMES[a.leader]
     have = player.leaders[a.leader]
     if a.tier not in usable_tiers(player, a.leader):
-        raise RuleError(f"{player.name}'s {LEADER_NAMES[a.leader]} is at tier {have}; tier {a.tier} isn't reached.")
+        raise RuleError(Msg("{name}'s {leader} is at tier {have}; tier {tier} isn't reached.", name=who, leader=leader,
+                            have=have, tier=a.tier))
     title, text = LEADER_ABILITIES[a.leader][a.tier]
     key = (a.leader, a.tier)
     targets = ability_targets(state.abyss, a.player, a.leader, a.tier)
     target = None
     if targets is None:
         if a.target is not None:
-            raise InputError(f"{title} has no target.")
+            raise InputError(Msg("{ability} has no target.", ability=title))
     elif a.target is None:
         if None not in targets:
-            raise InputError(f"{title}: choose the player whose doom rises by 2.")
+            raise InputError(Msg("{ability}: choose the player whose doom rises by 2.", ability=title))
     else:
-        target = _player(state, a.target, "Target")
+        target = _player(state, a.target, Msg("Target"))
         if a.target not in targets:
-            raise InputError(f"{title}: the target is an opponent.")
+            raise InputError(Msg("{ability}: the target is an opponent.", ability=title))
     if key == ("true_believer", 1) and player.doom == 0:
-        raise RuleError(f"Glimmer of Hope would do nothing: {player.name}'s doom is already 0.")
-    instead = f" (instead of tier {have}'s)" if a.tier < have else ""
-    events.append(event("leader_ability", f"Shown Strength: {player.name} uses {LEADER_NAMES[a.leader]} tier "
-                                          f"{a.tier}{instead} – {title}: {text}",
-                        player=a.player, leader=a.leader, tier=a.tier, leader_tier=have, title=title,
+        raise RuleError(Msg("Glimmer of Hope would do nothing: {name}'s doom is already 0.", name=who))
+    used = dict(name=who, leader=leader, tier=a.tier, ability=title, text=text)
+    events.append(event("leader_ability",
+                        Msg("Shown Strength: {name} uses {leader} tier {tier} (instead of tier {have}'s) – {ability}: "
+                            "{text}", have=have, **used) if a.tier < have else
+                        Msg("Shown Strength: {name} uses {leader} tier {tier} – {ability}: {text}", **used),
+                        player=a.player, leader=a.leader, tier=a.tier, leader_tier=have, title=title.english,
                         target=a.target))
     if key == ("true_believer", 1):
         _add_doom(state, a.player, -1, title, events)
     elif key == ("true_believer", 2):
-        _add_doom(state, a.player, 4 - player.doom, f"{title}: set to 4", events)
+        _add_doom(state, a.player, 4 - player.doom, Msg("{ability}: set to 4", ability=title), events)
         for i, other in enumerate(state.abyss.players):
             if i != a.player and not other.out:
                 _add_doom(state, i, 1, title, events)
@@ -1464,20 +1654,25 @@ def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[Eve
         _add_doom(state, a.target or 0, 2, title, events)
     elif key == ("commander", 3):
         player.leaders = {lead: MAX_TIER for lead in LEADERS}
-        events.append(event("leaders_raised", f"All of {player.name}'s leaders are at tier {MAX_TIER} now.",
+        events.append(event("leaders_raised", Msg("All of {name}'s leaders are at tier {max} now.", name=who,
+                                                  max=MAX_TIER),
                             player=a.player))
     elif a.leader == "fighter" and target is not None:
         count = {1: 2, 3: player.doom}.get(a.tier)  # Scorched Earth: twice what the Fighter discards
-        said = {1: "2 cards", 3: f"{player.doom} cards (your doom level)"}.get(a.tier, "twice what you discard")
-        events.append(event("opponent_discards", f"{target.name} discards {said}.", player=a.target, cards=count))
+        whom = player_words(state, a.target or 0)
+        said = {1: Msg("{name} discards 2 cards.", name=whom),
+                3: NMsg("{name} discards {n} card (your doom level).", "{name} discards {n} cards (your doom level).",
+                        player.doom, name=whom)}.get(a.tier, Msg("{name} discards twice what you discard.", name=whom))
+        events.append(event("opponent_discards", said, player=a.target, cards=count))
 
 
 def _declare_biosphere(state: State, a: DeclareBiosphere, dice: Dice, events: list[Event]) -> None:
     if state.abyss is None:
-        raise RuleError("No players are tracked in this game.")
+        raise RuleError(Msg("No players are tracked in this game."))
     player = _player(state, a.player)
     assert player is not None
-    _finish(state, f"{player.name} wins", f"{player.name} established Biosphere 5.", events)
+    _finish(state, player.name + _WINS, Msg("{name} established Biosphere 5.", name=player_words(state, a.player)),
+            events)
 
 
 _HANDLERS = {
@@ -1495,14 +1690,14 @@ _HANDLERS = {
 # --- What the app asks ----------------------------------------------------------------------------
 
 
-def human_can_play(state: State, level: int) -> Optional[str]:
+def human_can_play(state: State, level: int) -> Optional[Msg]:
     """Why the human can't play an option of this level now (None: playable). Attack: use level 1."""
     return level_block(_solo(state).human.achievements, level)
 
 
 def is_win(state: State) -> bool:
     """The game ended with a winner at the table: you beat the Machine, or a player won."""
-    return state.result is not None and state.result not in ("Lost", "No winner")
+    return state.result is not None and state.result not in (LOST, NO_WINNER)
 
 
 ACHIEVEMENTS: tuple[Category, ...] = CATEGORY_ORDER[:-1]  # the six categories on a board, lowest value first
@@ -1523,12 +1718,16 @@ def moves(state: State) -> list[Move]:
     return found
 
 
-def _ready(state: State, kind: str, label: str, action: Any) -> Move:
+def _ready(state: State, kind: str, label: Words, action: Any) -> Move:
     return Move(kind=kind, label=label, action=action, why_not=GAME.why_not(state, action))
 
 
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
+def _cards(n: int) -> Msg:
+    return NMsg("{n} card", "{n} cards", n)
+
+
+def _achievements(n: int) -> Msg:
+    return NMsg("{n} achievement", "{n} achievements", n)
 
 
 def _solo_moves(state: State) -> list[Move]:
@@ -1536,66 +1735,79 @@ def _solo_moves(state: State) -> list[Move]:
     found: list[Move] = []
     if solo.phase in ("machine", "new_hope"):
         n = reveal_count(state)
-        cards = (FieldSpec(name="cards", label=f"The {_cards(n)} that came up", low=n, high=n),)
+        cards = (FieldSpec(name="cards", label=NMsg("The {n} card that came up", "The {n} cards that came up", n),
+                           low=n, high=n),)
         if solo.phase == "new_hope":
-            found.append(Move(kind="machine_reveal_more", label=f"Reveal {n} more cards", fields=cards))
+            found.append(Move(kind="machine_reveal_more", label=Msg("Reveal {n} more cards", n=n), fields=cards))
         elif n == 0:
-            found.append(Move(kind="machine_reveal", label="Let the Machine decide", action=MachineReveal()))
+            found.append(Move(kind="machine_reveal", label=Msg("Let the Machine decide"), action=MachineReveal()))
         else:
-            found.append(Move(kind="machine_reveal", label=f"Reveal {_cards(n)}", fields=cards))
+            found.append(Move(kind="machine_reveal", label=NMsg("Reveal {n} card", "Reveal {n} cards", n),
+                              fields=cards))
     elif solo.phase == "discard":
         due = solo.due
         assert due is not None
         paid, short, need = discard_terms(solo)
         held = [c for c in ACHIEVEMENTS if c in solo.human.achievements]
-        said = f"I discarded {_cards(paid)}" if paid else "I have no cards to discard"
+        said = (NMsg("I discarded {n} card", "I discarded {n} cards", paid) if paid
+                else Msg("I have no cards to discard"))
         if 0 < need < len(held):  # which achievements to give up is the player's choice
-            some = f"{need} achievement{'s' if need > 1 else ''}"
-            found.append(Move(kind="human_discard", label=f"{said} and give up {some}",
-                              fields=(FieldSpec(name="give_up", label=f"You are {_cards(short)} short: choose {some} "
-                                                                      f"to give up", low=need, high=need,
-                                                choices=tuple(held)),)))
+            some = _achievements(need)
+            found.append(Move(kind="human_discard", label=Msg("{discarded} and give up {some}", discarded=said,
+                                                              some=some),
+                              fields=(FieldSpec(name="give_up", label=Msg("You are {short} short: choose {some} to "
+                                                                          "give up", short=_cards(short), some=some),
+                                                low=need, high=need, choices=tuple(held)),)))
         else:
             give_up = held if need else []
-            found.append(_ready(state, "human_discard", said + (f" and give up {', '.join(give_up)}" if give_up else ""),
+            found.append(_ready(state, "human_discard",
+                                Msg("{discarded} and give up {achievements}", discarded=said,
+                                    achievements=joined(category_word(c) for c in give_up)) if give_up else said,
                                 HumanDiscard(give_up=give_up)))
         if due.rescue:
-            found.append(_ready(state, "human_discard", f"I discarded a {due.rescue} rescue card instead",
+            found.append(_ready(state, "human_discard", Msg("I discarded a {category} rescue card instead",
+                                                            category=category_word(due.rescue)),
                                 HumanDiscard(rescue=True)))
     else:
         m = solo.machine
         for cat in ACHIEVEMENTS:
             for cube in ("green", "yellow"):
-                found.append(_ready(state, "human_achievement", f"{KIND_OF_CUBE[cube].capitalize()} {cat} achievement",
+                title = CATEGORY_TITLES[cat]
+                found.append(_ready(state, "human_achievement",
+                                    Msg("Perfect {category} achievement", category=category_word(cat))
+                                    if cube == "green" else
+                                    Msg("Makeshift {category} achievement", category=category_word(cat)),
                                     HumanAchievement(category=cat, cube=cube)))
         for cat in ACHIEVEMENTS:
+            title = CATEGORY_TITLES[cat]
             for rescue in (False, True):
                 found.append(_ready(state, "human_catastrophe",
-                                    f"{cat.capitalize()} catastrophe" + (" with a rescue card" if rescue else ""),
+                                    Msg("{category} catastrophe with a rescue card", category=title) if rescue
+                                    else Msg("{category} catastrophe", category=title),
                                     HumanCatastrophe(category=cat, rescue=rescue)))
-        found.append(_ready(state, "human_espionage", "Espionage", HumanEspionage()))
-        found.append(_ready(state, "human_sabotage", "Sabotage", HumanSabotage()))
+        found.append(_ready(state, "human_espionage", LOWER_LABEL["espionage"], HumanEspionage()))
+        found.append(_ready(state, "human_sabotage", LOWER_LABEL["sabotage"], HumanSabotage()))
         targets = sorted(m.achievements.items(), key=lambda kv: ACHIEVEMENTS.index(kv[0]))
         for cat, cube in targets or [(ACHIEVEMENTS[0], None)]:  # with no target, Attack is listed greyed out
-            found.append(_ready(state, "human_attack", f"Attack the Machine's {cube_label(cat, cube)}" if cube
-                                else "Attack", HumanAttack(category=cat)))
-        found.append(_ready(state, "human_biosphere", "Biosphere 5", HumanBiosphere()))
-        found.append(_ready(state, "end_turn", "End my turn", EndTurn()))
-    found.append(Move(kind="set_hand", label="Your hand cards", fields=field_specs(SetHand)))
+            found.append(_ready(state, "human_attack", Msg("Attack the Machine's {cube}", cube=cube_label(cat, cube))
+                                if cube else LOWER_LABEL["attack"], HumanAttack(category=cat)))
+        found.append(_ready(state, "human_biosphere", KIND_WORDS["biosphere"], HumanBiosphere()))
+        found.append(_ready(state, "end_turn", Msg("End my turn"), EndTurn()))
+    found.append(Move(kind="set_hand", label=Msg("Your hand cards"), fields=field_specs(SetHand)))
     return found
 
 
 # The Abyss's moves in a few words, for their buttons (RULES.md §4: the doom causes and leader moves).
 ABYSS_LABELS = {
-    "doom_draw_pile": "Draw pile empty +2",
-    "doom_missing": "Achievement missing +1",
-    "doom_attack": "Attack: attacker +1, attacked +2",
-    "doom_spy": "Espionage/Sabotage: both +1",
-    "doom_face_up": "Biosphere 5 face up +1",
-    "doom_decrease": "Lower doom −1 (discard as many cards as your doom)",
-    "leader_promote": "Better Leadership: a leader up one tier",
-    "leader_ability": "Shown Strength: a leader's ability, of its tier or a lower one",
-    "declare_biosphere": "Biosphere 5 established: this player wins",
+    "doom_draw_pile": Msg("Draw pile empty +2"),
+    "doom_missing": Msg("Achievement missing +1"),
+    "doom_attack": Msg("Attack: attacker +1, attacked +2"),
+    "doom_spy": Msg("Espionage/Sabotage: both +1"),
+    "doom_face_up": Msg("Biosphere 5 face up +1"),
+    "doom_decrease": Msg("Lower doom −1 (discard as many cards as your doom)"),
+    "leader_promote": Msg("Better Leadership: a leader up one tier"),
+    "leader_ability": Msg("Shown Strength: a leader's ability, of its tier or a lower one"),
+    "declare_biosphere": Msg("Biosphere 5 established: this player wins"),
 }
 
 
@@ -1630,66 +1842,73 @@ def _abyss_moves(state: State) -> list[Move]:
     return found
 
 
-def describe(action: Action) -> str:
-    k = action.kind
+_DESCRIBED = {
+    "human_espionage": Msg("Espionage against the Machine"), "human_sabotage": Msg("Sabotage against the Machine"),
+    "human_biosphere": Msg("play Biosphere 5"), "end_turn": Msg("end your turn"),
+    "doom_draw_pile": Msg("doom +2 (draw pile empty)"), "doom_attack": Msg("doom: Attack"),
+    "doom_spy": Msg("doom: Espionage/Sabotage"), "doom_face_up": Msg("doom +1 (Biosphere face up)"),
+    "doom_decrease": Msg("doom −1 (discard)"), "declare_biosphere": Msg("Biosphere 5 established"),
+}
+
+
+def describe(action: Action) -> Msg:
     if isinstance(action, MachineReveal):
-        return f"Machine reveals {len(action.cards)}"
+        return Msg("Machine reveals {n}", n=len(action.cards))
     if isinstance(action, MachineRevealMore):
-        return "New Hope: 3 more revealed"
+        return Msg("New Hope: 3 more revealed")
     if isinstance(action, HumanDiscard):
-        return "discard a rescue card" if action.rescue else (
-            "discard" + (f", give up {', '.join(action.give_up)}" if action.give_up else ""))
+        if action.rescue:
+            return Msg("discard a rescue card")
+        return (Msg("discard, give up {achievements}", achievements=joined(category_word(c) for c in action.give_up))
+                if action.give_up else Msg("discard"))
     if isinstance(action, HumanAchievement):
-        return f"{KIND_OF_CUBE[action.cube]} {action.category} achievement"
+        return achievement_label(action.category, action.cube)
     if isinstance(action, HumanCatastrophe):
-        return f"{action.name or action.category + ' catastrophe'} against the Machine"
+        if action.name:
+            return Msg("{catastrophe} against the Machine", catastrophe=action.name)
+        return Msg("{category} catastrophe against the Machine", category=category_word(action.category))
     if isinstance(action, HumanAttack):
-        return f"Attack the Machine's {action.category}"
+        return Msg("Attack the Machine's {category}", category=category_word(action.category))
     if isinstance(action, SetHand):
-        return f"hand {action.cards} cards"
+        return Msg("hand {n} cards", n=action.cards)
     if isinstance(action, DoomMissing):
-        return f"doom +{action.count} (achievements missing)"
+        return Msg("doom +{n} (achievements missing)", n=action.count)
     if isinstance(action, LeaderPromote):
-        return f"promote {LEADER_NAMES[action.leader]}"
+        return Msg("promote {leader}", leader=LEADER_NAMES[action.leader])
     if isinstance(action, LeaderAbility):
-        title = LEADER_ABILITIES[action.leader].get(action.tier, ("ability", ""))[0]
-        return f"{LEADER_NAMES[action.leader]}: {title}"
-    return {
-        "human_espionage": "Espionage against the Machine", "human_sabotage": "Sabotage against the Machine",
-        "human_biosphere": "play Biosphere 5", "end_turn": "end your turn",
-        "doom_draw_pile": "doom +2 (draw pile empty)", "doom_attack": "doom: Attack",
-        "doom_spy": "doom: Espionage/Sabotage", "doom_face_up": "doom +1 (Biosphere face up)",
-        "doom_decrease": "doom −1 (discard)", "declare_biosphere": "Biosphere 5 established",
-    }[k]
+        title = LEADER_ABILITIES[action.leader].get(action.tier, (Msg("ability"), ""))[0]
+        return Msg("{leader}: {ability}", leader=LEADER_NAMES[action.leader], ability=title)
+    return _DESCRIBED[action.kind]
 
 
-def headline(state: State) -> str:
+def headline(state: State) -> Msg:
     if state.solo is not None:
         solo = state.solo
         if state.result:
-            return f"Round {solo.round} · {state.result}"
+            return Msg("Round {round} · {result}", round=solo.round, result=result_words(state.result))
         phase = {
-            "machine": f"Machine's turn · reveal {reveal_count(state)}",
-            "new_hope": "Machine's turn · New Hope: reveal 3 more",
-            "discard": f"You discard {solo.due.cards if solo.due else 0}",
-            "human": "Your turn",
+            "machine": Msg("Machine's turn · reveal {n}", n=reveal_count(state)),
+            "new_hope": Msg("Machine's turn · New Hope: reveal 3 more"),
+            "discard": Msg("You discard {n}", n=solo.due.cards if solo.due else 0),
+            "human": Msg("Your turn"),
         }[solo.phase]
-        return f"Round {solo.round} · {phase} · Machine level {solo.machine.level}"
+        return Msg("Round {round} · {phase} · Machine level {level}", round=solo.round, phase=phase,
+                   level=solo.machine.level)
     assert state.abyss is not None
     if state.result:
-        return f"The Abyss · {state.result}"
+        return Msg("The Abyss · {result}", result=result_words(state.result))
     players = state.abyss.players
-    return f"The Abyss · {sum(not p.out for p in players)} of {len(players)} players in"
+    return Msg("The Abyss · {n} of {total} players in", n=sum(not p.out for p in players), total=len(players))
 
 
-def outcome(state: State) -> Optional[str]:
-    return state.result
+def outcome(state: State) -> Optional[Words]:
+    return result_words(state.result)
 
 
 GAME = Game(
     key="biosphere5",
-    title="Biosphere 5",
-    summary="The Abyss's doom and leaders, and the automated Machine for the solo game.",
+    title=KIND_WORDS["biosphere"].english,  # the published name, the same in every language
+    summary=Msg("The Abyss's doom and leaders, and the automated Machine for the solo game."),
     Settings=Settings,
     State=State,
     Action=Action,

@@ -23,6 +23,7 @@ from companion.games.biosphere5.cards import (
     CATEGORY_LEVEL,
     CATEGORY_ORDER,
     DECK_SIZE,
+    KIND_WORDS,
     LOWER_LABEL,
     LOWER_LEVEL,
     ROMAN,
@@ -31,12 +32,15 @@ from companion.games.biosphere5.cards import (
     Upper,
     card_from_data,
     card_problems,
+    category_word,
     check_catalog,
     deck_change_problem,
+    joined,
     parse_catalog,
     slug,
     validate_entry,
 )
+from companion.i18n import N_, Msg, _, ngettext, render
 from companion.ui.style import GAP, TAP
 from companion.share import qr_png
 from companion.ui.screen import DrawnScreen
@@ -47,10 +51,11 @@ from models.tables import CatalogEntry
 log = logging.getLogger(__name__)
 
 ASSET = Path(__file__).resolve().parents[3] / "assets" / "biosphere5_catalog.json"
-UPPER_KINDS = {"perfect": "perfect achievement (green)", "makeshift": "makeshift achievement (yellow)",
-               "rescue": "rescue card", "biosphere": "Biosphere 5"}
-LOWER_KINDS = {"catastrophe": "catastrophe", "new_hope": "New Hope", "espionage": "Espionage",
-               "sabotage": "Sabotage", "attack": "Attack"}
+# A card's classes and lower options in the card dialog (said through `_()` there).
+UPPER_KINDS = {"perfect": N_("perfect achievement (green)"), "makeshift": N_("makeshift achievement (yellow)"),
+               "rescue": N_("rescue card"), "biosphere": N_("Biosphere 5")}
+LOWER_KINDS = {"catastrophe": N_("catastrophe"), "new_hope": N_("New Hope"), "espionage": N_("Espionage"),
+               "sabotage": N_("Sabotage"), "attack": N_("Attack")}
 UNKNOWN = "?"
 
 
@@ -119,7 +124,8 @@ def qr_parts(payload: dict, *, limit: int = exchange.QR_MAX_CHARS) -> list[str]:
             current.append(entry)
             continue
         if not current:
-            raise InputError(f"{entry.get('name', 'A card')} alone is too big for a QR code; use “Save file”.")
+            raise InputError(Msg("{card} alone is too big for a QR code; use “Save file”.",
+                                 card=entry.get("name") or Msg("A card")))
         parts.append(packed(current))
         current = [entry]
     if current:
@@ -134,7 +140,7 @@ def _merge_qr_parts(text: str) -> str:
         data = exchange.parse_payload(exchange.QR_PREFIX + chunk, expect=exchange.CATALOG_FORMAT)
         entries = data.get("entries")
         if not isinstance(entries, list):
-            raise InputError("The catalog is not valid — a part has no list of cards.")
+            raise InputError(Msg("The catalog is not valid — a part has no list of cards."))
         for entry in entries:
             key = (entry.get("kind"), entry.get("key")) if isinstance(entry, dict) else len(merged)
             merged[key] = entry
@@ -148,9 +154,9 @@ def import_text(store, text: str, *, replace: bool) -> int:
     the cards not in the import; otherwise they are added to / correct the cards by id."""
     text = (text or "").strip()
     if not text:
-        raise InputError("Paste the text of a catalog export or QR code first.")
+        raise InputError(Msg("Paste the text of a catalog export or QR code first."))
     if len(text) > exchange.MAX_BYTES:
-        raise InputError(f"That text is too long for a catalog ({len(text)} characters).")
+        raise InputError(Msg("That text is too long for a catalog ({n} characters).", n=len(text)))
     if text.startswith(exchange.QR_PREFIX) and text.count(exchange.QR_PREFIX) > 1:
         text = _merge_qr_parts(text)
     native = None
@@ -166,24 +172,26 @@ def import_text(store, text: str, *, replace: bool) -> int:
         try:
             exported = exchange.ExportedCatalog.model_validate(data)
         except ValidationError as exc:
-            raise InputError(f"The catalog is not valid — {exc.errors()[0].get('msg', 'invalid')}.") from None
+            raise InputError(Msg("The catalog is not valid — {problem}.",
+                                 problem=exc.errors()[0].get("msg", "invalid"))) from None
         for entry in exported.entries:
             problem = validate_entry(entry)
             if problem:
-                raise InputError(f"{entry.name}: {problem}")
+                raise InputError(Msg("{card}: {problem}", card=entry.name, problem=problem))
         incoming = [card_from_data(e.data) for e in exported.entries]
     for card in incoming:
         problems = card_problems(card)
         if problems:
-            raise InputError(f"Not imported: {problems[0]}")
+            raise InputError(Msg("Not imported: {problem}", problem=problems[0]))
     if not incoming:
-        raise InputError("The catalog holds no cards.")
+        raise InputError(Msg("The catalog holds no cards."))
     before = load_cards(store)
     ids = {c.id for c in incoming}
     after = list(incoming) if replace else [c for c in before if c.id not in ids] + list(incoming)
     problem = deck_change_problem([] if replace else before, after)
     if problem:
-        raise InputError(f"Not imported: {problem}" + ("" if replace else " (or choose “Replace my catalog”)."))
+        raise InputError(Msg("Not imported: {problem}", problem=problem) if replace else
+                         Msg("Not imported: {problem} (or choose “Replace my catalog”).", problem=problem))
     if not replace and not native:
         return exchange.import_catalog(store, text, validate_entry=validate_entry)
     with store.db.session() as s:  # one transaction: the old cards go and the new come, or nothing
@@ -208,25 +216,31 @@ def _lv(level: Optional[int]) -> str:
 
 
 def upper_text(card: Card) -> str:
+    """The upper option in this phone's words: 'perfect · water · I' (its own name first, if it has one)."""
     u = card.upper
-    kind = {"perfect": "perfect", "makeshift": "makeshift", "rescue": "rescue",
-            "biosphere": "Biosphere 5"}.get(u.kind or "", "? class")
-    name = f"{u.name}: " if u.name and u.name not in card.name else ""
-    return f"{name}{kind} · {u.category or '? category'} · {_lv(u.level)}"
+    kind = render(KIND_WORDS[u.kind]) if u.kind else _("? class")
+    category = render(category_word(u.category)) if u.category else _("? category")
+    line = f"{kind} · {category} · {_lv(u.level)}"
+    return f"{u.name}: {line}" if u.name and u.name not in card.name else line
 
 
 def lower_text(card: Card) -> str:
+    """The lower option in this phone's words: 'Drought: water catastrophe · I'."""
     lo = card.lower
     if lo.kind is None:
-        return "? (lower option unknown)"
-    what = f"{lo.category or '?'} catastrophe" if lo.kind == "catastrophe" else LOWER_LABEL[lo.kind]
-    name = f"{lo.name}: " if lo.name and lo.name != LOWER_LABEL.get(lo.kind) else ""
-    return f"{name}{what} · {_lv(lo.level)}"
+        return _("? (lower option unknown)")
+    if lo.kind == "catastrophe":
+        what = _("{category} catastrophe", category=category_word(lo.category) if lo.category else UNKNOWN)
+    else:
+        what = render(LOWER_LABEL[lo.kind])
+    line = f"{what} · {_lv(lo.level)}"
+    return f"{lo.name}: {line}" if lo.name and lo.name != LOWER_LABEL.get(lo.kind) else line
 
 
 def card_lines(card: Card) -> list[str]:
     copies = f"  ×{card.copies}" if card.copies > 1 else ""
-    return [f"{card.name}{copies}", f"Upper: {upper_text(card)}", f"Lower: {lower_text(card)}"]
+    return [f"{card.name}{copies}", _("Upper: {option}", option=upper_text(card)),
+            _("Lower: {option}", option=lower_text(card))]
 
 
 # --- the card dialog ----------------------------------------------------------------------------------
@@ -235,28 +249,29 @@ def card_lines(card: Card) -> list[str]:
 def _dropdown(label: str, value: Optional[str], options: dict[str, str], on_select=None) -> ft.Dropdown:
     return ft.Dropdown(
         label=label, value=value if value is not None else "", expand=True, menu_height=420,
-        options=[ft.DropdownOption(key="", text="unknown")] + [ft.DropdownOption(key=k, text=t) for k, t in options.items()],
+        options=[ft.DropdownOption(key="", text=_("unknown"))] + [ft.DropdownOption(key=k, text=t)
+                                                                   for k, t in options.items()],
         on_select=on_select,
     )
 
 
 def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, title: str = "") -> None:
     """Add a card (card=None) or correct one: its name, its two options and how many copies."""
-    cats = {c: c for c in CATEGORY_ORDER}
+    cats = {c: render(category_word(c)) for c in CATEGORY_ORDER}
     levels = {str(n): r for n, r in ROMAN.items()}
     c = card or Card(id="new", name="New card")
-    name = ft.TextField(label="Card name (as printed)", value="" if card is None else card.name, max_length=60,
+    name = ft.TextField(label=_("Card name (as printed)"), value="" if card is None else card.name, max_length=60,
                         autofocus=card is None)
-    copies = _dropdown("Copies in the deck", str(c.copies), {str(n): str(n) for n in range(1, 6)})
+    copies = _dropdown(_("Copies in the deck"), str(c.copies), {str(n): str(n) for n in range(1, 6)})
     copies.options = copies.options[1:]
-    u_kind = _dropdown("Upper option: class", c.upper.kind, UPPER_KINDS)
-    u_cat = _dropdown("Upper option: category", c.upper.category, cats)
-    u_level = _dropdown("Upper option: level", str(c.upper.level) if c.upper.level else None, levels)
-    l_kind = _dropdown("Lower option", c.lower.kind, LOWER_KINDS)
-    l_cat = _dropdown("Catastrophe's category", c.lower.category, {k: k for k in CATEGORY_ORDER[:-1]})
-    l_level = _dropdown("Lower option: level", str(c.lower.level) if c.lower.level else None, levels)
-    l_name = ft.TextField(label="Lower option's name", hint_text="optional, e.g. Hurricane", value=c.lower.name or "",
-                          max_length=40)
+    u_kind = _dropdown(_("Upper option: class"), c.upper.kind, {k: _(v) for k, v in UPPER_KINDS.items()})
+    u_cat = _dropdown(_("Upper option: category"), c.upper.category, cats)
+    u_level = _dropdown(_("Upper option: level"), str(c.upper.level) if c.upper.level else None, levels)
+    l_kind = _dropdown(_("Lower option"), c.lower.kind, {k: _(v) for k, v in LOWER_KINDS.items()})
+    l_cat = _dropdown(_("Catastrophe's category"), c.lower.category, {k: cats[k] for k in CATEGORY_ORDER[:-1]})
+    l_level = _dropdown(_("Lower option: level"), str(c.lower.level) if c.lower.level else None, levels)
+    l_name = ft.TextField(label=_("Lower option's name"), hint_text=_("optional, e.g. Hurricane"),
+                          value=c.lower.name or "", max_length=40)
 
     # A level follows from the category or the lower kind (cards.py's tables); fill it in when unknown.
     def upper_changed(e):
@@ -283,7 +298,7 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
     def save():
         typed = (name.value or "").strip()
         if not typed:
-            raise InputError("Give the card its name, as printed on it.")
+            raise InputError(_("Give the card its name, as printed on it."))
         existing = {x.id: x for x in load_cards(app.store)}
         new_id = card.id if card is not None else slug(typed)
         if card is None:
@@ -293,7 +308,7 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
         opt = lambda d: d.value or None  # noqa: E731
         try:
             made = Card(
-                id=new_id, name=typed, copies=int(copies.value or 1), note=c.note if card else "Entered at the table.",
+                id=new_id, name=typed, copies=int(copies.value or 1), note=c.note if card else _("Entered at the table."),
                 upper=Upper(name=c.upper.name if card and c.upper.name != c.name else None, kind=opt(u_kind),
                             category=opt(u_cat), level=opt(u_level)),
                 lower=Lower(name=(l_name.value or "").strip() or None, kind=opt(l_kind),
@@ -303,19 +318,20 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
             first = exc.errors()[0]
             raise InputError(f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg')}") from None
         save_card(app.store, made, replacing=card.id if card else None)
-        app.toast(f"{made.name} saved to the catalog" + ("." if made.is_complete else
-                                                          f" (still unknown: {', '.join(made.missing())})."))
+        app.toast(_("{card} saved to the catalog.", card=made.name) if made.is_complete else
+                  _("{card} saved to the catalog (still unknown: {fields}).", card=made.name,
+                    fields=joined(made.missing())))
         on_saved(made)
 
-    form = FormDialog(app, title or ("Add a card" if card is None else f"Correct {card.name}"), [
+    form = FormDialog(app, title or (_("Add a card") if card is None else _("Correct {card}", card=card.name)), [
         name,
-        text("Upper option (the achievement or rescue side)", ft.TextThemeStyle.TITLE_SMALL),
+        text(_("Upper option (the achievement or rescue side)"), ft.TextThemeStyle.TITLE_SMALL),
         u_kind, u_cat, u_level,
-        text("Lower option", ft.TextThemeStyle.TITLE_SMALL),
+        text(_("Lower option"), ft.TextThemeStyle.TITLE_SMALL),
         l_kind, l_cat, l_level, l_name, copies,
         *([text(card.note, ft.TextThemeStyle.BODY_SMALL, italic=True)] if card and card.note else []),
     ], error_id="card-error")
-    form.actions(form.button("Save card", save, icon=ft.Icons.SAVE))
+    form.actions(form.button(_("Save card"), save, icon=ft.Icons.SAVE))
     form.show()
 
 
@@ -326,17 +342,17 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
     image = ft.Image(src=qr_png(parts[0], box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN)
     counter = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)
     snippet = ft.Text("", theme_style=ft.TextThemeStyle.BODY_SMALL)
-    copy = ft.TextButton(content="Copy this part", icon=ft.Icons.COPY, height=TAP)
-    prev = ft.OutlinedButton(content="Previous", icon=ft.Icons.CHEVRON_LEFT, height=TAP)
-    nxt = ft.FilledButton(content="Next", icon=ft.Icons.CHEVRON_RIGHT, height=TAP)
+    copy = ft.TextButton(content=_("Copy this part"), icon=ft.Icons.COPY, height=TAP)
+    prev = ft.OutlinedButton(content=_("Previous"), icon=ft.Icons.CHEVRON_LEFT, height=TAP)
+    nxt = ft.FilledButton(content=_("Next"), icon=ft.Icons.CHEVRON_RIGHT, height=TAP)
 
     def show(i: int, update: bool = True) -> None:
         at[0] = i
         text = parts[i]
         image.src = qr_png(text, box_size=8)
-        counter.value = f"Part {i + 1} of {len(parts)}"
+        counter.value = _("Part {n} of {total}", n=i + 1, total=len(parts))
         snippet.value = text if len(text) < 120 else text[:117] + "…"
-        copy.content = "Copy this part"
+        copy.content = _("Copy this part")
         prev.disabled, nxt.disabled = i == 0, i == len(parts) - 1
         if update:
             dialog.update()
@@ -344,24 +360,24 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
     async def copied(e):
         from companion.app import copy_text  # the clipboard, or select-and-copy on a phone's plain-http page
 
-        copy.content = "Copied" if await copy_text(app.page, parts[at[0]]) else "Select the text to copy it"
+        copy.content = _("Copied") if await copy_text(app.page, parts[at[0]]) else _("Select the text to copy it")
         copy.update()
 
     copy.on_click = copied
     prev.on_click = lambda e: show(max(0, at[0] - 1))
     nxt.on_click = lambda e: show(min(len(parts) - 1, at[0] + 1))
     dialog = ft.AlertDialog(
-        title=ft.Text(f"Scan all {len(parts)} codes"),
+        title=ft.Text(_("Scan all {n} codes", n=len(parts))),
         content=ft.Column([
             tagged("qr-part", counter),
             image,
-            ft.Text("The catalog is too big for one code. On the other phone: Biosphere 5 cards → Import → "
-                    "paste one part → “Add / correct”, then the next part (or paste all parts at once).",
+            ft.Text(_("The catalog is too big for one code. On the other phone: Biosphere 5 cards → Import → "
+                      "paste one part → “Add / correct”, then the next part (or paste all parts at once)."),
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             tagged("qr-text", snippet),
             ft.Row([prev, nxt], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
         ], tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, width=320, scroll=ft.ScrollMode.AUTO),
-        actions=[copy, ft.TextButton(content=roomy("Close"), on_click=lambda e: close_dialog(app, dialog))],
+        actions=[copy, ft.TextButton(content=roomy(_("Close")), on_click=lambda e: close_dialog(app, dialog))],
     )
     show(0, update=False)
     return dialog
@@ -373,14 +389,14 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
 class CatalogScreen(DrawnScreen):
     """/g/biosphere5/catalog — the deck as data, completed once from the box and shared."""
 
-    route, title = "/g/biosphere5/catalog", "Biosphere 5 cards"
+    route, title = "/g/biosphere5/catalog", N_("Biosphere 5 cards")
 
     def __init__(self, app):
         super().__init__(app)
         self.back_to: Optional[str] = None
         query = (app.page.route or "").partition("?")[2]
         for part in query.split("&"):
-            key, _, value = part.partition("=")
+            key, _sep, value = part.partition("=")
             if key == "from" and value.isdigit():
                 self.back_to = f"/c/{value}"
 
@@ -389,43 +405,45 @@ class CatalogScreen(DrawnScreen):
         cards = load_cards(app.store)
         report = check_catalog(cards)
         head = [
-            tagged("catalog-summary", ft.Text(report.summary(), theme_style=ft.TextThemeStyle.TITLE_LARGE)),
+            tagged("catalog-summary", ft.Text(render(report.summary()), theme_style=ft.TextThemeStyle.TITLE_LARGE)),
             ft.ProgressBar(value=min(1.0, report.entered / DECK_SIZE), bar_height=10, border_radius=5),
-            ft.Text("The deck has 25 cards. Add and correct them from your box once; the Machine needs a card's "
-                    "class, category and levels to play it. A card can also be added right when it is revealed.",
-                    theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Text(_("The deck has {size} cards. Add and correct them from your box once; the Machine needs a "
+                      "card's class, category and levels to play it. A card can also be added right when it is "
+                      "revealed.", size=DECK_SIZE), theme_style=ft.TextThemeStyle.BODY_MEDIUM),
         ]
         if report.problems:
             head.append(tagged("catalog-problems", ft.Column(
-                [ft.Text("Impossible as entered — please fix:", color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD)]
+                [ft.Text(_("Impossible as entered — please fix:"), color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD)]
                 + [ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
-                           ft.Text(p, color=ft.Colors.ERROR, expand=True)]) for p in report.problems], spacing=4)))
-        buttons = [wide_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: self.refresh())),
+                           ft.Text(render(p), color=ft.Colors.ERROR, expand=True)]) for p in report.problems],
+                spacing=4)))
+        buttons = [wide_button(_("Add a card"), app.guard(lambda e: card_dialog(app, None, lambda c: self.refresh())),
                                icon=ft.Icons.ADD)]
         if self.back_to:
-            buttons.append(wide_button("Back to the game", lambda e: app.go(self.back_to), icon=ft.Icons.ARROW_BACK,
-                                       filled=False))
+            buttons.append(wide_button(_("Back to the game"), lambda e: app.go(self.back_to),
+                                       icon=ft.Icons.ARROW_BACK, filled=False))
         share = ft.Row([
-            ft.OutlinedButton(content=roomy("Save file"), icon=ft.Icons.DOWNLOAD, on_click=self._save_file),
-            ft.OutlinedButton(content=roomy("Show QR"), icon=ft.Icons.QR_CODE_2, on_click=app.guard(self._qr)),
-            ft.OutlinedButton(content=roomy("Import"), icon=ft.Icons.FILE_OPEN, on_click=app.guard(self._import)),
+            ft.OutlinedButton(content=roomy(_("Save file")), icon=ft.Icons.DOWNLOAD, on_click=self._save_file),
+            ft.OutlinedButton(content=roomy(_("Show QR")), icon=ft.Icons.QR_CODE_2, on_click=app.guard(self._qr)),
+            ft.OutlinedButton(content=roomy(_("Import")), icon=ft.Icons.FILE_OPEN, on_click=app.guard(self._import)),
         ], wrap=True, spacing=8, run_spacing=8)
         rows = [self._card_row(c) for c in sorted(cards, key=lambda c: c.name.lower())]
         for row in rows:  # one card a row on a phone; two on a tablet, three on a desktop
             row.col = {"xs": 12, "md": 6, "xl": 4}
         # wrapping: side by side they squeeze one button to nothing at the largest text size
-        top = section("Card catalog", *head, ft.Row(buttons, spacing=GAP, run_spacing=8, wrap=True))
-        sharing = section("Share the catalog", ft.Text("Pass a completed catalog to another phone: a file, or a QR "
-                                                       "code whose text the other phone pastes into Import.",
-                                                       theme_style=ft.TextThemeStyle.BODY_MEDIUM), share)
+        top = section(_("Card catalog"), *head, ft.Row(buttons, spacing=GAP, run_spacing=8, wrap=True))
+        sharing = section(_("Share the catalog"), ft.Text(_("Pass a completed catalog to another phone: a file, or a "
+                                                            "QR code whose text the other phone pastes into Import."),
+                                                          theme_style=ft.TextThemeStyle.BODY_MEDIUM), share)
         top.col, sharing.col = {"xs": 12, "lg": 7}, {"xs": 12, "lg": 5}
         self.body.controls = [
             # the summary and the sharing (import, export) side by side on a desktop, one under the
             # other on a phone: both above the long list of cards
             ft.ResponsiveRow([top, sharing], spacing=GAP, run_spacing=0,
                              vertical_alignment=ft.CrossAxisAlignment.START),
-            section(f"Cards ({len(cards)} kinds)", ft.ResponsiveRow(rows, spacing=8, run_spacing=8))
-            if rows else section("Cards", ft.Text("No cards yet.")),
+            section(ngettext("Cards ({n} kind)", "Cards ({n} kinds)", len(cards)),
+                    ft.ResponsiveRow(rows, spacing=8, run_spacing=8))
+            if rows else section(_("Cards"), ft.Text(_("No cards yet."))),
         ]
 
     def _card_row(self, card: Card) -> ft.Control:
@@ -435,8 +453,8 @@ class CatalogScreen(DrawnScreen):
                  ft.Text(lines[1], theme_style=ft.TextThemeStyle.BODY_MEDIUM),
                  ft.Text(lines[2], theme_style=ft.TextThemeStyle.BODY_MEDIUM)]
         if missing:
-            texts.append(ft.Text(f"Incomplete: {', '.join(missing)}", theme_style=ft.TextThemeStyle.BODY_SMALL,
-                                 color=ft.Colors.TERTIARY, italic=True))
+            texts.append(ft.Text(_("Incomplete: {fields}", fields=joined(missing)),
+                                 theme_style=ft.TextThemeStyle.BODY_SMALL, color=ft.Colors.TERTIARY, italic=True))
         edit = lambda e: card_dialog(self.app, card, lambda c: self.refresh())  # noqa: E731
         body = ft.Container(
             ft.Row([ft.Column(texts, spacing=2, expand=True),
@@ -447,7 +465,7 @@ class CatalogScreen(DrawnScreen):
             on_click=self.app.guard(edit), expand=True,
         )
         return ft.Container(
-            ft.Row([body, icon_button(ft.Icons.DELETE_OUTLINE, f"Delete {card.name}",
+            ft.Row([body, icon_button(ft.Icons.DELETE_OUTLINE, _("Delete {card}", card=card.name),
                                       self.app.guard(lambda e: self._delete(card)), size=26)],
                    spacing=0, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             border_radius=10, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
@@ -456,14 +474,17 @@ class CatalogScreen(DrawnScreen):
     def _delete(self, card: Card) -> None:
         def gone() -> None:
             delete_card(self.app.store, card.id)
-            self.app.toast(f"{card.name} deleted from the catalog.")
+            self.app.toast(_("{card} deleted from the catalog.", card=card.name))
             self.refresh()
 
-        copies = f"all {card.copies} copies of " if card.copies > 1 else ""
-        self.app.confirm(f"Delete {card.name}?",
-                         f"This removes {copies}{card.name} from the card catalog on this phone. Games already "
-                         "played keep it in their history. You can add it again any time.",
-                         "Delete", gone)
+        said = dict(card=card.name, copies=card.copies)
+        self.app.confirm(_("Delete {card}?", card=card.name),
+                         _("This removes all {copies} copies of {card} from the card catalog on this phone. Games "
+                           "already played keep it in their history. You can add it again any time.", **said)
+                         if card.copies > 1 else
+                         _("This removes {card} from the card catalog on this phone. Games already played keep it in "
+                           "their history. You can add it again any time.", **said),
+                         _("Delete"), gone)
 
     async def _save_file(self, e) -> None:
         data = exchange.dumps(export_payload(self.app.store)).encode("utf-8")
@@ -472,8 +493,8 @@ class CatalogScreen(DrawnScreen):
     def _qr(self, e) -> None:
         parts = qr_parts(export_payload(self.app.store))
         if len(parts) == 1:
-            dialog = qr_dialog("Scan to import the cards", parts[0],
-                               caption="On the other phone: Biosphere 5 cards → Import → paste this text.")
+            dialog = qr_dialog(_("Scan to import the cards"), parts[0],
+                               caption=_("On the other phone: Biosphere 5 cards → Import → paste this text."))
             # At a large text size the caption runs under the dialog's button unless it scrolls.
             dialog.content.scroll = ft.ScrollMode.AUTO
             self.app.page.show_dialog(dialog)
@@ -483,7 +504,7 @@ class CatalogScreen(DrawnScreen):
     def _import(self, e) -> None:
         """Import cards from a file (an exported catalog) or from pasted text (a QR code's text)."""
         app = self.app
-        pasted = ft.TextField(label="…or paste the catalog text (JSON or QR text)", multiline=True, min_lines=3,
+        pasted = ft.TextField(label=_("…or paste the catalog text (JSON or QR text)"), multiline=True, min_lines=3,
                               max_lines=6, text_size=15)
         loaded = text("", bold=True, visible=False)
 
@@ -495,14 +516,14 @@ class CatalogScreen(DrawnScreen):
 
             def load():
                 if f.size and f.size > exchange.MAX_BYTES:  # refuse before decoding it all
-                    raise InputError(f"{f.name} is too big for a catalog.")
+                    raise InputError(_("{file} is too big for a catalog.", file=f.name))
                 try:
                     read = (f.bytes or b"").decode("utf-8")
                 except UnicodeDecodeError:
-                    raise InputError(f"{f.name} is not a text file.") from None
+                    raise InputError(_("{file} is not a text file.", file=f.name)) from None
                 # Into the field: the same two buttons import it, and the player sees what was read.
                 pasted.value = read
-                loaded.value, loaded.visible = f"{f.name} is read: add its cards or replace yours.", True
+                loaded.value, loaded.visible = _("{file} is read: add its cards or replace yours.", file=f.name), True
                 form.dialog.update()
 
             form.acting(load, close=False)()
@@ -510,17 +531,17 @@ class CatalogScreen(DrawnScreen):
         def run(replace: bool):
             def go():
                 count = import_text(app.store, pasted.value or "", replace=replace)
-                app.toast(f"{count} card{'s' if count != 1 else ''} imported.")
+                app.toast(ngettext("{n} card imported.", "{n} cards imported.", count))
                 self.refresh()
             return go
 
-        form = FormDialog(app, "Import cards", [
-            wide_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN),
+        form = FormDialog(app, _("Import cards"), [
+            wide_button(_("Choose a file"), pick, icon=ft.Icons.FILE_OPEN),
             loaded,
             pasted,
-            text("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the imported one. "
-                 "Nothing changes if anything in it is wrong.", ft.TextThemeStyle.BODY_SMALL),
+            text(_("“Add / correct” keeps your other cards; “Replace” makes your catalog exactly the imported one. "
+                   "Nothing changes if anything in it is wrong."), ft.TextThemeStyle.BODY_SMALL),
         ], error_id="import-error")
-        form.actions(form.button("Add / correct", run(False), filled=False),
-                     form.button("Replace my catalog", run(True)))
+        form.actions(form.button(_("Add / correct"), run(False), filled=False),
+                     form.button(_("Replace my catalog"), run(True)))
         form.show()

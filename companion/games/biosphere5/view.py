@@ -22,15 +22,18 @@ import flet as ft
 from companion.games.base import Event, InputError, Move, field_specs
 from companion.games.biosphere5.cards import (
     CATEGORY_LEVEL,
+    CATEGORY_TITLES,
+    KIND_WORDS,
     ROMAN,
     Card,
     achievement_label,
+    category_word,
     protection,
 )
 from companion.games.biosphere5.rules import (
     ABYSS_LABELS,
     ACHIEVEMENTS,
-    BIO_NAME,
+    BIO_WORDS,
     DEFAULT_REVEAL,
     GAME,
     HAND_LIMIT,
@@ -39,7 +42,7 @@ from companion.games.biosphere5.rules import (
     LEADERS,
     MAX_DOOM,
     MAX_LEVEL,
-    PROTECTION_NAME,
+    PROTECTION_WORDS,
     DeclareBiosphere,
     DoomAttack,
     DoomDecrease,
@@ -58,6 +61,8 @@ from companion.games.biosphere5.rules import (
     hand_die,
     hand_limit_excess,
     human_can_play,
+    player_words,
+    rescue_words,
     reveal_action,
     reveal_count,
     reveal_more_action,
@@ -65,6 +70,7 @@ from companion.games.biosphere5.rules import (
 )
 from companion.games.biosphere5.screens import (CatalogScreen, card_dialog, card_lines, load_cards, lower_text,
                                                  upper_text)
+from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.style import GAP
 from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, wide_button
 
@@ -111,10 +117,6 @@ def _input(frame) -> _Input:
     return ui
 
 
-def _s(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 # --- the panel ------------------------------------------------------------------------------------------
 
 
@@ -138,7 +140,7 @@ def panel(frame) -> ft.Control:
 def _catalog_label(frame) -> str:
     from companion.games.biosphere5.cards import check_catalog
 
-    return f"Card catalog · {check_catalog(load_cards(frame.app.store)).summary()}"
+    return _("Card catalog · {summary}", summary=check_catalog(load_cards(frame.app.store)).summary())
 
 
 def _of_kind(moves: list[Move], *kinds: str) -> list[Move]:
@@ -201,25 +203,26 @@ def _machine_turn(frame, state: State, reveal: Move) -> ft.Control:
     whose one field says how many cards came up."""
     solo, ui, app = state.solo, _input(frame), frame.app
     new_hope = solo.phase == "new_hope"
-    title = "New Hope: reveal 3 more" if new_hope else f"Round {solo.round}: the Machine's turn"
+    title = _("New Hope: reveal 3 more") if new_hope else _("Round {round}: the Machine's turn", round=solo.round)
     if reveal.ready:
-        why = (f"The stored {BIO_NAME} card is checked before revealing." if solo.machine.stored
-               else f"At hand card level {solo.machine.level} the Machine reveals no cards.")
+        why = (_("The stored {card} card is checked before revealing.", card=BIO_WORDS) if solo.machine.stored
+               else _("At hand card level {level} the Machine reveals no cards.", level=solo.machine.level))
         return section(title, text(why, ft.TextThemeStyle.BODY_LARGE),
-                       wide_button(reveal.label, app.guard(lambda e: _decide(frame, state, [])),
+                       wide_button(render(reveal.label), app.guard(lambda e: _decide(frame, state, [])),
                                    icon=ft.Icons.SMART_TOY))
     n = reveal.fields[0].low
     earlier = []
     if new_hope and solo.reveal:
         by_id = {c.id: c for c in load_cards(app.store)}
-        earlier = [text("Revealed before: " + ", ".join(by_id[i].name if i in by_id else i
-                                                          for i in solo.reveal.revealed), italic=True)]
+        earlier = [text(_("Revealed before: {cards}", cards=", ".join(by_id[i].name if i in by_id else i
+                                                                        for i in solo.reveal.revealed)), italic=True)]
     if not ui.picking:
         return section(
             title, *earlier,
-            text(f"Turn over the top {_s(n, 'card')} of the Machine's draw pile, then tap which came up.",
+            text(ngettext("Turn over the top card of the Machine's draw pile, then tap which came up.",
+                          "Turn over the top {n} cards of the Machine's draw pile, then tap which came up.", n),
                  ft.TextThemeStyle.BODY_LARGE),
-            wide_button(reveal.label, lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
+            wide_button(render(reveal.label), lambda e: _start_picking(frame), icon=ft.Icons.STYLE),
         )
     return section(title, *earlier, *_picker(frame, state, n))
 
@@ -242,7 +245,8 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
         name = by_id[cid].name if cid in by_id else cid
         chips.append(ft.Container(
             ft.Row([text(name, ft.TextThemeStyle.TITLE_SMALL),
-                    icon_button(ft.Icons.CLOSE, f"Remove {name}", lambda e, i=i: _unpick(frame, i), size=22)],
+                    icon_button(ft.Icons.CLOSE, _("Remove {card}", card=name), lambda e, i=i: _unpick(frame, i),
+                                size=22)],
                    spacing=0, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.only(left=12), border_radius=24, bgcolor=ft.Colors.PRIMARY_CONTAINER))
     q = ui.query.strip().lower()
@@ -251,39 +255,40 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
     # larger text sizes half as many, or long names ("Surveillance Technology") break mid-word.
     cols = {"xs": 12, "sm": 6} if app.sizes.scale >= LARGE_TEXT else {"xs": 6, "md": 4}
     grid = (ft.ResponsiveRow([_tile(frame, c, ui.picked.count(c.id), cols) for c in shown], spacing=8, run_spacing=8)
-            if shown else text(f"No card matches “{ui.query}”. Add it below.", italic=True))
+            if shown else text(_("No card matches “{query}”. Add it below.", query=ui.query), italic=True))
 
     def searched(e) -> None:
         ui.query = e.control.value or ""
         frame.refresh()  # drawn again with the filter; the field itself is matched, so typing goes on
 
-    search = ft.TextField(label="Filter cards", hint_text="optional", value=ui.query, prefix_icon=ft.Icons.SEARCH,
-                          on_change=searched)
+    search = ft.TextField(label=_("Filter cards"), hint_text=_("optional"), value=ui.query,
+                          prefix_icon=ft.Icons.SEARCH, on_change=searched)
     refusal = None
     if count == n:  # the rules' own check (a card tapped more often than the deck holds it, say)
         try:
             refusal = GAME.why_not(state, _reveal(state, by_id, ui.picked))
         except InputError as exc:
             refusal = str(exc)
-    status = (f"{count} of {n} tapped — tap {n - count} more" if count < n
-              else f"{count} tapped, but only {n} came up" if count > n
-              else f"{count} of {n} tapped" if refusal else f"{count} of {n} tapped — ready")
+    status = (_("{count} of {n} tapped — tap {more} more", count=count, n=n, more=n - count) if count < n
+              else _("{count} tapped, but only {n} came up", count=count, n=n) if count > n
+              else _("{count} of {n} tapped", count=count, n=n) if refusal
+              else _("{count} of {n} tapped — ready", count=count, n=n))
     return [
         ft.Container(tagged("reveal-status", text(status, ft.TextThemeStyle.TITLE_MEDIUM,
                                                   color=ft.Colors.ERROR if count > n else None)),
                      key=ft.ScrollKey("reveal-top")),
-        ft.Row(chips, wrap=True, spacing=8, run_spacing=8) if chips else text("No card tapped yet.", italic=True),
-        wide_button("Let the Machine decide", app.guard(lambda e: _decide(frame, state, list(ui.picked))),
+        ft.Row(chips, wrap=True, spacing=8, run_spacing=8) if chips else text(_("No card tapped yet."), italic=True),
+        wide_button(_("Let the Machine decide"), app.guard(lambda e: _decide(frame, state, list(ui.picked))),
                     icon=ft.Icons.SMART_TOY, disabled=count != n or refusal is not None, tooltip=refusal),
         *([tagged("reveal-refusal", text(refusal, color=ft.Colors.ERROR))] if refusal else []),
-        text("Tap each card that came up:", ft.TextThemeStyle.TITLE_SMALL),
+        text(_("Tap each card that came up:"), ft.TextThemeStyle.TITLE_SMALL),
         search,
         grid,
         ft.Row([
-            wide_button("Add a card", app.guard(lambda e: card_dialog(app, None, lambda c: _picked_new(frame, c),
-                                                                     title="Add the revealed card")),
+            wide_button(_("Add a card"), app.guard(lambda e: card_dialog(app, None, lambda c: _picked_new(frame, c),
+                                                                        title=_("Add the revealed card"))),
                         icon=ft.Icons.ADD, filled=False),
-            wide_button("Cancel", lambda e: _cancel_picking(frame), filled=False),
+            wide_button(_("Cancel"), lambda e: _cancel_picking(frame), filled=False),
         ], spacing=GAP, run_spacing=8, wrap=True),
     ]
 
@@ -297,10 +302,10 @@ def _tile(frame, card: Card, tapped: int, cols: dict) -> ft.Control:
     texts = [text(card_lines(card)[0], ft.TextThemeStyle.TITLE_SMALL, bold=True),
              line(ft.Icons.NORTH, upper_text(card)), line(ft.Icons.SOUTH, lower_text(card))]
     if not card.is_complete:
-        texts.append(text("Incomplete: tap to complete it", ft.TextThemeStyle.BODY_SMALL, italic=True,
+        texts.append(text(_("Incomplete: tap to complete it"), ft.TextThemeStyle.BODY_SMALL, italic=True,
                           color=ft.Colors.TERTIARY))
     if tapped:
-        texts.append(text("Tapped" + (f" ×{tapped}" if tapped > 1 else ""), ft.TextThemeStyle.LABEL_LARGE,
+        texts.append(text(_("Tapped ×{n}", n=tapped) if tapped > 1 else _("Tapped"), ft.TextThemeStyle.LABEL_LARGE,
                           bold=True, color=ft.Colors.PRIMARY))
     return ft.OutlinedButton(
         content=ft.Container(ft.Column(texts, spacing=2), padding=ft.Padding.symmetric(vertical=8)),
@@ -316,7 +321,7 @@ def _tile(frame, card: Card, tapped: int, cols: dict) -> ft.Control:
 def _pick(frame, card: Card) -> None:
     if not card.is_complete:
         card_dialog(frame.app, card, lambda c: _picked_new(frame, c),
-                    title=f"Complete {card.name} (the Machine needs it)")
+                    title=_("Complete {card} (the Machine needs it)", card=card.name))
         return
     _add_pick(frame, card)
 
@@ -367,14 +372,15 @@ def _decision_section(state: State) -> ft.Control:
         tagged("machine-instruction", ft.Container(
             text(d.instruction, ft.TextThemeStyle.HEADLINE_SMALL, bold=True),
             padding=14, border_radius=12, bgcolor=ft.Colors.SECONDARY_CONTAINER)),
-        ft.Row([ft.Icon(ft.Icons.RULE), text(f"Rule {d.rule} fired", ft.TextThemeStyle.TITLE_MEDIUM)]),
+        ft.Row([ft.Icon(ft.Icons.RULE), text(_("Rule {rule} fired", rule=d.rule), ft.TextThemeStyle.TITLE_MEDIUM,
+                                             expand=True)]),
         tagged("machine-why", text(d.why, ft.TextThemeStyle.BODY_LARGE)),
         ft.Row([ft.Icon(ft.Icons.STYLE), text(d.cards, ft.TextThemeStyle.BODY_LARGE, expand=True)]),
     ]
     if d.not_fired:
-        controls.append(text("Why the higher rules didn't fire", ft.TextThemeStyle.TITLE_SMALL))
-        controls += [text(f"• {x}", ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]
-    return section("The Machine's move", *controls)
+        controls.append(text(_("Why the higher rules didn't fire"), ft.TextThemeStyle.TITLE_SMALL))
+        controls += [text("• " + render(x), ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]
+    return section(_("The Machine's move"), *controls)
 
 
 # --- what the human owes ----------------------------------------------------------------------------------
@@ -389,7 +395,8 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
     pay = [m for m in options if m not in rescue]
     rows: list[ft.Control] = [
         tagged("due", text(solo.due.why, ft.TextThemeStyle.TITLE_MEDIUM, bold=True)),
-        text(f"You hold {_s(h.hand, 'hand card')} (correct it below if that's wrong).",
+        text(ngettext("You hold {n} hand card (correct it below if that's wrong).",
+                      "You hold {n} hand cards (correct it below if that's wrong).", h.hand),
              ft.TextThemeStyle.BODY_LARGE),
     ]
     for move in pay:
@@ -397,20 +404,20 @@ def _discard_section(frame, state: State, options: list[Move]) -> ft.Control:
             rows.append(_move_button(frame, move, ft.Icons.CHECK))
             continue
         give_up = move.fields[0]
-        rows.append(text(give_up.label + ".", ft.TextThemeStyle.BODY_LARGE, color=ft.Colors.ERROR))
+        rows.append(text(render(give_up.label) + ".", ft.TextThemeStyle.BODY_LARGE, color=ft.Colors.ERROR))
         for cat in give_up.choices:
             def toggle(e, cat=cat):
                 (ui.give_up.remove if cat in ui.give_up else ui.give_up.append)(cat)
                 frame.refresh()
-            rows.append(_tick(f"Give up your {achievement_label(cat, h.achievements[cat])}", cat in ui.give_up,
-                              toggle))
+            rows.append(_tick(_("Give up your {achievement}", achievement=achievement_label(cat, h.achievements[cat])),
+                              cat in ui.give_up, toggle))
         chosen = len(ui.give_up)
-        rows.append(wide_button(move.label, app.guard(lambda e: frame.dispatch(
+        rows.append(wide_button(render(move.label), app.guard(lambda e: frame.dispatch(
             GAME.parse_action({"kind": move.kind, "give_up": list(ui.give_up)}), pulse=True)),
             icon=ft.Icons.CHECK, disabled=not give_up.low <= chosen <= give_up.high))
     for move in rescue:
         rows.append(_move_button(frame, move, ft.Icons.HEALTH_AND_SAFETY, filled=False))
-    return section("You discard", *rows)
+    return section(_("You discard"), *rows)
 
 
 def _tick(label: str, value: bool, on_toggle) -> ft.Control:
@@ -426,7 +433,8 @@ def _move_button(frame, move: Move, icon, *, filled: bool = True) -> ft.Control:
     """A big button for a ready move: greyed out with the game's reason, shown under it, when it isn't
     allowed now. A move may roll (the Machine's rescue check): the frame asks a physical-dice table
     for the dice."""
-    button = wide_button(move.label, frame.app.guard(lambda e: frame.dispatch(move.action, pulse=True)), icon=icon,
+    button = wide_button(render(move.label), frame.app.guard(lambda e: frame.dispatch(move.action, pulse=True)),
+                         icon=icon,
                          filled=filled, disabled=move.why_not is not None, tooltip=move.why_not)
     if move.why_not is None:
         return button
@@ -448,16 +456,17 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
         rows.append(last)
     at = len(rows)  # where a reason greying every play goes: first, above the hand size it may ask for
     rows.append(_hand_track(frame, state, _of_kind(moves, "set_hand")))
-    rows.append(text("Play from your hand, then end your turn.", ft.TextThemeStyle.BODY_MEDIUM))
+    rows.append(text(_("Play from your hand, then end your turn."), ft.TextThemeStyle.BODY_MEDIUM))
     levels = []
     for level in (1, 2, 3, 4):
         block = human_can_play(state, level)
         levels.append(ft.Container(
             text(f"{ROMAN[level]} {'✓' if block is None else '✗'}", ft.TextThemeStyle.TITLE_MEDIUM,
-                 tooltip=block or f"Level {ROMAN[level]} options are playable"),
+                 tooltip=render(block) if block else _("Level {level} options are playable", level=ROMAN[level])),
             padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
             bgcolor=ft.Colors.GREEN_100 if block is None else ft.Colors.SURFACE_CONTAINER_HIGHEST))
-    rows.append(ft.Row([text("You can play levels:", ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True, spacing=6))
+    rows.append(ft.Row([text(_("You can play levels:"), ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True,
+                       spacing=6))
     greyed: list[tuple[str, Optional[str]]] = []
 
     def kind_button(label, kind, on_click, icon):
@@ -471,15 +480,16 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
                            tooltip=reason)
 
     rows.append(ft.Row([
-        kind_button("Achievement", "human_achievement", lambda ms: _achievement_dialog(frame, ms), ft.Icons.ADD_BOX),
-        kind_button("Catastrophe", "human_catastrophe", lambda ms: _catastrophe_dialog(frame, state, ms),
+        kind_button(_("Achievement"), "human_achievement", lambda ms: _achievement_dialog(frame, ms),
+                    ft.Icons.ADD_BOX),
+        kind_button(_("Catastrophe"), "human_catastrophe", lambda ms: _catastrophe_dialog(frame, state, ms),
                     ft.Icons.THUNDERSTORM),
-        kind_button("Espionage", "human_espionage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.VISIBILITY),
-        kind_button("Sabotage", "human_sabotage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.CONTENT_CUT),
-        kind_button("Attack", "human_attack", lambda ms: _attack_dialog(frame, ms), ft.Icons.GPS_FIXED),
-        kind_button("Biosphere 5", "human_biosphere",
-                    lambda ms: app.confirm("Play Biosphere 5?", "You play Biosphere 5 and win the game.",
-                                           "Play it", lambda: frame.dispatch(ms[0].action), danger=False),
+        kind_button(_("Espionage"), "human_espionage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.VISIBILITY),
+        kind_button(_("Sabotage"), "human_sabotage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.CONTENT_CUT),
+        kind_button(_("Attack"), "human_attack", lambda ms: _attack_dialog(frame, ms), ft.Icons.GPS_FIXED),
+        kind_button(render(KIND_WORDS["biosphere"]), "human_biosphere",
+                    lambda ms: app.confirm(_("Play Biosphere 5?"), _("You play Biosphere 5 and win the game."),
+                                           _("Play it"), lambda: frame.dispatch(ms[0].action), danger=False),
                     ft.Icons.PUBLIC),
     ], wrap=True, spacing=8, run_spacing=8))
     reasons = _reasons(greyed, "play-reasons")
@@ -489,10 +499,11 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
         rows += reasons
     excess = hand_limit_excess(state)
     if excess:
-        rows.append(text(f"Hand limit {HAND_LIMIT}: ending the turn discards {excess}.", ft.TextThemeStyle.BODY_SMALL))
+        rows.append(text(_("Hand limit {limit}: ending the turn discards {n}.", limit=HAND_LIMIT, n=excess),
+                         ft.TextThemeStyle.BODY_SMALL))
     for end in _of_kind(moves, "end_turn"):
         rows.append(_move_button(frame, end, ft.Icons.SKIP_NEXT))
-    return section(f"Round {solo.round}: your turn", *rows)
+    return section(_("Round {round}: your turn", round=solo.round), *rows)
 
 
 def _one_reason(buttons: list[tuple[str, Optional[str]]]) -> Optional[str]:
@@ -540,13 +551,13 @@ def _last_human_move(frame) -> Optional[ft.Control]:
 
 def _achievement_dialog(frame, options: list[Move]) -> None:
     """One row per category: perfect or makeshift, each greyed out with the game's reason."""
-    form = FormDialog(frame.app, "Play an achievement", modal=False)
+    form = FormDialog(frame.app, _("Play an achievement"), modal=False)
     colors = {"green": ft.Colors.GREEN_700, "yellow": ft.Colors.AMBER_800}
 
     def cube_button(m: Move) -> ft.Control:
         # Side by side while they fit, one under the other at a large text size ("Makeshift" whole).
-        button = form.button("Perfect" if m.action.cube == "green" else "Makeshift", lambda: frame.dispatch(m.action),
-                             disabled=m.why_not is not None)
+        button = form.button(_("Perfect") if m.action.cube == "green" else _("Makeshift"),
+                             lambda: frame.dispatch(m.action), disabled=m.why_not is not None)
         button.style = ft.ButtonStyle(bgcolor=colors[m.action.cube])
         return button
 
@@ -554,7 +565,8 @@ def _achievement_dialog(frame, options: list[Move]) -> None:
         pair = [m for m in options if m.action.category == cat]
         reason = next((m.why_not for m in pair if m.why_not), None)
         form.fields.controls.append(ft.Column([
-            text(f"{cat.capitalize()} (level {ROMAN[CATEGORY_LEVEL[cat]]})", ft.TextThemeStyle.TITLE_SMALL),
+            text(_("{category} (level {level})", category=CATEGORY_TITLES[cat], level=ROMAN[CATEGORY_LEVEL[cat]]),
+                 ft.TextThemeStyle.TITLE_SMALL),
             ft.Row([cube_button(m) for m in pair], spacing=8, run_spacing=8, wrap=True),
             *([text(reason, ft.TextThemeStyle.BODY_SMALL, italic=True)] if reason else []),
         ], spacing=4))
@@ -565,11 +577,11 @@ def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
     """One button per category, enabled when the catastrophe may be played with or without a rescue
     card; under it the protections and the Machine's rescue odds, from the roll the rules declare."""
     solo = state.solo
-    name = ft.TextField(label="Its name", hint_text="optional, e.g. Hurricane", max_length=40, text_size=18)
+    name = ft.TextField(label=_("Its name"), hint_text=_("optional, e.g. Hurricane"), max_length=40, text_size=18)
     # switch_row: a Switch's own label never wraps, and this one is cut off on a 360 px phone.
-    rescue_row, rescue = switch_row("I discard a matching rescue card with it", False)
-    form = FormDialog(frame.app, "Catastrophe against the Machine", [
-        name, rescue_row, text("Which category? The Machine is hit first, you last.", ft.TextThemeStyle.BODY_SMALL),
+    rescue_row, rescue = switch_row(_("I discard a matching rescue card with it"), False)
+    form = FormDialog(frame.app, _("Catastrophe against the Machine"), [
+        name, rescue_row, text(_("Which category? The Machine is hit first, you last."), ft.TextThemeStyle.BODY_SMALL),
     ], modal=False)
 
     def play(cat):
@@ -580,28 +592,32 @@ def _catastrophe_dialog(frame, state: State, options: list[Move]) -> None:
         pair = [m for m in options if m.action.category == cat]
         allowed = [m for m in pair if m.why_not is None]
         if allowed:
-            shields = (f"Machine's protection: {_shield(solo.machine.achievements.get(cat))} · yours: "
-                       f"{_shield(solo.human.achievements.get(cat))}")
+            shields = _("Machine's protection: {machine} · yours: {yours}",
+                        machine=_shield(solo.machine.achievements.get(cat)), yours=_shield(solo.human.achievements.get(cat)))
             chance = GAME.chance_for(state, allowed[0].action)
-            odds = (f"Rescue check: {chance.count} {chance.die.label}; {chance.outcomes[0].label}: "
-                    f"{chance.outcomes[0].percent}" if chance else "No rescue check for the Machine.")
+            # The roll the rules declare: the hand dice, and the first outcome's odds (the Machine saved).
+            odds = (ngettext("Rescue check: {n} hand die; {outcome}: {percent}",
+                             "Rescue check: {n} hand dice; {outcome}: {percent}", chance.count,
+                             outcome=rescue_words(0, 0), percent=fmt_percent(chance.outcomes[0].probability))
+                    if chance else _("No rescue check for the Machine."))
             hint = f"{shields}. {odds}"
         else:
             hint = pair[-1].why_not or ""
         form.fields.controls.append(ft.Column([
-            form.button(f"{cat.capitalize()} catastrophe", play(cat), tonal=True, disabled=not allowed),
+            form.button(_("{category} catastrophe", category=CATEGORY_TITLES[cat]), play(cat), tonal=True,
+                        disabled=not allowed),
             text(hint, ft.TextThemeStyle.BODY_SMALL, italic=not allowed),
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     form.show()
 
 
 def _shield(cube: Optional[str]) -> str:
-    return PROTECTION_NAME[protection(cube)]
+    return render(PROTECTION_WORDS[protection(cube)])
 
 
 def _attack_dialog(frame, options: list[Move]) -> None:
-    form = FormDialog(frame.app, "Attack: remove one of the Machine's cubes", modal=False)
-    form.fields.controls = [form.button(m.label, lambda m=m: frame.dispatch(m.action), tonal=True)
+    form = FormDialog(frame.app, _("Attack: remove one of the Machine's cubes"), modal=False)
+    form.fields.controls = [form.button(render(m.label), lambda m=m: frame.dispatch(m.action), tonal=True)
                             for m in options if m.why_not is None]
     form.show()
 
@@ -616,9 +632,9 @@ def _achievement_cells(prefix: str, held: dict, sizes) -> ft.Control:
     cells = []
     for cat in ACHIEVEMENTS:
         cube = held.get(cat)
-        word = {"green": "perfect", "yellow": "makeshift"}.get(cube or "", "—")
+        word = {"green": KIND_WORDS["perfect"], "yellow": KIND_WORDS["makeshift"]}.get(cube or "", "—")
         cells.append(tagged(f"{prefix}-{cat}", ft.Container(
-            ft.Column([text(cat, ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
+            ft.Column([text(category_word(cat), ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
                        text(word, ft.TextThemeStyle.TITLE_SMALL, bold=True, text_align=ft.TextAlign.CENTER)],
                       spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.symmetric(horizontal=4, vertical=6), alignment=ft.Alignment.CENTER, border_radius=10,
@@ -644,16 +660,19 @@ def _machine_board(frame, state: State) -> ft.Control:
     m = solo.machine
     sizes = frame.app.sizes
     n = reveal_count(state)
-    stored = f"Stored: {BIO_NAME} card — checked first each turn." if m.stored else "No card stored on its board."
+    stored = (_("Stored: {card} card — checked first each turn.", card=BIO_WORDS) if m.stored
+              else _("No card stored on its board."))
+    reveals = (ngettext("Reveals {n} card this turn", "Reveals {n} cards this turn", n)
+               if solo.phase in ("machine", "new_hope") else
+               ngettext("Reveals {n} card next turn", "Reveals {n} cards next turn", n))
     return section(
-        "The Machine's board",
-        ft.Row([text("Hand card level", ft.TextThemeStyle.TITLE_SMALL, expand=True),
+        _("The Machine's board"),
+        ft.Row([text(_("Hand card level"), ft.TextThemeStyle.TITLE_SMALL, expand=True),
                 tagged("machine-level", ft.Text(str(m.level), size=sizes(40), weight=ft.FontWeight.BOLD))],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
         _level_track(m.level, sizes),
-        tagged("machine-reveals", text(f"Reveals {_s(n, 'card')} " + (
-            "this turn" if solo.phase in ("machine", "new_hope") else "next turn"), ft.TextThemeStyle.TITLE_MEDIUM)),
-        text("Achievements (lowest value first)", ft.TextThemeStyle.TITLE_SMALL),
+        tagged("machine-reveals", text(reveals, ft.TextThemeStyle.TITLE_MEDIUM)),
+        text(_("Achievements (lowest value first)"), ft.TextThemeStyle.TITLE_SMALL),
         _achievement_cells("machine", m.achievements, sizes),
         tagged("machine-stored", ft.Row([ft.Icon(ft.Icons.PUBLIC if m.stored else ft.Icons.CHECK_BOX_OUTLINE_BLANK),
                                          text(stored, expand=True)])),
@@ -668,10 +687,10 @@ def _hand_track(frame, state: State, set_hand: list[Move]) -> ft.Control:
     def change(by: int):
         return guard(lambda e: frame.dispatch(SetHand(cards=h.hand + by)))
 
-    return track(field.label if field else "Your hand cards", h.hand, identifier="human-hand",
+    return track(_(field.label) if field else _("Your hand cards"), h.hand, identifier="human-hand",
                  low=field.low if field else None, high=field.high if field else None, sizes=frame.app.sizes,
                  on_minus=change(-1) if field else None, on_plus=change(+1) if field else None,
-                 caption="Enter it after you draw; the Machine's catastrophes compare it.")
+                 caption=_("Enter it after you draw; the Machine's catastrophes compare it."))
 
 
 def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
@@ -679,9 +698,9 @@ def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
     solo = state.solo
     hand = [] if solo.phase == "human" and state.result is None else [_hand_track(frame, state, set_hand)]
     return section(
-        "Your board",
+        _("Your board"),
         *hand,
-        text("Your achievements", ft.TextThemeStyle.TITLE_SMALL),
+        text(_("Your achievements"), ft.TextThemeStyle.TITLE_SMALL),
         _achievement_cells("human", solo.human.achievements, frame.app.sizes),
     )
 
@@ -716,10 +735,11 @@ def _abyss_overview(frame, state: State) -> ft.Control:
     tiles = [_overview_tile(frame, state, i, jump) for i in range(n)]
     for tile in tiles:
         tile.col = col
-    words = f"At doom {MAX_DOOM} a player is out at once." + (
-        " Tap a player to go to their doom and leader buttons." if jump else "")
+    words = _("At doom {max} a player is out at once.", max=MAX_DOOM)
+    if jump:
+        words += " " + _("Tap a player to go to their doom and leader buttons.")
     return tagged("abyss-overview", section(
-        "The Abyss", text(words, ft.TextThemeStyle.BODY_SMALL, italic=True),
+        _("The Abyss"), text(words, ft.TextThemeStyle.BODY_SMALL, italic=True),
         ft.ResponsiveRow(tiles, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)))
 
 
@@ -738,12 +758,12 @@ def _overview_tile(frame, state: State, index: int, jump: bool) -> ft.Control:
 
     number = ft.Text(str(p.doom), size=sizes(30), weight=ft.FontWeight.BOLD,
                      color=ft.Colors.RED_700 if p.doom >= 6 else None)
-    head = _name_and_doom(p, text("Doom", ft.TextThemeStyle.LABEL_LARGE), ft.TextThemeStyle.TITLE_MEDIUM,
+    head = _name_and_doom(state, index, text(_("Doom"), ft.TextThemeStyle.LABEL_LARGE), ft.TextThemeStyle.TITLE_MEDIUM,
                           tagged(f"overview-doom-{index}", number))
     # The leaders above tier 0 (one line, or none, for most of a game; the tier of the others is 0).
     promoted = [lead for lead in LEADERS if p.leaders[lead]]
     leaders = (ft.Row([chip(lead) for lead in promoted], wrap=True, spacing=6, run_spacing=6) if promoted
-               else text("Leaders all at tier 0", ft.TextThemeStyle.BODY_SMALL, italic=True))
+               else text(_("Leaders all at tier 0"), ft.TextThemeStyle.BODY_SMALL, italic=True))
     tile = ft.Container(
         ft.Column([head, _doom_bar(p.doom, 10), leaders],
                   spacing=8, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
@@ -752,10 +772,12 @@ def _overview_tile(frame, state: State, index: int, jump: bool) -> ft.Control:
     return tagged(f"overview-{index}", tile)
 
 
-def _name_and_doom(p, label: ft.Control, style: ft.TextThemeStyle, number: ft.Control) -> ft.Control:
+def _name_and_doom(state: State, index: int, label: ft.Control, style: ft.TextThemeStyle,
+                   number: ft.Control) -> ft.Control:
     """A player's name, and their doom at the far end; the doom goes under the name when both don't
     fit (a long name at a large text size), rather than the name breaking mid-word."""
-    return ft.Row([text(p.name + (" · OUT" if p.out else ""), style, bold=True),
+    name = render(player_words(state, index))
+    return ft.Row([text(_("{name} · OUT", name=name) if state.abyss.players[index].out else name, style, bold=True),
                    ft.Row([label, number], spacing=6, tight=True, vertical_alignment=ft.CrossAxisAlignment.CENTER)],
                   wrap=True, spacing=6, run_spacing=0, alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
@@ -769,7 +791,7 @@ def _doom_bar(doom: int, height: int) -> ft.Control:
 
 
 def _side_name(state: State, side: Optional[int]) -> str:
-    return "the Machine" if side is None else state.abyss.players[side].name
+    return _("the Machine") if side is None else render(player_words(state, side))
 
 
 def _act(frame, state: State, action, label: str, *, outlined: bool = False, icon=None) -> ft.Control:
@@ -817,34 +839,36 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         return wide_button(label + "…", guard(lambda e: _two_sided_dialog(frame, state, label, options)), tonal=True,
                            disabled=not options, tooltip=reason)
 
+    said = {kind: render(words) for kind, words in ABYSS_LABELS.items()}
     buttons = [
-        one(DoomDrawPile(player=index), ABYSS_LABELS["doom_draw_pile"]),
-        one(DoomMissing(player=index, count=1), ABYSS_LABELS["doom_missing"]),
-        two_sided("attack", ABYSS_LABELS["doom_attack"]),
-        two_sided("spy", ABYSS_LABELS["doom_spy"]),
-        one(DoomFaceUp(player=index), ABYSS_LABELS["doom_face_up"]),
-        one(DoomDecrease(player=index), ABYSS_LABELS["doom_decrease"], outlined=True),
+        one(DoomDrawPile(player=index), said["doom_draw_pile"]),
+        one(DoomMissing(player=index, count=1), said["doom_missing"]),
+        two_sided("attack", said["doom_attack"]),
+        two_sided("spy", said["doom_spy"]),
+        one(DoomFaceUp(player=index), said["doom_face_up"]),
+        one(DoomDecrease(player=index), said["doom_decrease"], outlined=True),
     ]
     leaders = [_leader_row(frame, state, index, lead) for lead in LEADERS]
     extra = []
     declare = DeclareBiosphere(player=index)
     if state.solo is None and GAME.why_not(state, declare) is None:
-        extra.append(wide_button(f"{p.name} established Biosphere 5", guard(lambda e: app.confirm(
-            "Biosphere 5 established?", f"{p.name} wins the game.", "Yes, wins", lambda: frame.dispatch(declare),
-            danger=False)), icon=ft.Icons.PUBLIC, filled=False))
+        who = player_words(state, index)
+        extra.append(wide_button(_("{name} established Biosphere 5", name=who), guard(lambda e: app.confirm(
+            _("Biosphere 5 established?"), _("{name} wins the game.", name=who), _("Yes, wins"),
+            lambda: frame.dispatch(declare), danger=False)), icon=ft.Icons.PUBLIC, filled=False))
     # Against people the overview says it once for everyone.
     out_at = [] if state.solo is None else [
-        text(f"At doom {MAX_DOOM} you are out at once.", ft.TextThemeStyle.BODY_SMALL, italic=True)]
+        text(_("At doom {max} you are out at once.", max=MAX_DOOM), ft.TextThemeStyle.BODY_SMALL, italic=True)]
     card = ft.Card(content=ft.Container(ft.Column([
-        _name_and_doom(p, text("Doom", ft.TextThemeStyle.TITLE_SMALL), ft.TextThemeStyle.TITLE_LARGE,
+        _name_and_doom(state, index, text(_("Doom"), ft.TextThemeStyle.TITLE_SMALL), ft.TextThemeStyle.TITLE_LARGE,
                        tagged(f"doom-{index}", ft.Text(str(p.doom), size=app.sizes(40), weight=ft.FontWeight.BOLD,
                                                        color=ft.Colors.RED_700 if p.doom >= 6 else None))),
         _doom_bar(p.doom, 14),
         *out_at,
         # side by side as they fit (a grid of halves would break each label over three lines)
         ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
-        *_reasons(greyed, f"doom-reasons-{index}"),
-        text("Leaders", ft.TextThemeStyle.TITLE_MEDIUM),
+        *_reasons(greyed, identifier=f"doom-reasons-{index}"),
+        text(_("Leaders"), ft.TextThemeStyle.TITLE_MEDIUM),
         *leaders, *extra,
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16),
         margin=ft.Margin.only(bottom=4), opacity=0.6 if p.out else 1, key=ft.ScrollKey(f"abyss-player-{index}"))
@@ -856,21 +880,22 @@ def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
     tier k" button for each tier it may use: its own, or any lower one instead (RULES.md §4)."""
     app, p = frame.app, state.abyss.players[index]
     tier = p.leaders[leader]
-    name = LEADER_NAMES[leader]
+    name = render(LEADER_NAMES[leader])
     promote = LeaderPromote(player=index, leader=leader)
     now = [text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM)] if tier else []
-    nxt = [text(f"Next: tier {tier + 1} – {LEADER_ABILITIES[leader][tier + 1][0]}", ft.TextThemeStyle.BODY_SMALL,
-                italic=True)] if tier + 1 in LEADER_ABILITIES[leader] else []
+    nxt = [text(_("Next: tier {tier} – {ability}", tier=tier + 1, ability=LEADER_ABILITIES[leader][tier + 1][0]),
+                ft.TextThemeStyle.BODY_SMALL, italic=True)] if tier + 1 in LEADER_ABILITIES[leader] else []
     uses = [_use_button(frame, state, index, leader, t) for t in usable_tiers(p, leader)]
     reasons = _reasons([(label, reason) for _, label, reason in uses], f"leader-reasons-{index}-{leader}")
     # without an ability yet, the next tier's name goes under the leader's name: no line of its own
     return ft.Container(ft.Column([
         ft.Row([ft.Column([text(name, ft.TextThemeStyle.TITLE_SMALL, bold=True), *([] if tier else nxt)], spacing=2,
                           expand=True),
-                text("tier", ft.TextThemeStyle.BODY_SMALL),
+                text(_("tier"), ft.TextThemeStyle.BODY_SMALL),
                 tagged(f"tier-{index}-{leader}", text(str(tier), ft.TextThemeStyle.HEADLINE_SMALL,
                                                       bold=True)),
-                icon_button(ft.Icons.ARROW_UPWARD, f"Promote {name} ({p.name})",
+                icon_button(ft.Icons.ARROW_UPWARD, _("Promote {leader} ({name})", leader=name,
+                                                     name=player_words(state, index)),
                             app.guard(lambda e: frame.dispatch(promote)),
                             disabled=GAME.why_not(state, promote) is not None)],
                vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4),
@@ -888,7 +913,7 @@ def _use_button(frame, state: State, index: int, leader: str, tier: int) -> tupl
     Returns (the button, its label, the game's reason when it is greyed out)."""
     app = frame.app
     title = LEADER_ABILITIES[leader][tier][0]
-    label = f"Use tier {tier} – {title}"
+    label = _("Use tier {tier} – {ability}", tier=tier, ability=title)
     targets = ability_targets(state.abyss, index, leader, tier)
     if targets is None:
         action = LeaderAbility(player=index, leader=leader, tier=tier)
@@ -898,23 +923,24 @@ def _use_button(frame, state: State, index: int, leader: str, tier: int) -> tupl
     options = [(t, a) for (t, a), reason in zip(tried, reasons) if reason is None]
     reason = None if options else next((r for r in reasons if r), None)
     return (wide_button(label, app.guard(lambda e: _target_dialog(frame, state, leader, tier, options)), tonal=True,
-                        disabled=not options, tooltip=ability_text(leader, tier)),
+                        disabled=not options, tooltip=render(ability_text(leader, tier))),
             label, reason)
 
 
 def _target_dialog(frame, state: State, leader: str, tier: int, options: list) -> None:
-    form = FormDialog(frame.app, f"{LEADER_NAMES[leader]} tier {tier}: on whom?",
+    form = FormDialog(frame.app, _("{leader} tier {tier}: on whom?", leader=LEADER_NAMES[leader], tier=tier),
                       [text(ability_text(leader, tier), ft.TextThemeStyle.BODY_MEDIUM)], modal=False)
     for target, action in options:
-        who = (("The Machine / not recorded" if state.solo else "Not recorded") if target is None
-               else state.abyss.players[target].name)
+        who = ((_("The Machine / not recorded") if state.solo else _("Not recorded")) if target is None
+               else render(player_words(state, target)))
         form.fields.controls.append(form.button(who, lambda a=action: frame.dispatch(a), tonal=True))
     form.show()
 
 
 def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
     form = FormDialog(frame.app, label, modal=False)
-    form.fields.controls = [form.button(f"{_side_name(state, by)} played it on {_side_name(state, on)}",
+    form.fields.controls = [form.button(_("{by} played it on {target}", by=_side_name(state, by),
+                                          target=_side_name(state, on)),
                                         lambda a=action: frame.dispatch(a), tonal=True)
                             for by, on, action in options]
     form.show()
@@ -923,7 +949,7 @@ def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
 # --- setup ----------------------------------------------------------------------------------------------
 
 
-OPPONENTS = {"machine": "Man against Machine (alone)", "people": "Against people (The Abyss tracker)"}
+OPPONENTS = {"machine": N_("Man against Machine (alone)"), "people": N_("Against people (The Abyss tracker)")}
 
 
 def _labelled(words: str, control: ft.Control) -> ft.Control:
@@ -947,23 +973,25 @@ class SetupForm:
         def numbers(name: str, label: str, shown=str) -> ft.Dropdown:
             spec, value = specs[name], getattr(default, name)
             return ft.Dropdown(label=label, value=str(value), options=[
-                ft.DropdownOption(key=str(i), text=shown(i) + (" (default)" if i == value else ""))
+                ft.DropdownOption(key=str(i), text=_("{value} (default)", value=shown(i)) if i == value else shown(i))
                 for i in range(spec.low, spec.high + 1)])
 
         self.opponent = ft.Row(wrap=True, spacing=8, run_spacing=8)
-        self.opponent_part = _labelled("Who plays?", self.opponent)
-        self.abyss_row, self.abyss = switch_row("The Abyss: doom and leaders", default.abyss)
-        self.difficulty = numbers("difficulty", "Difficulty")
-        self.difficulty_part = _labelled("Difficulty: the Machine's starting hand card level", self.difficulty)
-        self.players = numbers("players", "Players")
-        self.players_part = _labelled("Players at the table", self.players)
-        self.names = ft.TextField(label="Player names (optional)", hint_text="one per line", multiline=True,
+        self.opponent_part = _labelled(_("Who plays?"), self.opponent)
+        self.abyss_row, self.abyss = switch_row(_("The Abyss: doom and leaders"), default.abyss)
+        self.difficulty = numbers("difficulty", _("Difficulty"))
+        self.difficulty_part = _labelled(_("Difficulty: the Machine's starting hand card level"), self.difficulty)
+        self.players = numbers("players", _("Players"))
+        self.players_part = _labelled(_("Players at the table"), self.players)
+        self.names = ft.TextField(label=_("Player names (optional)"), hint_text=_("one per line"), multiline=True,
                                   min_lines=2)
-        self.black = numbers("hand_die_black_faces", "Black hands", lambda i: f"{i} of {hand_die(i).sides}")
-        self.black_part = _labelled("Hand die: faces showing the black hand", self.black)
-        self.reveal = ft.TextField(label="Cards revealed", value=", ".join(map(str, default.reveal_table)),
+        self.black = numbers("hand_die_black_faces", _("Black hands"),
+                             lambda i: _("{n} of {sides}", n=i, sides=hand_die(i).sides))
+        self.black_part = _labelled(_("Hand die: faces showing the black hand"), self.black)
+        self.reveal = ft.TextField(label=_("Cards revealed"), value=", ".join(map(str, default.reveal_table)),
                                    multiline=True, min_lines=1)  # wraps at a large text size, all of it in sight
-        self.reveal_part = _labelled(f"Cards the Machine reveals at hand card level 0..{MAX_LEVEL}", self.reveal)
+        self.reveal_part = _labelled(_("Cards the Machine reveals at hand card level 0..{max}", max=MAX_LEVEL),
+                                     self.reveal)
         self._changed(update=False)
 
     def _choose(self, value: str) -> None:
@@ -973,7 +1001,7 @@ class SetupForm:
     def _changed(self, *, update: bool) -> None:
         people = self.chosen == "people"
         self.opponent.controls = [
-            wide_button(words, lambda e, v=value: self._choose(v), filled=value == self.chosen,
+            wide_button(_(words), lambda e, v=value: self._choose(v), filled=value == self.chosen,
                         icon=ft.Icons.CHECK if value == self.chosen else None)
             for value, words in OPPONENTS.items()]
         self.abyss_row.visible = not people  # against people the app always tracks The Abyss
@@ -992,7 +1020,8 @@ class SetupForm:
     def collect(self) -> dict:
         parts = (self.reveal.value or "").replace(",", " ").split()
         if not all(p.isdigit() for p in parts):
-            raise InputError(f"{self.reveal_spec.label}: whole numbers, e.g. {', '.join(map(str, DEFAULT_REVEAL))}.")
+            raise InputError(_("{field}: whole numbers, e.g. {example}.", field=_(self.reveal_spec.label),
+                               example=", ".join(map(str, DEFAULT_REVEAL))))
         people = self.chosen == "people"
         return {
             "opponent": self.chosen, "abyss": people or bool(self.abyss.value),

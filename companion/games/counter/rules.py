@@ -30,7 +30,7 @@ class State(Model):
 
 class Add(Model):
     kind: Literal["add"] = "add"
-    amount: int = Field(ge=-1000, le=1000, description="Amount")
+    amount: int = Field(ge=-1000, le=1000, description=N_("Amount"))
 
 
 class Roll(Model):
@@ -86,7 +86,7 @@ def outcome(state: State) -> Optional[Msg]:
 GAME = Game(
     key="counter",
     title="Counter (test game)",
-    summary="A counter for testing the log.",
+    summary=Msg("A counter for testing the log."),
     Settings=Settings,
     State=State,
     Action=Action,

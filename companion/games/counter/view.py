@@ -16,7 +16,7 @@ def panel(frame) -> ft.Control:
     guard = frame.app.guard
     return section(
         _("Counter"),
-        track("Value", state.value, identifier="counter-value", low=0, high=state.cap, sizes=frame.app.sizes,
+        track(_("Value"), state.value, identifier="counter-value", low=0, high=state.cap, sizes=frame.app.sizes,
               on_minus=guard(lambda e: frame.dispatch(Add(amount=-1))),
               on_plus=guard(lambda e: frame.dispatch(Add(amount=1)))),
         wide_button(_("Roll a d6 onto it"), guard(lambda e: frame.dispatch(Roll(), pulse=True)), icon=ft.Icons.CASINO),

@@ -30,8 +30,8 @@ from math import factorial
 from operator import itemgetter, mul
 from typing import Literal, Optional
 
-from companion.games.base import percent
 from companion.games.save_the_singularity import rules
+from companion.i18n import Lang, Msg, NMsg, Percent, fmt_number
 from companion.games.save_the_singularity.rules import State
 
 # --- One throw of n dice: a chance node with exact outcomes ----------------------------------------
@@ -358,7 +358,19 @@ class Odds:
     win_if_stop: Optional[float]  # None before the turn's first throw (it can't be skipped)
     win_if_press: float
     hint: Optional[Literal["stop", "press_on"]]
-    reason: str
+    reason: Msg  # said in the phone's language
+
+
+class OneDecimal:
+    """A number with one decimal, as a message's parameter: 2.0 → '2.0' / '2,0'."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float):
+        self.value = float(value)
+
+    def render(self, language: Optional[Lang] = None) -> str:
+        return fmt_number(self.value, 1, lang=language)
 
 
 def odds(state: State) -> Optional[Odds]:
@@ -373,22 +385,35 @@ def odds(state: State) -> Optional[Odds]:
     chance, gain = bust_chance(pool), expected_points(risk, pool)
     press = turn.press_value(risk, pool)
     if state.phase == "start":
-        return Odds(pool, chance, risk, gain, None, press, None,
-                    f"The turn starts with a throw of {pool} {'die' if pool == 1 else 'dice'}; "
-                    f"{_pct(chance)} chance it busts. The team's chance to win: {_pct(press)}.")
+        return Odds(pool, chance, risk, gain, None, press, None, NMsg(
+            "The turn starts with a throw of {n} die; {chance} chance it busts. The team's chance to win: {win}.",
+            "The turn starts with a throw of {n} dice; {chance} chance it busts. The team's chance to win: {win}.",
+            pool, chance=_pct(chance), win=_pct(press)))
     stop = turn.stop_value(risk)
     if state.team + risk >= rules.team_target(state):
         return Odds(pool, chance, risk, gain, 1.0, press, "stop",
-                    f"Stop: banking {risk} reaches the target of {rules.team_target(state)} — the team wins now.")
+                    Msg("Stop: banking {risk} reaches the target of {target} — the team wins now.", risk=risk,
+                        target=rules.team_target(state)))
     hint: Literal["stop", "press_on"] = "press_on" if press > stop else "stop"
-    odds_words = (
-        f"{_pct(press)} chance to win if you press on, {_pct(stop)} if you stop now; "
-        f"the next {pool} dice bust {_pct(chance)} of the time, losing the {risk} at risk, "
-        f"and leave {float(gain):.1f} at risk on average."
-    )
+    words = dict(press=_pct(press), stop=_pct(stop), pool=pool, chance=_pct(chance), risk=risk,
+                 average=OneDecimal(float(gain)))
     close = abs(press - stop) < 0.005
-    lead = {"press_on": "Press on", "stop": "Stop"}[hint] + (" (it's close)" if close else "")
-    return Odds(pool, chance, risk, gain, stop, press, hint, f"{lead}: {odds_words}")
+    if hint == "press_on" and close:
+        reason = Msg("Press on (it's close): {press} chance to win if you press on, {stop} if you stop now; the next "
+                     "{pool} dice bust {chance} of the time, losing the {risk} at risk, and leave {average} at risk on "
+                     "average.", **words)
+    elif hint == "press_on":
+        reason = Msg("Press on: {press} chance to win if you press on, {stop} if you stop now; the next {pool} dice "
+                     "bust {chance} of the time, losing the {risk} at risk, and leave {average} at risk on average.",
+                     **words)
+    elif close:
+        reason = Msg("Stop (it's close): {press} chance to win if you press on, {stop} if you stop now; the next "
+                     "{pool} dice bust {chance} of the time, losing the {risk} at risk, and leave {average} at risk on "
+                     "average.", **words)
+    else:
+        reason = Msg("Stop: {press} chance to win if you press on, {stop} if you stop now; the next {pool} dice bust "
+                     "{chance} of the time, losing the {risk} at risk, and leave {average} at risk on average.", **words)
+    return Odds(pool, chance, risk, gain, stop, press, hint, reason)
 
 
 def prepare(state: State) -> None:
@@ -397,5 +422,5 @@ def prepare(state: State) -> None:
     future_table(rules.team_target(state), rules.world_target(state), state.settings.max_pool)
 
 
-def _pct(x) -> str:
-    return percent(x, 1)  # close chances compared side by side: one decimal
+def _pct(x) -> Percent:
+    return Percent(x, 1)  # close chances compared side by side: one decimal

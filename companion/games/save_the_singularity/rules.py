@@ -34,11 +34,12 @@ chance from `odds.bust_chance`. Events are typed (see `apply`); `moves` lists wh
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterable, Literal, NamedTuple, Optional, Union
+from typing import Annotated, Any, Iterable, Literal, NamedTuple, Optional, Union, get_args
 
 from pydantic import Field, field_validator, model_validator
 
 from companion.games.base import Dice, DieSpec, Event, Game, InputError, Model, Move, Outcome, RuleError, event, throw
+from companion.i18n import N_, Msg, NMsg
 
 TEAM_POINTS_PER_PLAYER = 25
 WORLD_POINTS_PER_PLAYER = 4
@@ -47,7 +48,8 @@ START_POOL = 3
 # --- The dice, as data (odds.py derives its probabilities from these same tables) -----------------
 
 Symbol = Literal["Bug", "Idea", "Progress"]
-D6_SYMBOLS: tuple[Symbol, ...] = ("Bug", "Idea", "Idea", "Progress", "Progress", "Progress")  # faces 1..6
+BUG, IDEA, PROGRESS = get_args(Symbol)
+D6_SYMBOLS: tuple[Symbol, ...] = (BUG, IDEA, IDEA, PROGRESS, PROGRESS, PROGRESS)  # faces 1..6
 
 
 def d6_symbol(face: int) -> Symbol:
@@ -56,14 +58,24 @@ def d6_symbol(face: int) -> Symbol:
 
 
 # The world's d12: which of Bad, +Dice and Stop each face shows (rulebook chart).
+WorldSymbol = Literal["Bad", "+Dice", "Stop"]
+BAD, PLUS_DICE, STOP = get_args(WorldSymbol)
 D12_CHART: dict[int, tuple[str, ...]] = {
-    1: ("Stop",), 2: ("Stop",), 3: ("Stop",),
-    4: ("Bad",), 5: ("Bad",),
-    6: ("+Dice", "Stop"), 7: ("+Dice", "Stop"),
-    8: ("+Dice",),
-    9: ("Bad", "Stop"), 10: ("Bad", "Stop"),
-    11: ("Bad", "+Dice"),
-    12: ("Bad", "+Dice", "Stop"),
+    1: (STOP,), 2: (STOP,), 3: (STOP,),
+    4: (BAD,), 5: (BAD,),
+    6: (PLUS_DICE, STOP), 7: (PLUS_DICE, STOP),
+    8: (PLUS_DICE,),
+    9: (BAD, STOP), 10: (BAD, STOP),
+    11: (BAD, PLUS_DICE),
+    12: (BAD, PLUS_DICE, STOP),
+}
+
+
+# The symbols by name, for the catalog: the view says them with `_(symbol)`; the rules' sentences
+# hold them as messages (`SYMBOL_WORDS`).
+SYMBOL_WORDS: dict[str, Msg] = {
+    "Bug": Msg("Bug"), "Idea": Msg("Idea"), "Progress": Msg("Progress"),
+    "Bad": Msg("Bad"), "+Dice": Msg("+Dice"), "Stop": Msg("Stop"),
 }
 
 
@@ -73,14 +85,31 @@ def _numbers_showing(symbol: str) -> str:
     return str(faces[0]) if len(faces) == 1 else f"{faces[0]}–{faces[-1]}"
 
 
-NO_STOP = "no Stop — roll again"  # what a d12 result without Stop means for the world phase
+NO_STOP = Msg("no Stop — roll again")  # what a d12 result without Stop means for the world phase
+
+# The d12's faces as the table reads them: the number and symbols, and "no Stop" when it has none, so
+# a face that keeps the world phase going says so (`d12_face_name` checks them against the chart).
+D12_FACE_NAMES: tuple[str, ...] = (
+    N_("1 Stop"), N_("2 Stop"), N_("3 Stop"), N_("4 Bad, no Stop"), N_("5 Bad, no Stop"),
+    N_("6 +Dice Stop"), N_("7 +Dice Stop"), N_("8 +Dice, no Stop"), N_("9 Bad Stop"), N_("10 Bad Stop"),
+    N_("11 Bad +Dice, no Stop"), N_("12 Bad +Dice Stop"),
+)
+# The d6's faces as the table enters them (a symbol and the numbers that show it).
+D6_FACE_NAMES: dict[str, str] = {"Bug": N_("Bug (1)"), "Idea": N_("Idea (2–3)"), "Progress": N_("Progress (4–6)")}
 
 
 def d12_face_name(face: int) -> str:
     """A d12 face as the table reads it: its number and symbols, and "no Stop" when it has none
-    ("11 Bad +Dice, no Stop"), so a face that keeps the world phase going says so."""
-    symbols = D12_CHART[face]
-    return f"{face} {' '.join(symbols)}" + ("" if "Stop" in symbols else ", no Stop")
+    ("11 Bad +Dice, no Stop"), so a face that keeps the world phase going says so. The names agree
+    with the chart (and the d6's with its table):
+
+    >>> all(d12_face_name(f) == " ".join([str(f), *D12_CHART[f]]) + ("" if "Stop" in D12_CHART[f] else ", no Stop")
+    ...     for f in D12_CHART)
+    True
+    >>> all(D6_FACE_NAMES[s] == f"{s} ({_numbers_showing(s)})" for s in D6_SYMBOLS)
+    True
+    """
+    return D12_FACE_NAMES[face - 1]
 
 
 # The dice as a table enters them. The book plays with plain numbered dice, but on the d6 only the
@@ -88,7 +117,7 @@ def d12_face_name(face: int) -> str:
 # and a face is recorded as the lowest number with its symbol. On the d12 every face is its own
 # button, named with its number and symbols ("11 Bad +Dice, no Stop"): the table taps the number it
 # sees and reads what it means, rather than looking a number up in the chart.
-D6 = DieSpec(sides=6, faces=tuple(f"{s} ({_numbers_showing(s)})" for s in D6_SYMBOLS), name="d6")
+D6 = DieSpec(sides=6, faces=tuple(D6_FACE_NAMES[s] for s in D6_SYMBOLS), name="d6")
 D12 = DieSpec(sides=12, faces=tuple(d12_face_name(face) for face in range(1, 13)), name="d12")
 
 # --- Roles -----------------------------------------------------------------------------------------
@@ -101,22 +130,25 @@ ROLES: tuple[str, ...] = (
     "rationalist", "mathematician", "computer_scientist",
     "programmer", "venture_capitalist", "media_liaison",
 )
-ROLE_NAMES: dict[str, str] = {
-    "rationalist": "Rationalist",
-    "mathematician": "Mathematician",
-    "computer_scientist": "Computer Scientist",
-    "programmer": "Programmer",
-    "venture_capitalist": "Venture Capitalist",
-    "media_liaison": "Media Liaison",
+# A role's name as a message (in the rules' sentences: said in each phone's language) ...
+ROLE_WORDS: dict[str, Msg] = {
+    "rationalist": Msg("Rationalist"),
+    "mathematician": Msg("Mathematician"),
+    "computer_scientist": Msg("Computer Scientist"),
+    "programmer": Msg("Programmer"),
+    "venture_capitalist": Msg("Venture Capitalist"),
+    "media_liaison": Msg("Media Liaison"),
 }
-ROLE_POWERS: dict[str, str] = {
-    "rationalist": "Reroll all dice of the current throw.",
-    "mathematician": "A player starts their turn with only 1 die (+Dice owed are forfeited).",
-    "computer_scientist": "Reroll the current throw's Idea dice; Bugs among them are ignored.",
-    "programmer": "Reroll the current throw's Bug dice.",
-    "venture_capitalist": "Before a throw of X dice: roll X ignoring Bugs, then X more not ignoring "
-    "Bugs. Both score; Ideas from both grow the pool.",
-    "media_liaison": "A d12 result also counts as Stop.",
+# ... and as its English words (what standings and exports keep; a view says it with `_(name)`).
+ROLE_NAMES: dict[str, str] = {role: word.msgid for role, word in ROLE_WORDS.items()}
+ROLE_POWERS: dict[str, Msg] = {
+    "rationalist": Msg("Reroll all dice of the current throw."),
+    "mathematician": Msg("A player starts their turn with only 1 die (+Dice owed are forfeited)."),
+    "computer_scientist": Msg("Reroll the current throw's Idea dice; Bugs among them are ignored."),
+    "programmer": Msg("Reroll the current throw's Bug dice."),
+    "venture_capitalist": Msg("Before a throw of X dice: roll X ignoring Bugs, then X more not ignoring "
+                              "Bugs. Both score; Ideas from both grow the pool."),
+    "media_liaison": Msg("A d12 result also counts as Stop."),
 }
 # Powers that act on a throw already made (offered after every throw, before a bust is applied).
 THROW_POWERS = ("rationalist", "computer_scientist", "programmer")
@@ -149,44 +181,43 @@ class Player(Model):
     def _name_not_blank(cls, name: str) -> str:
         name = name.strip()
         if not name:
-            raise ValueError("A player's name must have 1 to 40 characters (got a blank name).")
+            raise ValueError(Msg("A player's name must have 1 to 40 characters (got a blank name)."))
         return name
+
+
+TIMINGS = (N_("before roll"), N_("after roll"))  # the Media Liaison's timings as a settings form says them
 
 
 class Settings(Model):
     players: list[Player] = Field(
         default_factory=lambda: [Player(name="Player 1", role="rationalist")],
-        description="Players in turn order, each with a role",
+        description=N_("Players in turn order, each with a role"),
     )
-    max_pool: int = Field(12, ge=START_POOL, le=12, description="Most dice in one throw (the box has 12d6)")
+    max_pool: int = Field(12, ge=START_POOL, le=12, description=N_("Most dice in one throw (the box has 12d6)"))
     media_liaison_timing: Literal["before_roll", "after_roll"] = Field(
-        "before_roll", description="Media Liaison declared before the d12 is rolled, or after seeing it"
+        "before_roll", description=N_("Media Liaison declared before the d12 is rolled, or after seeing it")
     )
 
     @field_validator("players")
     @classmethod
     def _players_ok(cls, players: list[Player]) -> list[Player]:
         if not players:
-            raise ValueError("Save the Singularity needs 1 or more players (got 0).")
+            raise ValueError(Msg("Save the Singularity needs 1 or more players (got 0)."))
         names = [p.name.casefold() for p in players]
         for p in players:
             if names.count(p.name.casefold()) > 1:
-                raise ValueError(f"Each player needs a different name ({p.name!r} appears twice).")
+                raise ValueError(Msg("Each player needs a different name ({name} appears twice).", name=repr(p.name)))
         # Roles repeat only when players outnumber the six roles: then all six must be in play.
         roles = [p.role for p in players]
         needed = min(len(players), len(ROLES))
         if len(set(roles)) < needed:
             if len(players) <= len(ROLES):
                 twice = next(r for r in roles if roles.count(r) > 1)
-                raise ValueError(
-                    f"With {len(players)} players each needs a different role "
-                    f"({ROLE_NAMES[twice]} is taken twice)."
-                )
-            missing = ", ".join(ROLE_NAMES[r] for r in ROLES if r not in roles)
-            raise ValueError(
-                f"With {len(players)} players all six roles must be taken before any repeats "
-                f"(missing: {missing})."
-            )
+                raise ValueError(Msg("With {n} players each needs a different role ({role} is taken twice).",
+                                     n=len(players), role=ROLE_WORDS[twice]))
+            missing = _listed([ROLE_WORDS[r] for r in ROLES if r not in roles])
+            raise ValueError(Msg("With {n} players all six roles must be taken before any repeats (missing: {missing}).",
+                                 n=len(players), missing=missing))
         return players
 
 
@@ -374,29 +405,33 @@ def player_name(state: State, index: int) -> str:
     return state.settings.players[index].name
 
 
+IGNORED_BUG = N_("Bug (ignored)")  # die_symbol's word for a Bug whose Bugs don't count
+
+
 def die_symbol(die: Die) -> str:
     """What the view writes under a die: Bug / Idea / Progress, or 'Bug (ignored)'."""
     symbol = d6_symbol(die.face)
-    return "Bug (ignored)" if symbol == "Bug" and die.bugs_ignored else symbol
+    return IGNORED_BUG if symbol == "Bug" and die.bugs_ignored else symbol
 
 
-def throw_parts(state: State) -> list[tuple[str, list[Die]]]:
+def throw_parts(state: State) -> list[tuple[Msg, list[Die]]]:
     """The current (or last) throw as the table made it, each part with its caption: one throw, or
     the Venture Capitalist's two apart — throw 1 ignoring Bugs, then throw 2 counting them."""
     half, n = state.vc_half, len(state.throw)
     if not half:
-        return [(f"This throw ({n} {_dice(n)})", list(state.throw))]
+        return [(NMsg("This throw ({n} die)", "This throw ({n} dice)", n), list(state.throw))]
     rest = n - half
-    return [(f"Throw 1 · {half} {_dice(half)}, Bugs ignored", state.throw[:half]),
-            (f"Throw 2 · {rest} {_dice(rest)}, Bugs count", state.throw[half:])]
+    return [(NMsg("Throw 1 · {n} die, Bugs ignored", "Throw 1 · {n} dice, Bugs ignored", half), state.throw[:half]),
+            (NMsg("Throw 2 · {n} die, Bugs count", "Throw 2 · {n} dice, Bugs count", rest), state.throw[half:])]
 
 
-def throw_tally(state: State) -> str:
+def throw_tally(state: State) -> Msg:
     """The current throw in words, the Venture Capitalist's two throws apart:
     "throw 1: 0 Bugs, 1 Idea, 2 Progress (1 Bug ignored); throw 2: 1 Bug, 2 Ideas, 0 Progress"."""
     if not state.vc_half:
         return tally(state.throw)
-    return "; ".join(f"throw {i}: {tally(dice)}" for i, (_, dice) in enumerate(throw_parts(state), start=1))
+    (_, first), (_, second) = throw_parts(state)
+    return Msg("throw 1: {first}; throw 2: {second}", first=tally(first), second=tally(second))
 
 
 def count_bugs(throw: list[Die]) -> int:
@@ -432,42 +467,45 @@ def next_pool(state: State) -> int:
     return state.pool
 
 
-def outcome(state: State) -> Optional[str]:
+def outcome(state: State) -> Optional[Msg]:
     if state.team >= team_target(state):
-        return "Won"
+        return Msg("Won")
     if state.world >= world_target(state):
-        return "Lost"
+        return Msg("Lost")
     return None
 
 
-def headline(state: State) -> str:
+def headline(state: State) -> Msg:
+    turn = state.turn
     if state.phase == "over":
-        return f"Turn {state.turn} · game over"  # the campaign status adds Won or Lost
+        return Msg("Turn {turn} · game over", turn=turn)  # the campaign status adds Won or Lost
     name = player_name(state, state.current)
-    step = {
-        "start": f"{state.pool} {_dice(state.pool)} to roll",
-        "throw": "bust!" if is_bust(state) else f"{at_risk(state)} at risk",
-        "world": "the world rolls",
-    }[state.phase]
-    return f"Turn {state.turn} · {name} · {step}"
+    if state.phase == "start":
+        return NMsg("Turn {turn} · {name} · {n} die to roll", "Turn {turn} · {name} · {n} dice to roll", state.pool,
+                    turn=turn, name=name)
+    if state.phase == "throw" and is_bust(state):
+        return Msg("Turn {turn} · {name} · bust!", turn=turn, name=name)
+    if state.phase == "throw":
+        return Msg("Turn {turn} · {name} · {at_risk} at risk", turn=turn, name=name, at_risk=at_risk(state))
+    return Msg("Turn {turn} · {name} · the world rolls", turn=turn, name=name)
 
 
-def start_pool_words(state: State) -> str:
+def start_pool_words(state: State) -> Msg:
     """Why the turn starts with this many dice: "3 + 2 owed by the world", "the Mathematician's 1 die"."""
     owed = state.pool - START_POOL
     if owed > 0:
-        return f"{START_POOL} + {owed} owed by the world"
+        return Msg("{start} + {owed} owed by the world", start=START_POOL, owed=owed)
     if state.pool < START_POOL:
-        return "the Mathematician's 1 die"
-    return f"{START_POOL} to start"
+        return Msg("the Mathematician's 1 die")
+    return Msg("{start} to start", start=START_POOL)
 
 
-def throw_help(state: State) -> str:
-    return (f"Progress adds to the points at risk; each Idea adds a die to the next throw (at most "
-            f"{state.settings.max_pool}); two or more Bugs in one throw bust.")
+def throw_help(state: State) -> Msg:
+    return Msg("Progress adds to the points at risk; each Idea adds a die to the next throw (at most {max}); "
+               "two or more Bugs in one throw bust.", max=state.settings.max_pool)
 
 
-WORLD_HELP = "The d12 is rolled until a face with Stop. Bad: world +1. +Dice: the next player rolls one more die."
+WORLD_HELP = Msg("The d12 is rolled until a face with Stop. Bad: world +1. +Dice: the next player rolls one more die.")
 
 
 def researcher_result(state: State) -> tuple[bool, int]:
@@ -500,24 +538,24 @@ def world_rows(state: State) -> list[WorldRow]:
     return rows
 
 
-def describe(action: Action) -> str:
+def describe(action: Action) -> Msg:
     plain = {
-        "roll": "roll the dice",
-        "press_on": "press on",
-        "stop": "stop and bank",
-        "take_bust": "take the bust",
-        "roll_d12": "roll the d12",
+        "roll": Msg("roll the dice"),
+        "press_on": Msg("press on"),
+        "stop": Msg("stop and bank"),
+        "take_bust": Msg("take the bust"),
+        "roll_d12": Msg("roll the d12"),
     }
     if action.kind in plain:
         return plain[action.kind]
-    return f"{ROLE_NAMES[action.kind]} power (player {action.by + 1})"
+    return Msg("{role} power (player {number})", role=ROLE_WORDS[action.kind], number=action.by + 1)
 
 
-def label(state: State, action: Action) -> str:
+def label(state: State, action: Action) -> Msg:
     """`describe` with the player who uses a power named ("Ada's Venture Capitalist power"), for undo
     and the history."""
     if isinstance(action, POWER_ACTIONS):
-        return f"{player_name(state, action.by)}'s {ROLE_NAMES[action.kind]} power"
+        return Msg("{player}'s {role} power", player=player_name(state, action.by), role=ROLE_WORDS[action.kind])
     return describe(action)
 
 
@@ -536,58 +574,61 @@ def legal_actions(state: State) -> list:
     return [a for a in _candidates(state) if why_not(state, a) is None]
 
 
-def why_not(state: State, action: Action) -> Optional[str]:
+def why_not(state: State, action: Action) -> Optional[Msg]:
     """None if the action is allowed now, else the reason in words."""
     if state.phase == "over":
-        return f"The game is over ({outcome(state)})."
+        return Msg("The game is over ({outcome}).", outcome=outcome(state))
     kind = action.kind
     if isinstance(action, POWER_ACTIONS):
         last = len(state.settings.players) - 1
         if not 0 <= action.by <= last:
-            return f"The player using a power is numbered 0 to {last} (got {action.by})."
+            return Msg("The player using a power is numbered 0 to {last} (got {got}).", last=last,
+                       got=str(action.by))
         player = state.settings.players[action.by]
         if player.role != kind:
-            return f"{player.name} is the {ROLE_NAMES[player.role]}, not the {ROLE_NAMES[kind]}."
+            return Msg("{player} is the {role}, not the {power}.", player=player.name, role=ROLE_WORDS[player.role],
+                       power=ROLE_WORDS[kind])
         if state.powers_used[action.by]:
-            return f"{player.name} has already used the {ROLE_NAMES[kind]} power (once per game)."
+            return Msg("{player} has already used the {role} power (once per game).", player=player.name,
+                       role=ROLE_WORDS[kind])
     phase = state.phase
     bust = is_bust(state)
     if kind == "roll":
-        return None if phase == "start" else "The turn's first throw has been made."
+        return None if phase == "start" else Msg("The turn's first throw has been made.")
     if kind in ("press_on", "stop"):
         if phase != "throw":
-            return "Stop or press on after a throw."
-        return "This throw busts: take the bust (or use a reroll power)." if bust else None
+            return Msg("Stop or press on after a throw.")
+        return Msg("This throw busts: take the bust (or use a reroll power).") if bust else None
     if kind == "take_bust":
-        return None if bust else "Only a throw with two or more Bugs busts."
+        return None if bust else Msg("Only a throw with two or more Bugs busts.")
     if kind == "roll_d12":
-        return None if phase == "world" else "The d12 is rolled in the world phase."
+        return None if phase == "world" else Msg("The d12 is rolled in the world phase.")
     if kind == "mathematician":
         if phase != "start":
-            return "The Mathematician acts before a turn's first throw."
-        return "The pool is already 1 die." if state.pool <= 1 else None
+            return Msg("The Mathematician acts before a turn's first throw.")
+        return Msg("The pool is already 1 die.") if state.pool <= 1 else None
     if kind == "venture_capitalist":
         if phase == "start" or (phase == "throw" and not bust):
             return None
-        return "The Venture Capitalist acts right before a throw (the first, or pressing on)."
+        return Msg("The Venture Capitalist acts right before a throw (the first, or pressing on).")
     if kind in THROW_POWERS:
         if phase != "throw":
-            return f"The {ROLE_NAMES[kind]} acts on a throw just made."
+            return Msg("The {role} acts on a throw just made.", role=ROLE_WORDS[kind])
         if kind == "computer_scientist" and count_ideas(state.throw) == 0:
-            return "This throw has no Idea dice to reroll."
+            return Msg("This throw has no Idea dice to reroll.")
         if kind == "computer_scientist" and bust:
             # Its reroll leaves the Bugs that bust in place, so it can't change the outcome.
-            return "Rerolling the Ideas can't undo a bust: the Bugs stay."
+            return Msg("Rerolling the Ideas can't undo a bust: the Bugs stay.")
         if kind == "programmer" and count_bugs(state.throw) == 0:
-            return "This throw has no Bugs to reroll."
+            return Msg("This throw has no Bugs to reroll.")
         return None
     if kind == "media_liaison":
         if phase != "world":
-            return "The Media Liaison acts on the world's d12."
+            return Msg("The Media Liaison acts on the world's d12.")
         if state.settings.media_liaison_timing == "after_roll" and not state.world_rolls:
-            return "Roll the d12 first: the Media Liaison then makes that result count as Stop."
+            return Msg("Roll the d12 first: the Media Liaison then makes that result count as Stop.")
         return None
-    return f"Unknown action {kind!r}."  # pragma: no cover - the union admits no other kinds
+    return Msg("Unknown action {kind}.", kind=repr(kind))  # pragma: no cover - the union admits no other kinds
 
 
 def moves(state: State) -> list[Move]:
@@ -606,42 +647,59 @@ def moves(state: State) -> list[Move]:
     return out
 
 
-def move_label(state: State, action: Action) -> str:
+def move_label(state: State, action: Action) -> Msg:
     """The words on an action's button now ("Press on with 5 dice", "Bea (Programmer): reroll the 2 Bug dice")."""
     kind = action.kind
     if kind == "roll":
-        return f"Roll {state.pool} {_dice(state.pool)}"
+        return NMsg("Roll {n} die", "Roll {n} dice", state.pool)
     if kind == "press_on":
-        pool = next_pool(state)
-        return f"Press on with {pool} {_dice(pool)}"
+        return NMsg("Press on with {n} die", "Press on with {n} dice", next_pool(state))
     if kind == "stop":
-        return f"Stop and bank {at_risk(state)}"
+        return Msg("Stop and bank {points}", points=at_risk(state))
     if kind == "take_bust":
-        return f"Take the bust (lose {state.risk_before_throw})"
+        return Msg("Take the bust (lose {points})", points=state.risk_before_throw)
     if kind == "roll_d12":
-        return "Roll the d12"
-    owner = _owner(state, action)
+        return Msg("Roll the d12")
+    who = _who(state, action)
     if kind == "rationalist":
-        return f"{owner}: reroll all {len(state.throw)} dice"
+        return Msg("{player} ({role}): reroll all {n} dice", n=len(state.throw), **who)
     if kind == "programmer":
-        n = count_bugs(state.throw)
-        return f"{owner}: reroll the {n} Bug {_dice(n)}"
+        return NMsg("{player} ({role}): reroll the {n} Bug die", "{player} ({role}): reroll the {n} Bug dice",
+                    count_bugs(state.throw), **who)
     if kind == "computer_scientist":
-        n = count_ideas(state.throw)
-        return f"{owner}: reroll the {n} Idea {_dice(n)}, Bugs ignored"
+        return NMsg("{player} ({role}): reroll the {n} Idea die, Bugs ignored",
+                    "{player} ({role}): reroll the {n} Idea dice, Bugs ignored", count_ideas(state.throw), **who)
     if kind == "venture_capitalist":
         n = next_pool(state)
-        verb = "roll" if state.phase == "start" else "press on with"
-        return f"{owner}: {verb} {n} {_dice(n)} ignoring Bugs + {n} more"
+        if state.phase == "start":
+            return NMsg("{player} ({role}): roll {n} die ignoring Bugs + {n} more",
+                        "{player} ({role}): roll {n} dice ignoring Bugs + {n} more", n, **who)
+        return NMsg("{player} ({role}): press on with {n} die ignoring Bugs + {n} more",
+                    "{player} ({role}): press on with {n} dice ignoring Bugs + {n} more", n, **who)
     if kind == "mathematician":
-        return f"{owner}: {player_name(state, state.current)} starts with only 1 die"
+        return Msg("{player} ({role}): {current} starts with only 1 die", current=player_name(state, state.current),
+                   **who)
     if state.settings.media_liaison_timing == "before_roll" or not state.world_rolls:
-        return f"{owner}: roll the d12, it counts as Stop"
-    return f"{owner}: the {state.world_rolls[-1].face} counts as Stop"
+        return Msg("{player} ({role}): roll the d12, it counts as Stop", **who)
+    return Msg("{player} ({role}): the {face} counts as Stop", face=state.world_rolls[-1].face, **who)
 
 
-def _owner(state: State, action) -> str:
-    return f"{player_name(state, action.by)} ({ROLE_NAMES[action.kind]})"
+def _who(state: State, action) -> dict[str, Any]:
+    """The `player` and `role` of a power's user, for a message: "{player} ({role}): ..."."""
+    return {"player": player_name(state, action.by), "role": ROLE_WORDS[action.kind]}
+
+
+def _owner(state: State, action) -> Msg:
+    return Msg("{player} ({role})", **_who(state, action))
+
+
+def _listed(items: list, separator: str = ", ") -> Any:
+    """Texts one after another, separated by commas ("Ada (Programmer), Bo (Rationalist)"), each said
+    in the phone's language; "" for none."""
+    out: Any = ""
+    for i, item in enumerate(items):
+        out = item if i == 0 else out + separator + item
+    return out
 
 
 # --- Applying an action ----------------------------------------------------------------------------
@@ -671,7 +729,8 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
     if isinstance(action, POWER_ACTIONS):
         count = len(state.settings.players)
         if not 0 <= action.by < count:
-            raise InputError(f"The player using a power is numbered 0 to {count - 1} (got {action.by}).")
+            raise InputError(Msg("The player using a power is numbered 0 to {last} (got {got}).", last=count - 1,
+                                 got=str(action.by)))
     reason = why_not(state, action)
     if reason is not None:
         raise RuleError(reason)
@@ -709,11 +768,12 @@ def _stop(s: State, action: Stop, dice: Dice, events: list[Event]) -> None:
     s.team += points
     name = player_name(s, s.current)
     events.append(event(
-        "bank", f"{name} stops and banks {points} {_points(points)}: team {before} → {s.team} "
-                f"(target {team_target(s)}).",
+        "bank", NMsg("{player} stops and banks {n} point: team {before} → {team} (target {target}).",
+                     "{player} stops and banks {n} points: team {before} → {team} (target {target}).", points,
+                     player=name, before=before, team=s.team, target=team_target(s)),
         player=name, points=points, team=s.team, target=team_target(s)))
     if s.team >= team_target(s):
-        _game_over(s, events, "team", f"The team reaches {team_target(s)} points: the team wins.")
+        _game_over(s, events, "team", Msg("The team reaches {target} points: the team wins.", target=team_target(s)))
     else:
         _start_world_phase(s, events)
 
@@ -728,18 +788,19 @@ def _roll_d12(s: State, action: RollD12, dice: Dice, events: list[Event]) -> Non
 
 def _rationalist(s: State, action: Rationalist, dice: Dice, events: list[Event]) -> None:
     n, half = len(s.throw), s.vc_half
-    events.append(_power_event(s, action, f"reroll all {n} dice of the throw"))
+    events.append(_power_event(s, action, Msg("{player} ({role}): reroll all {n} dice of the throw.", n=n,
+                                              **_who(s, action))))
     before = [d.face for d in s.throw]
-    why = f"the Rationalist reroll of all {n} dice"
     # A reroll of the whole throw is the throw made again: only the Venture Capitalist's first
     # half ignores Bugs (a Computer Scientist's earlier reroll no longer applies to the new dice),
     # so the table rerolls that half apart from the rest.
     if half:
-        faces = (_throw_d6(s, dice, half, f"{why}: throw 1, the {half} that ignore Bugs", lost=None)
-                 + _throw_d6(s, dice, n - half, f"{why}: throw 2, the {n - half} that count Bugs",
-                             lost=s.risk_before_throw))
+        faces = (_throw_d6(s, dice, half, Msg("the Rationalist reroll of all {n} dice: throw 1, the {half} that "
+                                              "ignore Bugs", n=n, half=half), lost=None)
+                 + _throw_d6(s, dice, n - half, Msg("the Rationalist reroll of all {n} dice: throw 2, the {rest} that "
+                                                    "count Bugs", n=n, rest=n - half), lost=s.risk_before_throw))
     else:
-        faces = _throw_d6(s, dice, n, why, lost=s.risk_before_throw)
+        faces = _throw_d6(s, dice, n, Msg("the Rationalist reroll of all {n} dice", n=n), lost=s.risk_before_throw)
     s.throw = [Die(face=f, bugs_ignored=i < half) for i, f in enumerate(faces)]
     s.throw_bust_chance = _bust_chance(n - half)
     _throw_event(s, events, "rationalist", list(range(n)), before)
@@ -749,9 +810,12 @@ def _rationalist(s: State, action: Rationalist, dice: Dice, events: list[Event])
 def _computer_scientist(s: State, action: ComputerScientist, dice: Dice, events: list[Event]) -> None:
     picks = [i for i, d in enumerate(s.throw) if d6_symbol(d.face) == "Idea"]
     k = len(picks)
-    events.append(_power_event(s, action, f"reroll the {k} Idea {_dice(k)}, Bugs among them ignored"))
+    events.append(_power_event(s, action, NMsg(
+        "{player} ({role}): reroll the {n} Idea die, Bugs among them ignored.",
+        "{player} ({role}): reroll the {n} Idea dice, Bugs among them ignored.", k, **_who(s, action))))
     before = [s.throw[i].face for i in picks]
-    faces = _throw_d6(s, dice, k, f"the Computer Scientist reroll of {k} Idea {_dice(k)} (Bugs ignored)", lost=None)
+    faces = _throw_d6(s, dice, k, NMsg("the Computer Scientist reroll of {n} Idea die (Bugs ignored)",
+                                       "the Computer Scientist reroll of {n} Idea dice (Bugs ignored)", k), lost=None)
     for i, face in zip(picks, faces):
         s.throw[i] = Die(face=face, bugs_ignored=True)
     s.throw_bust_chance = 0.0  # the new dice's Bugs are ignored, and the throw didn't bust
@@ -762,9 +826,11 @@ def _computer_scientist(s: State, action: ComputerScientist, dice: Dice, events:
 def _programmer(s: State, action: Programmer, dice: Dice, events: list[Event]) -> None:
     picks = [i for i, d in enumerate(s.throw) if d.face == 1 and not d.bugs_ignored]
     k = len(picks)
-    events.append(_power_event(s, action, f"reroll the {k} Bug {_dice(k)}"))
+    events.append(_power_event(s, action, NMsg("{player} ({role}): reroll the {n} Bug die.",
+                                               "{player} ({role}): reroll the {n} Bug dice.", k, **_who(s, action))))
     before = [s.throw[i].face for i in picks]
-    faces = _throw_d6(s, dice, k, f"the Programmer reroll of {k} Bug {_dice(k)}", lost=s.risk_before_throw)
+    faces = _throw_d6(s, dice, k, NMsg("the Programmer reroll of {n} Bug die", "the Programmer reroll of {n} Bug dice", k),
+                      lost=s.risk_before_throw)
     for i, face in zip(picks, faces):
         s.throw[i] = Die(face=face, bugs_ignored=False)
     s.throw_bust_chance = _bust_chance(k)  # every Bug that counted is rerolled: only the new dice can bust
@@ -775,8 +841,8 @@ def _programmer(s: State, action: Programmer, dice: Dice, events: list[Event]) -
 def _mathematician(s: State, action: Mathematician, dice: Dice, events: list[Event]) -> None:
     before = s.pool
     events.append(_power_event(
-        s, action, f"{player_name(s, s.current)} starts with only 1 die instead of {before} "
-                   f"(any +Dice owed are forfeited)",
+        s, action, Msg("{player} ({role}): {current} starts with only 1 die instead of {before} (any +Dice owed are "
+                       "forfeited).", current=player_name(s, s.current), before=before, **_who(s, action)),
         pool_before=before, forfeited=max(0, before - START_POOL)))
     s.pool = 1
 
@@ -785,19 +851,23 @@ def _venture_capitalist(s: State, action: VentureCapitalist, dice: Dice, events:
     if s.phase == "throw":
         events.append(_press_on_event(s))
         _keep_throw_and_grow(s)
-    events.append(_power_event(
-        s, action, f"back the throw: {s.pool} {_dice(s.pool)} ignoring Bugs, then {s.pool} more counting Bugs"))
+    events.append(_power_event(s, action, NMsg(
+        "{player} ({role}): back the throw: {n} die ignoring Bugs, then {n} more counting Bugs.",
+        "{player} ({role}): back the throw: {n} dice ignoring Bugs, then {n} more counting Bugs.", s.pool,
+        **_who(s, action))))
     _throw(s, dice, events, "venture_capitalist")
 
 
 def _media_liaison(s: State, action: MediaLiaison, dice: Dice, events: list[Event]) -> None:
     if s.settings.media_liaison_timing == "before_roll":
-        events.append(_power_event(s, action, "this d12 result also counts as Stop"))
+        events.append(_power_event(s, action, Msg("{player} ({role}): this d12 result also counts as Stop.",
+                                                  **_who(s, action))))
         _world_roll(s, dice, True, events)
         return
     last = s.world_rolls[-1]
     s.world_rolls[-1] = WorldRoll(face=last.face, liaison=True)
-    events.append(_power_event(s, action, f"the d12's {last.face} also counts as Stop", face=last.face))
+    events.append(_power_event(s, action, Msg("{player} ({role}): the d12's {face} also counts as Stop.",
+                                              face=last.face, **_who(s, action)), face=last.face))
     _end_turn(s, events)
 
 
@@ -826,16 +896,16 @@ def _bust_chance(counting: int) -> float:
     return float(odds.bust_chance(counting))
 
 
-def _throw_d6(s: State, dice: Dice, count: int, why: str, *, lost: Optional[int]) -> list[int]:
+def _throw_d6(s: State, dice: Dice, count: int, why: Msg, *, lost: Optional[int]) -> list[int]:
     """One throw of `count` d6 by the researcher. `lost`: the points at risk a bust would lose, or
     None for dice whose Bugs are ignored (they can't bust)."""
     if lost is None:
-        outcomes = [Outcome(label="can't bust (Bugs ignored)", probability=1.0)]
+        outcomes = [Outcome(label=Msg("can't bust (Bugs ignored)"), probability=1.0)]
     else:
         p = _bust_chance(count)
-        losing = f", losing {lost} at risk" if lost else ""
-        outcomes = [Outcome(label=f"2 or more Bugs bust{losing}", probability=p),
-                    Outcome(label="0 or 1 Bug: no bust", probability=1.0 - p)]
+        busts = Msg("2 or more Bugs bust, losing {lost} at risk", lost=lost) if lost else Msg("2 or more Bugs bust")
+        outcomes = [Outcome(label=busts, probability=p),
+                    Outcome(label=Msg("0 or 1 Bug: no bust"), probability=1.0 - p)]
     return throw(dice, count, why, die=D6, who=player_name(s, s.current), outcomes=outcomes)
 
 
@@ -846,11 +916,12 @@ def _world_outcomes(s: State, liaison: bool) -> list[Outcome]:
     stop = sum(1 for symbols in faces if "Bad" not in symbols and ("Stop" in symbols or liaison))
     again = len(D12_CHART) - bad - stop
     target = world_target(s)
-    bad_label = "Bad: the world wins" if s.world + 1 >= target else f"Bad: world {s.world + 1} of {target}"
+    bad_label = (Msg("Bad: the world wins") if s.world + 1 >= target
+                 else Msg("Bad: world {world} of {target}", world=s.world + 1, target=target))
     outcomes = [Outcome(label=bad_label, probability=bad / len(D12_CHART)),
-                Outcome(label="Stop, no Bad: the world phase ends", probability=stop / len(D12_CHART))]
+                Outcome(label=Msg("Stop, no Bad: the world phase ends"), probability=stop / len(D12_CHART))]
     if again:
-        outcomes.append(Outcome(label=f"+Dice only, {NO_STOP}", probability=again / len(D12_CHART)))
+        outcomes.append(Outcome(label=Msg("+Dice only, no Stop — roll again"), probability=again / len(D12_CHART)))
     return outcomes
 
 
@@ -862,10 +933,13 @@ def _press_on_event(s: State) -> Event:
     grown = s.pool + ideas
     capped = grown > s.settings.max_pool
     name = player_name(s, s.current)
+    words = dict(player=name, at_risk=at_risk(s), pool=NMsg("{n} die", "{n} dice", s.pool),
+                 ideas=NMsg("{n} Idea", "{n} Ideas", ideas), next=min(grown, s.settings.max_pool))
     return event(
         "press_on",
-        f"{name} presses on with {at_risk(s)} at risk: {s.pool} {_dice(s.pool)} + {ideas} {_plural(ideas, 'Idea')} "
-        f"= {min(grown, s.settings.max_pool)} dice" + (f", capped at {s.settings.max_pool}." if capped else "."),
+        Msg("{player} presses on with {at_risk} at risk: {pool} + {ideas} = {next} dice, capped at {max}.",
+            max=s.settings.max_pool, **words) if capped
+        else Msg("{player} presses on with {at_risk} at risk: {pool} + {ideas} = {next} dice.", **words),
         player=name, at_risk=at_risk(s), pool=s.pool, ideas=ideas, next_pool=min(grown, s.settings.max_pool),
         capped=capped)
 
@@ -882,12 +956,15 @@ def _throw(s: State, dice: Dice, events: list[Event], cause: str) -> None:
     n, name, lost = s.pool, player_name(s, s.current), s.risk_before_throw
     if cause == "venture_capitalist":
         # Two throws, each asked for and shown apart: throw 1 ignores Bugs, throw 2 counts them.
-        ignoring = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw 1 of 2, ignoring Bugs", lost=None)
-        counting = _throw_d6(s, dice, n, f"{name}'s Venture Capitalist throw 2 of 2, counting Bugs", lost=lost)
+        ignoring = _throw_d6(s, dice, n, Msg("{player}'s Venture Capitalist throw 1 of 2, ignoring Bugs", player=name),
+                             lost=None)
+        counting = _throw_d6(s, dice, n, Msg("{player}'s Venture Capitalist throw 2 of 2, counting Bugs", player=name),
+                             lost=lost)
         s.throw = [Die(face=f, bugs_ignored=True) for f in ignoring] + [Die(face=f) for f in counting]
         s.vc_half = n
     else:
-        why = f"{name}'s first throw" if cause == "roll" else f"{name}'s throw, pressing on"
+        why = (Msg("{player}'s first throw", player=name) if cause == "roll"
+               else Msg("{player}'s throw, pressing on", player=name))
         s.throw = [Die(face=f) for f in _throw_d6(s, dice, n, why, lost=lost)]
         s.vc_half = 0
     s.phase = "throw"
@@ -905,15 +982,25 @@ def _throw_event(s: State, events: list[Event], cause: str, picks: list[int], re
     gained = 0 if busts else count_progress(throw_now)
     shows = throw_tally(s)  # a Venture Capitalist's two throws stay apart in words too
     if replaced:
-        text = f"Rerolled {_symbols(replaced)} → {_symbols(thrown)}: the throw shows {shows}"
-        text += "." if busts else f"; {at_risk(s)} at risk this turn."
+        words = dict(before=_symbols(replaced), after=_symbols(thrown), shows=shows)
+        text = (Msg("Rerolled {before} → {after}: the throw shows {shows}.", **words) if busts
+                else Msg("Rerolled {before} → {after}: the throw shows {shows}; {at_risk} at risk this turn.",
+                         at_risk=at_risk(s), **words))
+    elif cause == "venture_capitalist":
+        text = (NMsg("{player} throws twice, {n} die each (Venture Capitalist): {shows}.",
+                     "{player} throws twice, {n} dice each (Venture Capitalist): {shows}.", s.pool,
+                     player=name, shows=shows) if busts
+                else NMsg("{player} throws twice, {n} die each (Venture Capitalist): {shows}; +{gained} at risk "
+                          "({at_risk} this turn).",
+                          "{player} throws twice, {n} dice each (Venture Capitalist): {shows}; +{gained} at risk "
+                          "({at_risk} this turn).", s.pool, player=name, shows=shows, gained=gained,
+                          at_risk=at_risk(s)))
     else:
-        n = s.pool
-        if cause == "venture_capitalist":
-            text = f"{name} throws twice, {n} {_dice(n)} each (Venture Capitalist): {shows}"
-        else:
-            text = f"{name} throws {n} {_dice(n)}: {shows}"
-        text += "." if busts else f"; +{gained} at risk ({at_risk(s)} this turn)."
+        text = (NMsg("{player} throws {n} die: {shows}.", "{player} throws {n} dice: {shows}.", s.pool,
+                     player=name, shows=shows) if busts
+                else NMsg("{player} throws {n} die: {shows}; +{gained} at risk ({at_risk} this turn).",
+                          "{player} throws {n} dice: {shows}; +{gained} at risk ({at_risk} this turn).", s.pool,
+                          player=name, shows=shows, gained=gained, at_risk=at_risk(s)))
     events.append(event(
         "throw", text, player=name, cause=cause, thrown=thrown, replaced=replaced,
         ignoring=sum(1 for i in picks if throw_now[i].bugs_ignored), faces=[d.face for d in throw_now],
@@ -930,9 +1017,10 @@ def _after_throw(s: State, events: list[Event]) -> None:
     if not holders:
         _bust(s, events)
         return
-    offers = ", ".join(f"{player_name(s, a.by)} ({ROLE_NAMES[a.kind]})" for a in holders)
+    offers = _listed([_owner(s, a) for a in holders])
     events.append(event(
-        "bust_pending", f"{count_bugs(s.throw)} Bugs: this throw busts unless a reroll changes it — {offers}.",
+        "bust_pending", Msg("{bugs} Bugs: this throw busts unless a reroll changes it — {offers}.",
+                            bugs=count_bugs(s.throw), offers=offers),
         bugs=count_bugs(s.throw), lost=s.risk_before_throw,
         powers=[{"by": a.by, "role": a.kind, "player": player_name(s, a.by)} for a in holders]))
 
@@ -940,7 +1028,8 @@ def _after_throw(s: State, events: list[Event]) -> None:
 def _bust(s: State, events: list[Event]) -> None:
     lost, bugs = s.risk_before_throw, count_bugs(s.throw)
     events.append(event(
-        "bust", f"Bust: {bugs} Bugs in one throw (two or more bust); {lost} {_points(lost)} at risk lost.",
+        "bust", NMsg("Bust: {bugs} Bugs in one throw (two or more bust); {n} point at risk lost.",
+                     "Bust: {bugs} Bugs in one throw (two or more bust); {n} points at risk lost.", lost, bugs=bugs),
         player=player_name(s, s.current), bugs=bugs, lost=lost, chance=s.throw_bust_chance))
     _start_world_phase(s, events)
 
@@ -948,12 +1037,12 @@ def _bust(s: State, events: list[Event]) -> None:
 def _start_world_phase(s: State, events: list[Event]) -> None:
     s.phase = "world"
     s.world_rolls = []
-    events.append(event("world_phase", "The world phase: roll the d12 until a Stop.",
+    events.append(event("world_phase", Msg("The world phase: roll the d12 until a Stop."),
                         player=player_name(s, s.current)))
 
 
 def _world_roll(s: State, dice: Dice, liaison: bool, events: list[Event]) -> None:
-    why = "the world's roll" + (" (the Media Liaison makes it a Stop)" if liaison else "")
+    why = Msg("the world's roll (the Media Liaison makes it a Stop)") if liaison else Msg("the world's roll")
     [face] = throw(dice, 1, why, die=D12, who=player_name(s, s.current), outcomes=_world_outcomes(s, liaison))
     symbols = D12_CHART[face]
     s.world_rolls.append(WorldRoll(face=face, liaison=liaison))
@@ -961,22 +1050,24 @@ def _world_roll(s: State, dice: Dice, liaison: bool, events: list[Event]) -> Non
     bad = "Bad" in symbols
     if bad:
         s.world += 1
-        parts.append(f"world +1 → {s.world} (target {world_target(s)})")
+        parts.append(Msg("world +1 → {world} (target {target})", world=s.world, target=world_target(s)))
     plus_dice = "+Dice" in symbols and s.world < world_target(s)
     if plus_dice:
         s.owed += 1
-        parts.append(f"next player +1 die ({s.owed} owed)")
+        parts.append(Msg("next player +1 die ({owed} owed)", owed=s.owed))
     stops = "Stop" in symbols or liaison
     if stops:
-        parts.append("stop" + (" (Media Liaison)" if liaison and "Stop" not in symbols else ""))
+        parts.append(Msg("stop (Media Liaison)") if liaison and "Stop" not in symbols else Msg("stop"))
     elif s.world < world_target(s):
         parts.append(NO_STOP)
     events.append(event(
-        "world_roll", f"d12 shows {face}: {', '.join(symbols)} → {'; '.join(parts)}.",
+        "world_roll", Msg("d12 shows {face}: {symbols} → {parts}.", face=face,
+                          symbols=_listed([SYMBOL_WORDS[x] for x in symbols]), parts=_listed(parts, "; ")),
         face=face, symbols=list(symbols), bad=bad, plus_dice=plus_dice, stop=stops, liaison=liaison,
         world=s.world, owed=s.owed, target=world_target(s)))
     if s.world >= world_target(s):
-        _game_over(s, events, "world", f"The world reaches {world_target(s)} points: the world wins.")
+        _game_over(s, events, "world", Msg("The world reaches {target} points: the world wins.",
+                                           target=world_target(s)))
     elif stops:
         _end_turn(s, events)
 
@@ -994,57 +1085,50 @@ def _end_turn(s: State, events: list[Event]) -> None:
     s.throw_bust_chance = 0.0
     s.phase = "start"
     name = player_name(s, s.current)
+    words = dict(turn=s.turn, player=name, start=START_POOL, owed=owed, pool=s.pool)
     events.append(event(
-        "turn", f"Turn {s.turn}: {name} starts with {START_POOL} + {owed} owed = {s.pool} dice"
-                + (f", capped at {s.settings.max_pool}." if capped else "."),
+        "turn", Msg("Turn {turn}: {player} starts with {start} + {owed} owed = {pool} dice, capped at {max}.",
+                    max=s.settings.max_pool, **words) if capped
+        else Msg("Turn {turn}: {player} starts with {start} + {owed} owed = {pool} dice.", **words),
         turn=s.turn, by=s.current, player=name, owed=owed, pool=s.pool, capped=capped, team=s.team, world=s.world))
 
 
-def _game_over(s: State, events: list[Event], winner: str, why: str) -> None:
+def _game_over(s: State, events: list[Event], winner: str, why: Msg) -> None:
     s.phase = "over"
     events.append(event("game_end", why, winner=winner, team=s.team, world=s.world,
                         team_target=team_target(s), world_target=world_target(s), turn=s.turn))
 
 
-def _power_event(s: State, action, what: str, **data) -> Event:
-    """A role's power used: "Bea (Programmer): reroll the 2 Bug dice."."""
-    name = player_name(s, action.by)
-    return event("power", f"{name} ({ROLE_NAMES[action.kind]}): {what}.", role=action.kind, by=action.by,
-                 player=name, **data)
+def _power_event(s: State, action, text: Msg, **data) -> Event:
+    """A role's power used: "Bea (Programmer): reroll the 2 Bug dice." (`text`, the whole sentence)."""
+    return event("power", text, role=action.kind, by=action.by, player=player_name(s, action.by), **data)
 
 
 def _ignored_bugs(throw_now: list[Die]) -> int:
     return sum(1 for d in throw_now if d.face == 1 and d.bugs_ignored)
 
 
-def tally(throw_now: list[Die]) -> str:
+def tally(throw_now: list[Die]) -> Msg:
     """A throw in words: "1 Bug, 2 Ideas, 3 Progress (1 Bug ignored)"."""
-    bugs, ideas, progress = count_bugs(throw_now), count_ideas(throw_now), count_progress(throw_now)
     ignored = _ignored_bugs(throw_now)
-    text = f"{bugs} {_plural(bugs, 'Bug')}, {ideas} {_plural(ideas, 'Idea')}, {progress} Progress"
-    return text + (f" ({ignored} {_plural(ignored, 'Bug')} ignored)" if ignored else "")
+    counts = dict(bugs=NMsg("{n} Bug", "{n} Bugs", count_bugs(throw_now)),
+                  ideas=NMsg("{n} Idea", "{n} Ideas", count_ideas(throw_now)),
+                  progress=NMsg("{n} Progress", "{n} Progress", count_progress(throw_now)))
+    if ignored:
+        return Msg("{bugs}, {ideas}, {progress} ({ignored} ignored)", ignored=NMsg("{n} Bug", "{n} Bugs", ignored),
+                   **counts)
+    return Msg("{bugs}, {ideas}, {progress}", **counts)
 
 
-def _symbols(faces: list[int]) -> str:
-    return ", ".join(d6_symbol(f) for f in faces)
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
-
-
-def _dice(n: int) -> str:
-    return "die" if n == 1 else "dice"
-
-
-def _points(n: int) -> str:
-    return "point" if n == 1 else "points"
+def _symbols(faces: list[int]) -> Any:
+    """The symbols of some d6 faces in words: "Bug, Idea"."""
+    return _listed([SYMBOL_WORDS[d6_symbol(f)] for f in faces])
 
 
 GAME = Game(
     key="save_the_singularity",
     title="Save the Singularity",
-    summary="Cooperative push-your-luck dice: build a friendly AI before the world builds a bad one.",
+    summary=Msg("Cooperative push-your-luck dice: build a friendly AI before the world builds a bad one."),
     Settings=Settings,
     State=State,
     Action=Action,

@@ -19,12 +19,13 @@ from typing import Optional
 import flet as ft
 import flet.canvas as cv
 
-from companion.games.base import Move, field_specs, percent
+from companion.games.base import Move, field_specs
 from companion.games.save_the_singularity import odds as odds_mod
 from companion.games.save_the_singularity import rules
 from companion.games.save_the_singularity.rules import (
     GAME, ROLE_NAMES, ROLE_POWERS, ROLES, TEAM_POINTS_PER_PLAYER, WORLD_POINTS_PER_PLAYER, Settings, State,
 )
+from companion.i18n import _, fmt_number, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP
 from companion.ui.widgets import icon_button, keyed, section, tagged, text, wide_button
@@ -33,6 +34,7 @@ from companion.ui.widgets import icon_button, keyed, section, tagged, text, wide
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
 RECONCILED = True
 
+COUNT_MARK = "\x00"  # where a count goes in a sentence split around it
 CLOSE = 1  # percent's digits for the odds here: close chances are compared side by side (24.8% vs 25.1%)
 
 SYMBOL_STYLE = {  # symbol -> (icon, background, foreground)
@@ -48,14 +50,6 @@ D12_STYLE = {  # world symbol -> (icon, colour)
 }
 
 
-def _dice(n: int) -> str:
-    return "die" if n == 1 else "dice"
-
-
-def _points(n: int) -> str:
-    return "point" if n == 1 else "points"
-
-
 # --- The setup form -------------------------------------------------------------------------------
 
 
@@ -68,39 +62,44 @@ class SetupForm:
         self.list = ft.Column(spacing=GAP)
         self.targets = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)
         spec = next(f for f in field_specs(Settings) if f.name == "max_pool")
-        self.max_pool_label = spec.label
-        self.max_pool = ft.TextField(label=f"{spec.label}: {spec.hint}", value=str(Settings.model_fields["max_pool"].default),
+        self.max_pool_label = spec.label  # English, as the settings declare it: said with _() where shown
+        # The field's own label is short (a floating label has one line, cut at the largest text); the
+        # whole description and the range above it, wrapping.
+        self.max_pool_about = ft.Text(_("{field}: {range}", field=_(spec.label), range=spec.hint),
+                                      theme_style=ft.TextThemeStyle.BODY_MEDIUM)
+        self.max_pool = ft.TextField(label=_("Most dice in one throw"),
+                                     value=str(Settings.model_fields["max_pool"].default),
                                      keyboard_type=ft.KeyboardType.NUMBER)
         self.timing = ft.Dropdown(
-            label="Media Liaison declares", value="before_roll", expand=True,
-            options=[ft.DropdownOption(key="before_roll", text="before the d12 is rolled"),
-                     ft.DropdownOption(key="after_roll", text="after seeing the d12")])
+            label=_("Media Liaison declares"), value=Settings.model_fields["media_liaison_timing"].default, expand=True,
+            options=[ft.DropdownOption(key="before_roll", text=_("before the d12 is rolled")),
+                     ft.DropdownOption(key="after_roll", text=_("after seeing the d12"))])
         self._add_row()
         self._draw(update=False)
 
     def controls(self) -> list[ft.Control]:
         return [
             tagged("sts-targets", self.targets),
-            ft.Text("Players in turn order. With up to six players each takes a different role.",
+            ft.Text(_("Players in turn order. With up to six players each takes a different role."),
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             self.list,
-            wide_button("Add player", self.app.guard(self._add), icon=ft.Icons.PERSON_ADD, tonal=True),
-            ft.ExpansionTile(title=ft.Text("Table rules"), controls=[
-                ft.Container(ft.Column([self.max_pool, ft.Row([self.timing])], spacing=GAP),
+            wide_button(_("Add player"), self.app.guard(self._add), icon=ft.Icons.PERSON_ADD, tonal=True),
+            ft.ExpansionTile(title=ft.Text(_("Table rules")), controls=[
+                ft.Container(ft.Column([self.max_pool_about, self.max_pool, ft.Row([self.timing])], spacing=GAP),
                              padding=ft.Padding.only(top=8, bottom=8)),
             ]),
         ]
 
     def _roles_free_for(self, row: int) -> tuple[str, ...]:
         """The roles player `row` may pick: the rules' answer given everyone else's role."""
-        return rules.free_roles(dropdown.value for i, (_, dropdown, _) in enumerate(self.rows) if i != row)
+        return rules.free_roles(dropdown.value for i, (_name, dropdown, _power) in enumerate(self.rows) if i != row)
 
     def _add_row(self) -> None:
         n = len(self.rows) + 1
-        name = ft.TextField(label=f"Player {n} name", max_length=40, expand=True)
-        role = ft.Dropdown(label=f"Player {n} role", value=rules.free_roles(d.value for _, d, _ in self.rows)[0],
-                           expand=True)
-        power = ft.Text(ROLE_POWERS[role.value], theme_style=ft.TextThemeStyle.BODY_SMALL)
+        name = ft.TextField(label=_("Player {n} name", n=n), max_length=40, expand=True)
+        role = ft.Dropdown(label=_("Player {n} role", n=n),
+                           value=rules.free_roles(d.value for _name, d, _power in self.rows)[0], expand=True)
+        power = ft.Text(render(ROLE_POWERS[role.value]), theme_style=ft.TextThemeStyle.BODY_SMALL)
         role.on_select = self._picked
         self.rows.append((name, role, power))
 
@@ -114,26 +113,27 @@ class SetupForm:
 
     def _remove(self, index: int) -> None:
         del self.rows[index]
-        for i, (name, role, _) in enumerate(self.rows, start=1):
-            name.label, role.label = f"Player {i} name", f"Player {i} role"
+        for i, (name, role, _power) in enumerate(self.rows, start=1):
+            name.label, role.label = _("Player {n} name", n=i), _("Player {n} role", n=i)
         self._draw()
 
     def _draw(self, update: bool = True) -> None:
         n = len(self.rows)
-        for i, (_, role, power) in enumerate(self.rows):
+        for i, (_name, role, power) in enumerate(self.rows):
             free = self._roles_free_for(i)
             # A role made a repeat by removing a player stays listed, so the field never goes blank;
             # creating the campaign then says which role is taken twice.
             shown = free if role.value in free else (role.value, *free)
-            role.options = [ft.DropdownOption(key=r, text=ROLE_NAMES[r]) for r in shown]
-            power.value = ROLE_POWERS.get(role.value or "", "")
-        self.targets.value = (f"Targets for {n} {'player' if n == 1 else 'players'}: team {TEAM_POINTS_PER_PLAYER * n}, "
-                              f"world {WORLD_POINTS_PER_PLAYER * n}" if n else
-                              f"Add at least one player (targets: team {TEAM_POINTS_PER_PLAYER}, "
-                              f"world {WORLD_POINTS_PER_PLAYER} per player)")
+            role.options = [ft.DropdownOption(key=r, text=_(ROLE_NAMES[r])) for r in shown]
+            power.value = render(ROLE_POWERS[role.value]) if role.value in ROLE_POWERS else ""
+        self.targets.value = (ngettext("Targets for {n} player: team {team}, world {world}",
+                                       "Targets for {n} players: team {team}, world {world}", n,
+                                       team=TEAM_POINTS_PER_PLAYER * n, world=WORLD_POINTS_PER_PLAYER * n) if n else
+                              _("Add at least one player (targets: team {team}, world {world} per player)",
+                                team=TEAM_POINTS_PER_PLAYER, world=WORLD_POINTS_PER_PLAYER))
         self.list.controls = [
             ft.Container(ft.Column([
-                ft.Row([name, icon_button(ft.Icons.PERSON_REMOVE, f"Remove player {i + 1}",
+                ft.Row([name, icon_button(ft.Icons.PERSON_REMOVE, _("Remove player {n}", n=i + 1),
                                           self.app.guard(lambda e, i=i: self._remove(i)))],
                        vertical_alignment=ft.CrossAxisAlignment.START),
                 ft.Row([self._tagged_role(i, role)]),
@@ -155,8 +155,8 @@ class SetupForm:
 
     def collect(self) -> dict:
         return {
-            "players": [{"name": (name.value or "").strip(), "role": role.value} for name, role, _ in self.rows],
-            "max_pool": whole_number(self.max_pool, self.max_pool_label),  # its range is the Settings' own
+            "players": [{"name": (name.value or "").strip(), "role": role.value} for name, role, _power in self.rows],
+            "max_pool": whole_number(self.max_pool, _(self.max_pool_label)),  # its range is the Settings' own
             "media_liaison_timing": self.timing.value or "before_roll",
         }
 
@@ -172,8 +172,8 @@ def die_tile(die: rules.Die, sizes) -> ft.Control:
     return ft.Container(
         ft.Column([
             ft.Icon(icon, size=sizes(30), color=fg),
-            ft.Text("Ignored" if symbol == "Bug (ignored)" else symbol, size=sizes(13), color=fg,
-                    weight=ft.FontWeight.BOLD),
+            ft.Text(_("Ignored") if symbol == rules.IGNORED_BUG else _(symbol), size=sizes(13), color=fg,
+                    weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER),
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER, tight=True),
         width=sizes(76), height=sizes(70), alignment=ft.Alignment.CENTER, border_radius=12, bgcolor=bg,
         border=ft.Border.all(2, fg),
@@ -202,10 +202,14 @@ def throw_dice(state: State, sizes) -> ft.Control:
     return tagged("sts-dice", ft.Column(boxes, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
 
 
-def symbol_chip(symbol: str, extra: str = "") -> ft.Control:
+def symbol_chip(symbol: str, words: Optional[str] = None) -> ft.Control:
+    """A d12 symbol (Bad, +Dice, Stop) with its icon; `words`: what it says, if not the symbol's name."""
     icon, colour = D12_STYLE[symbol]
     return ft.Container(
-        ft.Row([ft.Icon(icon, size=18, color=colour), ft.Text(symbol + extra, color=colour, weight=ft.FontWeight.BOLD)],
+        ft.Row([ft.Icon(icon, size=18, color=colour),
+                # Flexible: words too long for the row (the Media Liaison's Stop at the largest text) wrap
+                ft.Text(_(symbol) if words is None else words, color=colour, weight=ft.FontWeight.BOLD,
+                        expand=True, expand_loose=True)],
                spacing=4, tight=True),
         padding=ft.Padding.symmetric(horizontal=8, vertical=4), border_radius=16,
         border=ft.Border.all(1.5, colour),
@@ -216,15 +220,16 @@ def d12_row(row: rules.WorldRow, sizes) -> ft.Control:
     roll, symbols, world, extra = row.roll, row.symbols, row.world, row.extra
     chips = [symbol_chip(s) for s in symbols]
     if roll.liaison and "Stop" not in symbols:
-        chips.append(symbol_chip("Stop", " (Media Liaison)"))
+        chips.append(symbol_chip(rules.STOP, _("Stop (Media Liaison)")))
     if row.again:
-        chips.append(tagged("sts-no-stop", ft.Text(rules.NO_STOP, weight=ft.FontWeight.BOLD)))
+        chips.append(tagged("sts-no-stop", ft.Text(render(rules.NO_STOP), weight=ft.FontWeight.BOLD)))
     return ft.Row([
         ft.Container(ft.Text(str(roll.face), size=sizes(24), weight=ft.FontWeight.BOLD),
                      width=sizes(52), height=sizes(52), alignment=ft.Alignment.CENTER, border_radius=26,
                      border=ft.Border.all(2, ft.Colors.OUTLINE), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST),
         ft.Column([ft.Row(chips, wrap=True, spacing=6, run_spacing=4),
-                   ft.Text(f"World {world} · +{extra} {_dice(extra)} for the next player",
+                   ft.Text(ngettext("World {world} · +{n} die for the next player",
+                                    "World {world} · +{n} dice for the next player", extra, world=world),
                            theme_style=ft.TextThemeStyle.BODY_MEDIUM)], spacing=4, expand=True),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
@@ -256,9 +261,9 @@ def score_chart(state: State, points: list[rules.ScorePoint], width: int = 340, 
     y = lambda share: top + h * (1 - min(1.0, share))  # noqa: E731
     grid = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1, style=ft.PaintingStyle.STROKE)
     shapes: list = []
-    for share, words in ((0.0, "0%"), (0.5, "50%"), (1.0, "100%")):
+    for share in (0.0, 0.5, 1.0):
         shapes.append(cv.Line(left, y(share), left + w, y(share), paint=grid))
-        shapes.append(cv.Text(2, y(share) - scale(8), words, style=label))
+        shapes.append(cv.Text(2, y(share) - scale(8), fmt_percent(share), style=label))
     step = max(1, last_turn // 6)
     for turn in range(0, last_turn + 1, step):
         shapes.append(cv.Text(x(turn) - 4, top + h + 4, str(turn), style=label))
@@ -273,16 +278,19 @@ def score_chart(state: State, points: list[rules.ScorePoint], width: int = 340, 
                                                         stroke_join=ft.StrokeJoin.ROUND)))
     legend = ft.Row([
         ft.Row([ft.Container(width=14, height=14, bgcolor=ft.Colors.PRIMARY, border_radius=3),
-                ft.Text(f"Team {state.team}/{rules.team_target(state)}")], spacing=6, tight=True),
+                ft.Text(_("Team {score}/{target}", score=state.team, target=rules.team_target(state)))],
+               spacing=6, tight=True),
         ft.Row([ft.Container(width=14, height=14, bgcolor=ft.Colors.ERROR, border_radius=3),
-                ft.Text(f"World {state.world}/{rules.world_target(state)}")], spacing=6, tight=True),
+                ft.Text(_("World {score}/{target}", score=state.world, target=rules.world_target(state)))],
+               spacing=6, tight=True),
     ], spacing=16, wrap=True)
     return ft.Column([
         legend,
         tagged("sts-chart", ft.Semantics(
-            label=f"Chart of team and world scores over {last_turn} turns, as a share of each target",
+            label=ngettext("Chart of team and world scores over {n} turn, as a share of each target",
+                           "Chart of team and world scores over {n} turns, as a share of each target", last_turn),
             content=cv.Canvas(shapes, width=width, height=height))),
-        ft.Text("Share of each side's target after each turn.", theme_style=ft.TextThemeStyle.BODY_SMALL),
+        ft.Text(_("Share of each side's target after each turn."), theme_style=ft.TextThemeStyle.BODY_SMALL),
     ], spacing=6)
 
 
@@ -298,8 +306,13 @@ def panel(frame) -> ft.Control:
 
 def scoreboard(frame, state: State) -> ft.Control:
     sizes = frame.app.sizes
+    cursor = frame.loaded.cursor
+    # One sentence in the phone's language, split where the count goes: the count is a locator of its own.
+    before, _mark, after = ngettext("Turn {turn} · {count} action in the log",
+                                    "Turn {turn} · {count} actions in the log", cursor, turn=state.turn,
+                                    count=COUNT_MARK).partition(COUNT_MARK)
 
-    def side(label: str, value: int, target: int, identifier: str, colour) -> ft.Control:
+    def side(label: str, value: int, target: int, colour, *, identifier: str) -> ft.Control:
         return ft.Column([
             ft.Text(label, theme_style=ft.TextThemeStyle.TITLE_SMALL),
             ft.Row([tagged(identifier, ft.Text(str(value), size=sizes(40), weight=ft.FontWeight.BOLD, color=colour)),
@@ -310,13 +323,12 @@ def scoreboard(frame, state: State) -> ft.Control:
 
     return ft.Card(content=ft.Container(ft.Column([
         ft.Row([
-            side("Team", state.team, rules.team_target(state), "sts-team", ft.Colors.PRIMARY),
-            side("World", state.world, rules.world_target(state), "sts-world", ft.Colors.ERROR),
+            side(_("Team"), state.team, rules.team_target(state), ft.Colors.PRIMARY, identifier="sts-team"),
+            side(_("World"), state.world, rules.world_target(state), ft.Colors.ERROR, identifier="sts-world"),
         ], spacing=24),
-        ft.Row([ft.Text(f"Turn {state.turn} · ", theme_style=ft.TextThemeStyle.BODY_SMALL),
-                tagged("sts-move", ft.Text(str(frame.loaded.cursor), theme_style=ft.TextThemeStyle.BODY_SMALL)),
-                ft.Text(" action in the log" if frame.loaded.cursor == 1 else " actions in the log",
-                        theme_style=ft.TextThemeStyle.BODY_SMALL)], spacing=0, wrap=True),  # (ran off a small phone)
+        ft.Row([ft.Text(before, theme_style=ft.TextThemeStyle.BODY_SMALL),
+                tagged("sts-move", ft.Text(str(cursor), theme_style=ft.TextThemeStyle.BODY_SMALL)),
+                ft.Text(after, theme_style=ft.TextThemeStyle.BODY_SMALL)], spacing=0, wrap=True),  # (ran off a small phone)
     ], spacing=8), padding=16), margin=ft.Margin.only(bottom=4))
 
 
@@ -339,10 +351,10 @@ class _TurnPanel:
 
     def who(self) -> str:
         s = self.state
-        return f"{self.name()} · {ROLE_NAMES[s.settings.players[s.current].role]}"
+        return f"{self.name()} · {_(ROLE_NAMES[s.settings.players[s.current].role])}"
 
-    def button(self, words: str, on_click, *, filled: bool = True, icon=None) -> ft.Control:
-        return wide_button(words, self.guard(on_click), icon=icon, filled=filled, expand=True, size=self.sizes(19),
+    def button(self, words, on_click, *, filled: bool = True, icon=None) -> ft.Control:
+        return wide_button(render(words), self.guard(on_click), icon=icon, filled=filled, expand=True, size=self.sizes(19),
                            bold=True)
 
     def act(self, move: Move):
@@ -362,15 +374,27 @@ class _TurnPanel:
         return tagged(identifier, ft.Text(text, theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD))
 
     def numbers(self, *pairs: tuple[str, str, str]) -> ft.Control:
-        """Big live numbers side by side: (label, value, identifier). Keyed by their identifiers: the
-        start of a turn and a throw show the same numbers in other places, and a locator changed in
-        place on the phone (rather than drawn anew) lost every locator around it."""
-        return keyed("numbers-" + "-".join(ident for _, _, ident in pairs), ft.Row([
-            ft.Column([ft.Text(label, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-                       tagged(ident, ft.Text(value, size=self.sizes(30), weight=ft.FontWeight.BOLD))],
-                      spacing=0, expand=True)
-            for label, value, ident in pairs
-        ], spacing=12, vertical_alignment=ft.CrossAxisAlignment.START))
+        """Big live numbers side by side: (label, value, identifier); one under the other when a word of
+        theirs would not fit beside the other (German words are long, and the largest text size makes
+        them longer still: a word too long for its place is broken mid-word). Keyed by their
+        identifiers: the start of a turn and a throw show the same numbers in other places, and a
+        locator changed in place on the phone (rather than drawn anew) lost every locator around it."""
+        page = getattr(self.frame.app, "page", None)
+        room = (chart_width(getattr(page, "width", None)) - 12 * (len(pairs) - 1)) / len(pairs)
+        scale = self.sizes(100) / 100
+
+        def fits(words: str, size: float, width: float) -> bool:  # width: a character's, in ems
+            return max(len(word) for word in words.split(" ")) * size * width * scale <= room
+
+        beside = all(fits(label, 14, 0.65) and fits(value, 30, 0.66) for label, value, _ident in pairs)
+        items = [ft.Column([ft.Text(label, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                            tagged(ident, ft.Text(value, size=self.sizes(30), weight=ft.FontWeight.BOLD))],
+                           spacing=0, expand=beside)
+                 for label, value, ident in pairs]
+        key = "numbers-" + "-".join(ident for _label, _value, ident in pairs) + ("" if beside else "-stacked")
+        if beside:
+            return keyed(key, ft.Row(items, spacing=12, vertical_alignment=ft.CrossAxisAlignment.START))
+        return keyed(key, ft.Column(items, spacing=8))
 
     def banner(self, text: str, kind: str, identifier: str = "sts-banner") -> ft.Control:
         bg, fg, icon = {
@@ -389,32 +413,33 @@ class _TurnPanel:
             return None
         first = self.state.phase == "start"
         rows = [self.numbers(
-            (f"Bust chance ({o.pool} {_dice(o.pool)})", percent(o.bust_chance, CLOSE), "sts-bust"),
-            ("Expected at risk after it", f"{float(o.expected_points):.1f}", "sts-expected"),
+            (ngettext("Bust chance ({n} die)", "Bust chance ({n} dice)", o.pool), fmt_percent(o.bust_chance, CLOSE),
+             "sts-bust"),
+            (_("Expected at risk after it"), fmt_number(float(o.expected_points), 1), "sts-expected"),
         )]
         if first:
-            rows.append(text(f"Team's chance to win from here: {percent(o.win_if_press, CLOSE)}.",
+            rows.append(text(_("Team's chance to win from here: {chance}.", chance=fmt_percent(o.win_if_press, CLOSE)),
                              ft.TextThemeStyle.BODY_MEDIUM))
         else:
-            rows.append(self.numbers(("Win chance if you stop", percent(o.win_if_stop, CLOSE), "sts-win-stop"),
-                                     ("…if you press on", percent(o.win_if_press, CLOSE), "sts-win-press")))
+            rows.append(self.numbers((_("Win chance if you stop"), fmt_percent(o.win_if_stop, CLOSE), "sts-win-stop"),
+                                     (_("…if you press on"), fmt_percent(o.win_if_press, CLOSE), "sts-win-press")))
         if o.hint:
-            word = "Stop and bank" if o.hint == "stop" else "Press on"
             rows.append(ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
-                                ft.Text(f"Hint: {word}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
-                                        weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY)]))
+                                ft.Text(_("Hint: Stop and bank") if o.hint == "stop" else _("Hint: Press on"),
+                                        theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD,
+                                        color=ft.Colors.TERTIARY, expand=True)]))
         rows.append(tagged("sts-reason", text(o.reason, ft.TextThemeStyle.BODY_MEDIUM)))
-        rows.append(text("Exact odds; the hint assumes careful play for the rest of this turn and "
-                         "expected-value play later, without powers.", ft.TextThemeStyle.BODY_SMALL, italic=True))
-        return section("Live odds", *rows)
+        rows.append(text(_("Exact odds; the hint assumes careful play for the rest of this turn and "
+                           "expected-value play later, without powers."), ft.TextThemeStyle.BODY_SMALL, italic=True))
+        return section(_("Live odds"), *rows)
 
     def powers_now(self) -> list[ft.Control]:
         """One button per power usable right now, in the rules' words for what it will do."""
-        out = [wide_button(m.label, self.guard(self.act(m)), icon=ft.Icons.AUTO_AWESOME, tonal=True,
-                           tooltip=ROLE_POWERS[m.kind], disabled=self.waiting)
+        out = [wide_button(render(m.label), self.guard(self.act(m)), icon=ft.Icons.AUTO_AWESOME, tonal=True,
+                           tooltip=render(ROLE_POWERS[m.kind]), disabled=self.waiting)
                for m in self.moves if m.kind in ROLES and m.why_not is None]
         if out:
-            out.insert(0, text("Powers usable now (once per game):", ft.TextThemeStyle.TITLE_SMALL))
+            out.insert(0, text(_("Powers usable now (once per game):"), ft.TextThemeStyle.TITLE_SMALL))
         return out
 
     def last_world(self) -> list[ft.Control]:
@@ -426,9 +451,11 @@ class _TurnPanel:
         busted, points = rules.researcher_result(self.state)
         who = self.name()
         if busted:
-            return (f"Bust! {rules.count_bugs(self.state.throw)} Bugs — {who} loses the {points} "
-                    f"{_points(points)} at risk.", "bad")
-        return f"{who} stopped and banked {points} {_points(points)}.", "good"
+            return (ngettext("Bust! {bugs} Bugs — {who} loses the {n} point at risk.",
+                             "Bust! {bugs} Bugs — {who} loses the {n} points at risk.", points,
+                             bugs=rules.count_bugs(self.state.throw), who=who), "bad")
+        return ngettext("{who} stopped and banked {n} point.", "{who} stopped and banked {n} points.", points,
+                        who=who), "good"
 
     # --- the phases ---
 
@@ -438,10 +465,10 @@ class _TurnPanel:
     def start(self) -> list[ft.Control]:
         s = self.state
         turn = section(
-            f"Turn {s.turn}",
-            self.title(f"{self.who()}"),
-            self.numbers(("Dice to roll", str(s.pool), "sts-pool"), ("At risk", "0", "sts-risk")),
-            text(f"Pool: {rules.start_pool_words(s)}.", ft.TextThemeStyle.BODY_MEDIUM),
+            _("Turn {turn}", turn=s.turn),
+            self.title(self.who()),
+            self.numbers((_("Dice to roll"), str(s.pool), "sts-pool"), (_("At risk"), "0", "sts-risk")),
+            text(_("Pool: {words}.", words=rules.start_pool_words(s)), ft.TextThemeStyle.BODY_MEDIUM),
             ft.Row([self.move_button("roll", icon=ft.Icons.CASINO)]),
             *self.powers_now(),
         )
@@ -451,7 +478,7 @@ class _TurnPanel:
             out.append(odds_box)
         if s.world_rolls:
             prev = (s.current - 1) % len(s.settings.players)
-            out.append(section(f"Last world phase (after {self.name(prev)}'s turn)", *self.last_world()))
+            out.append(section(_("Last world phase (after {name}'s turn)", name=self.name(prev)), *self.last_world()))
         return out
 
     def throw(self) -> list[ft.Control]:
@@ -461,13 +488,15 @@ class _TurnPanel:
             lost = s.risk_before_throw
             body = [
                 self.title(self.who()),
-                self.banner(f"Bust: {rules.count_bugs(s.throw)} Bugs! {lost} {_points(lost)} at risk will be lost "
-                            "unless a reroll power changes this throw.", "bad"),
+                self.banner(ngettext("Bust: {bugs} Bugs! {n} point at risk will be lost unless a reroll power changes "
+                                     "this throw.",
+                                     "Bust: {bugs} Bugs! {n} points at risk will be lost unless a reroll power changes "
+                                     "this throw.", lost, bugs=rules.count_bugs(s.throw)), "bad"),
                 throw_dice(s, self.sizes),
                 *self.powers_now(),
                 ft.Row([self.move_button("take_bust", filled=False, icon=ft.Icons.HEART_BROKEN)]),
             ]
-            return [section(f"Turn {s.turn}", *body)]
+            return [section(_("Turn {turn}", turn=s.turn), *body)]
         o = odds_mod.odds(s)
         stop_first = o is not None and o.hint == "stop"
         stop = self.move_button("stop", filled=stop_first, icon=ft.Icons.SAVINGS)
@@ -476,11 +505,15 @@ class _TurnPanel:
         # above them stay in the same place from one throw to the next (a thumb learns it).
         body = [
             self.title(self.who()),
-            self.numbers(("At risk", str(risk), "sts-risk"), ("Next throw", f"{pool} {_dice(pool)}", "sts-pool")),
+            self.numbers((_("At risk"), str(risk), "sts-risk"),
+                         (_("Next throw"), ngettext("{n} die", "{n} dice", pool), "sts-pool")),
             *([ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES, color=ft.Colors.TERTIARY),
                        ft.Container(tagged("sts-hint", ft.Text(
-                           f"Hint: {'Stop and bank' if stop_first else 'Press on'} — win {percent(o.win_if_stop, CLOSE)} "
-                           f"if you stop, {percent(o.win_if_press, CLOSE)} if you press on",
+                           (_("Hint: Stop and bank — win {stop} if you stop, {press} if you press on",
+                              stop=fmt_percent(o.win_if_stop, CLOSE), press=fmt_percent(o.win_if_press, CLOSE))
+                            if stop_first else
+                            _("Hint: Press on — win {stop} if you stop, {press} if you press on",
+                              stop=fmt_percent(o.win_if_stop, CLOSE), press=fmt_percent(o.win_if_press, CLOSE))),
                            theme_style=ft.TextThemeStyle.TITLE_SMALL, color=ft.Colors.TERTIARY,
                            weight=ft.FontWeight.BOLD)), expand=True)],
                       vertical_alignment=ft.CrossAxisAlignment.START)] if o and o.hint else []),
@@ -491,7 +524,7 @@ class _TurnPanel:
             text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
             *self.powers_now(),
         ]
-        out = [section(f"Turn {s.turn}", *body)]
+        out = [section(_("Turn {turn}", turn=s.turn), *body)]
         odds_box = self.odds_box()
         if odds_box:
             out.append(odds_box)
@@ -502,18 +535,18 @@ class _TurnPanel:
         said, kind = self.turn_result()
         rows = self.last_world()
         body = [
-            self.title(f"The world's turn (after {self.name()})"),
+            self.title(_("The world's turn (after {name})", name=self.name())),
             self.banner(said, kind),
             ft.Row([self.move_button("roll_d12", icon=ft.Icons.PUBLIC)]),
             *self.powers_now(),
-            self.numbers(("World score", f"{s.world} / {rules.world_target(s)}", "sts-world-now"),
-                         ("+Dice owed", str(s.owed), "sts-owed")),
+            self.numbers((_("World score"), f"{s.world} / {rules.world_target(s)}", "sts-world-now"),
+                         (_("+Dice owed"), str(s.owed), "sts-owed")),
             text(rules.WORLD_HELP, ft.TextThemeStyle.BODY_SMALL),
-            *(rows or [text("No d12 rolled yet.", ft.TextThemeStyle.BODY_MEDIUM, italic=True)]),
+            *(rows or [text(_("No d12 rolled yet."), ft.TextThemeStyle.BODY_MEDIUM, italic=True)]),
         ]
-        out = [section(f"Turn {s.turn} · world phase", *body)]
+        out = [section(_("Turn {turn} · world phase", turn=s.turn), *body)]
         if s.throw:
-            out.append(section(f"{self.name()}'s last throw", throw_dice(s, self.sizes)))
+            out.append(section(_("{name}'s last throw", name=self.name()), throw_dice(s, self.sizes)))
         return out
 
     def over(self) -> list[ft.Control]:
@@ -521,10 +554,10 @@ class _TurnPanel:
         # The frame's end card, above, says how the game ended (and has Play again, Luck, Recap and BG
         # Stats: companion.ui.story); the panel says it no second time: the scores over the game instead.
         page = getattr(self.frame.app, "page", None)
-        out = [section("Final scores", score_chart(s, logged_scores(self.frame), width=chart_width(getattr(page, "width", None)),
+        out = [section(_("Final scores"), score_chart(s, logged_scores(self.frame), width=chart_width(getattr(page, "width", None)),
                                                    sizes=self.sizes))]
         if s.world_rolls:
-            out.append(section("The last world phase", *self.last_world()))
+            out.append(section(_("The last world phase"), *self.last_world()))
         return out
 
 
@@ -535,27 +568,28 @@ def roster(frame, state: State) -> ft.Control:
     for i, p in enumerate(state.settings.players):
         move = powers.get(i)
         if state.powers_used[i]:
-            status, colour, icon = "Spent", ft.Colors.OUTLINE, ft.Icons.CHECK_CIRCLE
+            status, colour, icon = _("Spent"), ft.Colors.OUTLINE, ft.Icons.CHECK_CIRCLE
         elif move is not None and move.why_not is None:
-            status, colour, icon = "Usable now", ft.Colors.TERTIARY, ft.Icons.AUTO_AWESOME
+            status, colour, icon = _("Usable now"), ft.Colors.TERTIARY, ft.Icons.AUTO_AWESOME
         else:
-            status, colour, icon = "Ready", ft.Colors.PRIMARY, ft.Icons.HOURGLASS_EMPTY
+            status, colour, icon = _("Ready"), ft.Colors.PRIMARY, ft.Icons.HOURGLASS_EMPTY
         current = i == state.current and state.phase != "over"
-        waits = [ft.Text(f"Not now: {move.why_not}", theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)
+        waits = [ft.Text(_("Not now: {reason}", reason=move.why_not), theme_style=ft.TextThemeStyle.BODY_SMALL,
+                         italic=True)
                  ] if move is not None and move.why_not else []
         # The power's status under the name, not beside it: beside it, a long name and role at the largest
         # text size were squeezed to a few letters a line.
         rows.append(ft.Container(ft.Column([
             ft.Row([
                 ft.Icon(ft.Icons.PLAY_ARROW if current else ft.Icons.PERSON, color=ft.Colors.PRIMARY if current else None),
-                ft.Text(f"{p.name} · {ROLE_NAMES[p.role]}", theme_style=ft.TextThemeStyle.TITLE_SMALL,
+                ft.Text(f"{p.name} · {_(ROLE_NAMES[p.role])}", theme_style=ft.TextThemeStyle.TITLE_SMALL,
                         weight=ft.FontWeight.BOLD, expand=True),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
             tagged(f"sts-power-{i}", ft.Row([ft.Icon(icon, color=colour, size=18),
                                              ft.Text(status, color=colour, weight=ft.FontWeight.BOLD)],
                                             spacing=4, tight=True)),
-            ft.Text(ROLE_POWERS[p.role], theme_style=ft.TextThemeStyle.BODY_MEDIUM,
+            ft.Text(render(ROLE_POWERS[p.role]), theme_style=ft.TextThemeStyle.BODY_MEDIUM,
                     color=ft.Colors.OUTLINE if state.powers_used[i] else None),
             *waits,
         ], spacing=2), padding=ft.Padding.symmetric(vertical=4)))
-    return section("Players and powers", *rows)
+    return section(_("Players and powers"), *rows)
