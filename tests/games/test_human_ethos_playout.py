@@ -134,7 +134,7 @@ def test_200_random_games_at_a_physical_dice_table():
             assert state.issue is None or state.issue.threat + state.issue.awareness <= state.issue.track
         outcomes.append(out.outcome)
     finished = [o for o in outcomes if o]
-    assert any(o.startswith("Won") for o in finished) and any(o.startswith("Lost") for o in finished)
+    assert any(str(o).startswith("Won") for o in finished) and any(str(o).startswith("Lost") for o in finished)
 
 
 def test_random_games_through_a_store_with_undo_and_redo():

@@ -176,7 +176,7 @@ def test_others_in_the_space_may_come_along_but_no_one_else():
     s = setup(axial_map(), members=("Max", "Ana", "Kim"), at={"Kim": (1, 1)})
     s2, ev = act(s, Move(member="Max", to=H(0, 2), move=2, with_members=["Ana"]))
     assert [m.at for m in s2.issue.members] == [H(0, 2), H(0, 2), H(1, 1)]
-    assert ev[0].text.startswith("Max and Ana move")
+    assert str(ev[0].text).startswith("Max and Ana move")
     refused(s, Move(member="Max", to=H(0, 2), move=2, with_members=["Kim"]), RuleError, "not in Max's space")
     refused(s, Move(member="Max", to=H(0, 2), move=2, with_members=["Zed"]), InputError, "No team member")
     refused(s, Move(member="Max", to=H(20, 20), move=2), InputError, "not a space")
@@ -471,9 +471,9 @@ def test_the_players_may_change_the_enemy_order():
               groups=[("Nanobots", (4, 2), 1), ("Hosts", (0, 4), 1)])
     assert default_order(s) == [0, 1]
     _, ev = act(s, EnemyPhase())
-    assert ev[0].text.startswith("Enemy phase, in this order: 1 Nanobot")
+    assert str(ev[0].text).startswith("Enemy phase, in this order: 1 Nanobot")
     _, ev = act(s, EnemyPhase(order=[1, 0]))
-    assert ev[0].text.startswith("Enemy phase, in the players' order: 1 Host")
+    assert str(ev[0].text).startswith("Enemy phase, in the players' order: 1 Host")
     refused(s, EnemyPhase(order=[1, 1]), InputError, "each group number")
 
 
@@ -490,7 +490,7 @@ def test_generous_and_smart_settings_pick_the_tie(tie_break, expected):
 def test_end_of_turn_passes_to_the_next_player():
     s = setup(axial_map(), members=("Max", "Ana"))
     s, ev = act(s, EnemyPhase())
-    assert (s.issue.turn, s.issue.active) == (2, 1) and ev[-1].text.endswith("Turn 2: Ana's turn.")
+    assert (s.issue.turn, s.issue.active) == (2, 1) and str(ev[-1].text).endswith("Turn 2: Ana's turn.")
     s, _ = act(s, EnemyPhase())
     assert (s.issue.turn, s.issue.active) == (3, 0)
 
@@ -658,7 +658,7 @@ def test_arcade_offers_the_box_enemies_and_the_unlocked_ones_with_cards():
     assert arcade_offer(s)[-1] == "Sentinels"
     s, ev = act(s, StartIssue(map=corridor(4, areas={2: "Gate"}, specials={(2, 0): "common"}), track=10, members=["Max"],
                               mode="arcade", enemies=["Nanobots", "Sentinels"]))
-    assert s.issue.pool == ["Nanobots", "Sentinels"] and headline(s).startswith("Arcade · Turn 1")
+    assert s.issue.pool == ["Nanobots", "Sentinels"] and str(headline(s)).startswith("Arcade · Turn 1")
     assert "Arcade enemies: Nanobots and Sentinels. Unlocked cards to shuffle in: Plasma Rifle." in texts(ev)
     s, _ = act(s, Move(member="Max", to=H(1, 0), move=1))
     s2, _ = act(s, Move(member="Max", to=H(2, 0), move=1))  # into the Gate: its token turns up
@@ -690,7 +690,7 @@ def test_enemy_cards_are_entered_and_bad_stats_refused():
     s = new_state(Settings())
     s, ev = act(s, SetEnemyType(enemy=EnemyType(name="Nanobots", threat=1, range=1, health=1, move=2)))
     nano = s.enemy_types[0]
-    assert (nano.move, nano.placeholder) == (2, False) and ev[0].text.startswith("Nanobots: threat 1, range 1")
+    assert (nano.move, nano.placeholder) == (2, False) and str(ev[0].text).startswith("Nanobots: threat 1, range 1")
     s, _ = act(s, SetEnemyType(enemy=EnemyType(name="Sentinels", threat=3, range=2, health=2, move=0)))
     assert s.enemy_types[-1].name == "Sentinels"
     with pytest.raises(ValidationError):

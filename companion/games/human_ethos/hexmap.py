@@ -7,6 +7,8 @@ names read like a printed board. Walls sit on the edge between two adjacent spac
 Pure: no I/O beyond parsing a given text. The pydantic models round-trip through JSON; the
 `Board` class is a fast, read-only view of one map (tuples, adjacency lists) for pathfinding and
 range; `sight_line` is the exact straight line between two hex centres that range is counted on.
+What it says to players (a refused map, what keeps a map from play) is a `Msg`, said in each
+phone's language; a space's board name ("C4") is the same in every language.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Iterable, Literal, NamedTuple, Optional
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
-from companion.games.base import InputError, Model
+from companion.games.base import InputError, Model, Words
+from companion.i18n import N_, Msg, NMsg
 
 # --- Coordinates -----------------------------------------------------------------------------
 
@@ -62,11 +65,11 @@ class Hex(Model):
         return (self.q, self.r)
 
     @classmethod
-    def of(cls, c: Coord) -> "Hex":
+    def of(cls, c: Coord) -> Hex:
         return cls(q=c[0], r=c[1])
 
     def __repr__(self) -> str:
-        return f"Hex({self.q}, {self.r})"
+        return f"{type(self).__name__}({self.q}, {self.r})"
 
 
 def hex_distance(a: Coord, b: Coord) -> int:
@@ -103,7 +106,8 @@ def from_label(label: str) -> Coord:
     """"C4" → axial coordinates (the inverse of default_label)."""
     text = label.strip().upper()
     if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
-        raise InputError(f"A space is named by a column letter A–Z and a row number, like C4 (got {label!r}).")
+        raise InputError(Msg("A space is named by a column letter A–Z and a row number, like C4 (got {label}).",
+                             label=repr(label)))
     return axial_of(ord(text[0]) - ord("A"), int(text[1:]) - 1)
 
 
@@ -122,22 +126,23 @@ def hex_corners(c: Coord, size: float) -> list[tuple[float, float]]:
 # --- The map model -----------------------------------------------------------------------------
 
 Special = Literal["start", "end", "cache", "hazard", "common", "elite"]
+# The special spaces' names (shown with `_()`).
 SPECIAL_NAMES: dict[str, str] = {
-    "start": "Start",
-    "end": "End (objective)",
-    "cache": "Supply cache",
-    "hazard": "Hazard",
-    "common": "Common encounter",
-    "elite": "Elite encounter",
+    "start": N_("Start"),
+    "end": N_("End (objective)"),
+    "cache": N_("Supply cache"),
+    "hazard": N_("Hazard"),
+    "common": N_("Common encounter"),
+    "elite": N_("Elite encounter"),
 }
 
 
 class Space(Model):
     q: int = Field(ge=-COORD_LIMIT, le=COORD_LIMIT)
     r: int = Field(ge=-COORD_LIMIT, le=COORD_LIMIT)
-    area: str = Field("", max_length=24, description="Area name; empty = in no area")
+    area: str = Field("", max_length=24)  # the area's name; empty: in no area
     special: Optional[Special] = None
-    label: str = Field("", max_length=8, description="Board name; empty = derived from coordinates")
+    label: str = Field("", max_length=8)  # the board name; empty: derived from the coordinates
 
     @property
     def c(self) -> Coord:
@@ -155,12 +160,10 @@ class Wall(Model):
     b: Hex
 
     @model_validator(mode="after")
-    def _on_an_edge(self) -> "Wall":
+    def _on_an_edge(self) -> Wall:
         if hex_distance(self.a.c, self.b.c) != 1:
-            raise ValueError(
-                f"a wall must lie on the edge between two adjacent hexes; {self.a.c} and {self.b.c} are "
-                f"{hex_distance(self.a.c, self.b.c)} apart"
-            )
+            raise ValueError(Msg("a wall must lie on the edge between two adjacent hexes; {a} and {b} are {n} apart",
+                                 a=str(self.a.c), b=str(self.b.c), n=hex_distance(self.a.c, self.b.c)))
         return self
 
     @property
@@ -177,35 +180,41 @@ def make_wall(a: Coord, b: Coord) -> Wall:
     return Wall(a=Hex.of(x), b=Hex.of(y))
 
 
+# The name the shipped sample map comes with, said in each phone's language (see `map_name`).
+SAMPLE_NAME = Msg("Sample map (not from the box)")
+
+
 class HexMap(Model):
     """A map as the table entered it. Structural faults (overlapping hexes, walls that are not on an
     edge between two spaces) are refused on construction; play-readiness is `check_map`."""
 
     name: str = Field(min_length=1, max_length=60)
-    sample: bool = Field(False, description="True for the shipped sample map: not a map from the box")
+    sample: bool = False  # True for the shipped sample map: not a map from the box
     note: str = Field("", max_length=300)
     spaces: list[Space] = Field(max_length=MAX_SPACES)
     walls: list[Wall] = Field(default_factory=list, max_length=MAX_WALLS)
 
     @model_validator(mode="after")
-    def _structure(self) -> "HexMap":
+    def _structure(self) -> HexMap:
         seen: set[Coord] = set()
         for s in self.spaces:
             if s.c in seen:
-                raise ValueError(f"two spaces overlap at {default_label(s.c)} (q={s.q}, r={s.r})")
+                raise ValueError(Msg("two spaces overlap at {space} (q={q}, r={r})", space=default_label(s.c),
+                                     q=str(s.q), r=str(s.r)))
             seen.add(s.c)
         labels: set[str] = set()
         for s in self.spaces:
             name = s.label or default_label(s.c)
             if name in labels:
-                raise ValueError(f"two spaces are named {name}")
+                raise ValueError(Msg("two spaces are named {name}", name=name))
             labels.add(name)
         edges: set[tuple[Coord, Coord]] = set()
         for w in self.walls:
             if w.a.c not in seen or w.b.c not in seen:
-                raise ValueError(f"the wall {w.a.c}–{w.b.c} must lie between two spaces of the map")
+                raise ValueError(Msg("the wall {a}–{b} must lie between two spaces of the map", a=str(w.a.c),
+                                     b=str(w.b.c)))
             if w.key in edges:
-                raise ValueError(f"the wall {w.a.c}–{w.b.c} is entered twice")
+                raise ValueError(Msg("the wall {a}–{b} is entered twice", a=str(w.a.c), b=str(w.b.c)))
             edges.add(w.key)
         return self
 
@@ -215,6 +224,12 @@ class HexMap(Model):
             if s.c == c:
                 return s
         return None
+
+
+def map_name(m: HexMap) -> Words:
+    """A map's name as players read it: the table's own as they typed it; the shipped sample map's
+    (while it keeps the name it came with) in each phone's language."""
+    return SAMPLE_NAME if m.sample and m.name == SAMPLE_NAME.msgid else m.name
 
 
 # --- A fast read-only view for pathfinding ----------------------------------------------------
@@ -229,7 +244,7 @@ class Board:
     adj: dict[Coord, list[Coord]]
 
     @classmethod
-    def of(cls, m: HexMap) -> "Board":
+    def of(cls, m: HexMap) -> Board:
         spaces = {(s.q, s.r): s for s in m.spaces}
         walls = frozenset(edge_key((w.a.q, w.a.r), (w.b.q, w.b.r)) for w in m.walls)
         adj: dict[Coord, list[Coord]] = {}
@@ -326,7 +341,7 @@ class Board:
                 return None
         return n
 
-    def _side_blocked(self, p: "Passage", side: tuple[Coord, ...]) -> bool:
+    def _side_blocked(self, p: Passage, side: tuple[Coord, ...]) -> bool:
         """Going from p.frm to p.to round this side: through the hexes it touches there (none: straight
         across their common edge), each a space, with no wall between one and the next."""
         path = [p.frm, *side, p.to]
@@ -428,7 +443,7 @@ def _touched(point: Cube, scale: int) -> tuple[Coord, ...]:
                     step = _ACROSS[(i, 1 if g > 0 else -1)]
                     out.append((q + step[0], r + step[1]))
             return tuple(sorted(out))
-    raise AssertionError(f"no hex holds {point} / {scale}")
+    raise AssertionError((point, scale))  # no hex holds point / scale: can't happen
 
 
 @lru_cache(maxsize=4096)
@@ -512,9 +527,9 @@ def range_between(m: HexMap, a: Hex, b: Hex, ignore_walls: bool = False) -> Opti
 
 @dataclass
 class MapCheck:
-    errors: list[str]  # the map cannot be played until these are fixed
+    errors: list[Words]  # the map cannot be played until these are fixed
     unreachable: list[Coord]  # spaces no route reaches from Start: flagged, not refused
-    warnings: list[str]
+    warnings: list[Words]
 
     @property
     def ok(self) -> bool:
@@ -525,42 +540,69 @@ def check_map(m: HexMap) -> MapCheck:
     """Is the map playable? Exactly one Start and one End, End reachable from Start; any space no
     route reaches from Start is flagged (a table may keep decorative spaces)."""
     board = Board.of(m)
-    errors: list[str] = []
-    warnings: list[str] = []
+    errors: list[Words] = []
+    warnings: list[Words] = []
     starts, ends = board.with_special("start"), board.with_special("end")
-    for name, found in (("Start", starts), ("End", ends)):
+    for special, found in (("start", starts), ("end", ends)):
         if len(found) != 1:
-            where = ", ".join(board.label(c) for c in found) or "none"
-            errors.append(f"A map needs exactly one {name} space (found {len(found)}: {where}).")
+            where = ", ".join(board.label(c) for c in found) or Msg("none")
+            errors.append(Msg("A map needs exactly one Start space (found {n}: {where}).", n=len(found), where=where)
+                          if special == "start" else
+                          Msg("A map needs exactly one End space (found {n}: {where}).", n=len(found), where=where))
     unreachable: list[Coord] = []
     if len(starts) == 1:
         reach = board.distances(starts[0])
         unreachable = sorted(c for c in board.spaces if c not in reach)
         if len(ends) == 1 and ends[0] not in reach:
-            errors.append(f"No wall-free route leads from Start {board.label(starts[0])} to End {board.label(ends[0])}.")
+            errors.append(Msg("No wall-free route leads from Start {start} to End {end}.", start=board.label(starts[0]),
+                              end=board.label(ends[0])))
         if unreachable:
             shown = ", ".join(board.label(c) for c in unreachable[:12]) + ("…" if len(unreachable) > 12 else "")
-            warnings.append(f"{len(unreachable)} space(s) cannot be reached from Start: {shown}.")
+            warnings.append(NMsg("{n} space(s) cannot be reached from Start: {spaces}.",
+                                 "{n} space(s) cannot be reached from Start: {spaces}.", len(unreachable), spaces=shown))
     return MapCheck(errors, unreachable, warnings)
+
+
+def joined(items: Iterable[Words], sep: str = ", ") -> Words:
+    """Texts side by side, `sep` between them: a str when all are plain, else a Msg said in each
+    phone's language ("1 to C4, 2 to D3", a map's faults one after the other)."""
+    items = list(items)
+    if all(isinstance(i, str) for i in items):
+        return sep.join(items)
+    out = items[0]
+    for item in items[1:]:
+        out = out + sep + item
+    return out
 
 
 def require_playable(m: HexMap) -> Board:
     check = check_map(m)
     if not check.ok:
-        raise InputError(" ".join(check.errors))
+        raise InputError(joined(check.errors, " "))
     return Board.of(m)
 
 
 def parse_map_json(text: str) -> HexMap:
     """Import a map from JSON text (a file or a QR code); refuses oversized or malformed input."""
     if len(text) > MAX_MAP_JSON:
-        raise InputError(f"A map file may be at most {MAX_MAP_JSON:,} characters (this one has {len(text):,}).")
+        raise InputError(Msg("A map file may be at most {max} characters (this one has {n}).", max=MAX_MAP_JSON,
+                             n=len(text)))
     try:
         return HexMap.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise InputError(f"Not a valid map: {where + ': ' if where else ''}{first.get('msg', 'malformed')}.") from None
+        problem = problem_words(first)
+        raise InputError(Msg("Not a valid map: {where}: {problem}.", where=where, problem=problem) if where
+                         else Msg("Not a valid map: {problem}.", problem=problem)) from None
+
+
+def problem_words(error: dict) -> Words:
+    """What pydantic found wrong: the map's own words (a Msg its validators raised), else pydantic's."""
+    raised = (error.get("ctx") or {}).get("error")
+    if isinstance(raised, ValueError) and raised.args and isinstance(raised.args[0], Msg):
+        return raised.args[0]
+    return error.get("msg") or Msg("malformed")
 
 
 # --- Editing (pure: each returns a new map) --------------------------------------------------------
@@ -573,16 +615,17 @@ def toggle_space(m: HexMap, h: Hex) -> HexMap:
         walls = [w for w in m.walls if h.c not in (w.a.c, w.b.c)]
         return m.model_copy(update={"spaces": spaces, "walls": walls})
     if len(m.spaces) >= MAX_SPACES:
-        raise InputError(f"A map has at most {MAX_SPACES} spaces.")
+        raise InputError(Msg("A map has at most {max} spaces.", max=MAX_SPACES))
     return m.model_copy(update={"spaces": [*m.spaces, Space(q=h.q, r=h.r)]})
 
 
 def toggle_wall(m: HexMap, a: Hex, b: Hex) -> HexMap:
     """Add or remove the wall on the edge between two adjacent spaces."""
     if hex_distance(a.c, b.c) != 1:
-        raise InputError(f"A wall goes on the edge between two adjacent spaces; {default_label(a.c)} and {default_label(b.c)} are not adjacent.")
+        raise InputError(Msg("A wall goes on the edge between two adjacent spaces; {a} and {b} are not adjacent.",
+                             a=default_label(a.c), b=default_label(b.c)))
     if m.space(a) is None or m.space(b) is None:
-        raise InputError("A wall goes between two spaces of the map.")
+        raise InputError(Msg("A wall goes between two spaces of the map."))
     key = edge_key(a.c, b.c)
     if any(w.key == key for w in m.walls):
         return m.model_copy(update={"walls": [w for w in m.walls if w.key != key]})
@@ -593,7 +636,7 @@ def set_space(m: HexMap, h: Hex, *, area: Optional[str] = None, special: Optiona
     """Paint an area (""=none) and/or set the special ("keep" leaves it; None clears it)."""
     old = m.space(h)
     if old is None:
-        raise InputError(f"There is no space at {default_label(h.c)}; add it first.")
+        raise InputError(Msg("There is no space at {space}; add it first.", space=default_label(h.c)))
     data = old.model_dump()
     if area is not None:
         data["area"] = area

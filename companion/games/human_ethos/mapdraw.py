@@ -9,7 +9,9 @@ Each space keeps its parts apart so none hides another, at any zoom: its name al
 (a face-down token's mark on its left, a tie option's number on its right), the enemies as red
 tags under the name ("2 Drak": the count and a short name that still tells the types apart),
 the team members' discs along the bottom, over the special space's word. A zoomed map is the
-same drawing scaled (`Layout.scaled`), so the writing grows with it and taps map back exactly."""
+same drawing scaled (`Layout.scaled`), so the writing grows with it and taps map back exactly.
+Its words (the special spaces' short words, "+N more", what screen readers hear) are said in the
+phone's language as it draws; names of spaces and enemies are the same in every language."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from typing import Callable, Iterable, Optional
 import flet as ft
 import flet.canvas as cv
 
+from companion.i18n import N_, _
 from companion.ui.widgets import icon_button, keyed, tagged
 
 from .hexmap import Board, Coord, HexMap, cube_round, default_label, hex_corners, hex_neighbours, hex_to_pixel
@@ -28,14 +31,16 @@ from .hexmap import Board, Coord, HexMap, cube_round, default_label, hex_corners
 AREA_TINTS = ["#E3F2FD", "#FFF3E0", "#FCE4EC", "#F3E5F5", "#FFFDE7", "#E0F7FA", "#FBE9E7", "#EDE7F6", "#ECEFF1"]
 REACHABLE_FILL = "#00C853"  # a saturated green wash with a dark green edge: unlike any area tint
 REACHABLE_EDGE = "#1B5E20"
-SPECIAL_STYLE: dict[str, tuple[str, str]] = {  # special → (fill colour, short word drawn in the hex)
-    "start": ("#43A047", "START"),
-    "end": ("#FFB300", "END"),
-    "cache": ("#1E88E5", "CACHE"),
-    "hazard": ("#E53935", "HAZARD"),
-    "common": ("#8E24AA", "ENC"),
-    "elite": ("#4A148C", "ELITE"),
+SPECIAL_STYLE: dict[str, tuple[str, str]] = {  # special → (fill colour, short word drawn in the hex, with _())
+    "start": ("#43A047", N_("START")),
+    "end": ("#FFB300", N_("END")),
+    "cache": ("#1E88E5", N_("CACHE")),
+    "hazard": ("#E53935", N_("HAZARD")),
+    "common": ("#8E24AA", N_("ENC")),
+    "elite": ("#4A148C", N_("ELITE")),
 }
+USED_CACHE = N_("USED")  # a used cache's word, in its grey
+CLEAR = ft.Colors.with_opacity(0.01, "#FFFFFF")  # a fill that takes taps but shows nothing
 MEMBER_COLOURS = ["#00695C", "#1565C0", "#6A1B9A", "#EF6C00", "#2E7D32", "#AD1457"]
 ENEMY_COLOUR = "#C62828"
 ZOOMS = (1.0, 1.5, 2.0, 2.5, 3.0)  # the zoom buttons' steps (1: the whole map fits the screen)
@@ -76,7 +81,7 @@ class Layout:
     def corners(self, c: Coord) -> list[tuple[float, float]]:
         return [(x + self.dx, y + self.dy) for x, y in hex_corners(c, self.size)]
 
-    def scaled(self, k: float) -> "Layout":
+    def scaled(self, k: float) -> Layout:
         """The same drawing k times bigger (a zoomed map): every point, and so every tap, scales by k."""
         return Layout(self.size * k, self.dx * k, self.dy * k, self.width * k, self.height * k)
 
@@ -214,7 +219,8 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
         if sp.special:
             colour, word = SPECIAL_STYLE[sp.special]
             if c in marks.used:
-                colour, word = "#9E9E9E", "USED"
+                colour, word = "#9E9E9E", USED_CACHE
+            word = _(word)
             out.append(_polygon(_scaled(lay, c, 0.55), _fill(ft.Colors.with_opacity(0.4, colour))))
             out.append(_text(lay.centre(c)[0], lay.centre(c)[1] + s * 0.58, word, max(8.5, s * 0.24), "#212121", True))
         out.append(_polygon(lay.corners(c), _stroke("#757575", 1.2)))
@@ -259,7 +265,7 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
     # Team members first: with enemies on their space they stand in its lower corners, under the
     # enemies' tags (drawn next), so a token never hides which enemies are there.
     at: dict[Coord, list[int]] = {}
-    for i, (_, c) in enumerate(marks.members):
+    for i, (_name, c) in enumerate(marks.members):
         at.setdefault(c, []).append(i)
     for c, idx in at.items():
         cx, cy = lay.centre(c)
@@ -279,7 +285,7 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
     # Enemies: a red tag per type: its count and a short name ("2 Drak"). One tag just above the
     # middle; a stack of them starts right under the space's name, which stays readable, and stops
     # at the space's lower edge (clear of the name of the space below): what doesn't fit is "+N more".
-    short = short_names(name for name, _, _ in marks.enemies)
+    short = short_names(name for name, _count, _at in marks.enemies)
     for c, groups in per_space.items():
         cx, cy = lay.centre(c)
         size = max(11.0, s * 0.36) if len(groups) == 1 else max(10.0, s * 0.3)
@@ -292,7 +298,7 @@ def shapes(m: HexMap, lay: Layout, marks: Marks) -> list[cv.Shape]:
             rows = max(1, min(len(groups), 3, int((floor - top + 2) // (h + 2))))
         for k, (name, count) in enumerate(groups[:rows]):
             more = len(groups) - rows + 1
-            text = f"+{more} more" if k == rows - 1 and more > 1 else f"{count} {short[name]}"
+            text = _("+{n} more", n=more) if k == rows - 1 and more > 1 else f"{count} {short[name]}"
             w = tag_width(text, size)
             y = top + k * (h + 2)
             out.append(cv.Rect(cx - w / 2, y, w, h, border_radius=ft.BorderRadius.all(h / 2),
@@ -325,7 +331,7 @@ def _arrow(x1, y1, x2, y2, s) -> list[cv.Shape]:
 
 
 def map_canvas(m: HexMap, width: float, marks: Marks,
-               on_tap: Optional[Callable[[Coord, "Layout", float, float], None]], *,
+               on_tap: Optional[Callable[[Coord, Layout, float, float], None]], *,
                extra: Optional[list[Coord]] = None, zoom: float = 1.0) -> tuple[ft.Control, Layout]:
     """The map fitted to `width` then drawn `zoom` times bigger, as a canvas inside a GestureDetector,
     and its layout. `on_tap(hex, layout, x, y)` gets the tapped hex: the position is the canvas's own
@@ -340,7 +346,7 @@ def map_canvas(m: HexMap, width: float, marks: Marks,
             return
         on_tap(lay.hex_at(pos.x, pos.y), lay, pos.x, pos.y)
 
-    detector = ft.GestureDetector(content=ft.Container(canvas, bgcolor=ft.Colors.with_opacity(0.01, "#FFFFFF")),
+    detector = ft.GestureDetector(content=ft.Container(canvas, bgcolor=CLEAR),
                                   on_tap_up=tapped, mouse_cursor=ft.MouseCursor.CLICK)
     markers = enemy_markers(m, lay, marks)
     # (under the canvas: a Container takes the taps on its box, even an empty one)
@@ -354,14 +360,15 @@ def enemy_markers(m: HexMap, lay: Layout, marks: Marks) -> list[ft.Control]:
     under the canvas, so a tap there reaches the map."""
     board = Board.of(m)
     out: list[ft.Control] = []
-    for c in dict.fromkeys(c for _, _, c in marks.enemies):
+    for c in dict.fromkeys(c for _name, _count, c in marks.enemies):
         label = board.label(c)
         words = marks.enemy_words.get(c) or ", ".join(f"{n} {name}" for name, n, at in marks.enemies if at == c)
         x, y = lay.centre(c)
         w, h = lay.size * 1.4, lay.size * 0.9
         out.append(ft.Container(left=x - w / 2, top=y - lay.size * 0.12 - h / 2, width=w, height=h,
                                 content=ft.Semantics(identifier=f"enemy-{label}",
-                                                     label=f"Enemies on {label}: {words}. Tap to attack.",
+                                                     label=_("Enemies on {space}: {enemies}. Tap to attack.",
+                                                             space=label, enemies=words),
                                                      content=ft.Container(width=w, height=h))))
     return out
 
@@ -390,7 +397,7 @@ def touch_screen(page) -> bool:
 
 
 def map_window(view: MapView, canvas: ft.Control, lay: Layout, fit: float, *, focus: Optional[Coord],
-               touch: bool, identifier: str = "hexmap", what: str = "Hex map: tap a space or an enemy") -> ft.Control:
+               touch: bool, identifier: str = "hexmap", what: Optional[str] = None) -> ft.Control:
     """The map (`canvas`, drawn at `view.zoom` with layout `lay`) in an InteractiveViewer: as wide as
     the screen allows (`fit`) and as tall as the drawing, so a finger's sideways drag pans a zoomed
     map and an upward one still scrolls the page; a phone (`touch`) can pinch it too. A tap reaches
@@ -398,7 +405,8 @@ def map_window(view: MapView, canvas: ft.Control, lay: Layout, fit: float, *, fo
     (and the phone its pan) across redraws until a zoom button makes a new one (`view_epoch`); that
     one is then panned to `focus` (None: the middle of the map) once the phone has laid it out.
 
-    The map's name for screen readers (`what`) and tests (`identifier`: the window's box) is on an
+    The map's name for screen readers (`what`, in the phone's language; by default the play screen's
+    "Hex map: tap a space or an enemy") and tests (`identifier`: the window's box) is on an
     empty box under the viewer, not around it: Flutter's web engine drops the identifier of a node
     whose children change (the enemies' markers come and go inside the viewer)."""
     width, height = min(lay.width, fit), lay.height
@@ -417,8 +425,9 @@ def map_window(view: MapView, canvas: ft.Control, lay: Layout, fit: float, *, fo
 
     viewer = ft.InteractiveViewer(content=canvas, constrained=False, width=width, height=height,
                                   min_scale=1, max_scale=PINCH_MAX, scale_enabled=touch, on_size_change=laid_out)
+    what = what or _("Hex map: tap a space or an enemy")
     name = ft.Semantics(identifier=identifier, content=ft.Container(width=width, height=height),
-                        label=what + (", drag to pan" if lay.width > width else ""))
+                        label=_("{map}, drag to pan", map=what) if lay.width > width else what)
     return keyed(f"map-view-{view.view_epoch}", ft.Stack([name, viewer], width=width, height=height))
 
 
@@ -434,14 +443,14 @@ def zoom_buttons(view: MapView, redraw: Callable[[], None]) -> ft.Control:
         return handler
 
     return ft.Row([
-        icon_button(ft.Icons.ZOOM_OUT, "Zoom out the map", to(ZOOMS[max(0, i - 1)]), disabled=i == 0),
+        icon_button(ft.Icons.ZOOM_OUT, _("Zoom out the map"), to(ZOOMS[max(0, i - 1)]), disabled=i == 0),
         # no fixed width: at the largest text size "100 %" would break in two
         tagged("map-zoom", ft.Container(ft.Text(f"{round(view.zoom * 100)} %", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
                                                 weight=ft.FontWeight.BOLD, no_wrap=True),
                                         padding=ft.Padding.symmetric(horizontal=6))),
-        icon_button(ft.Icons.ZOOM_IN, "Zoom in the map", to(ZOOMS[min(len(ZOOMS) - 1, i + 1)]),
+        icon_button(ft.Icons.ZOOM_IN, _("Zoom in the map"), to(ZOOMS[min(len(ZOOMS) - 1, i + 1)]),
                     disabled=i == len(ZOOMS) - 1),
-        icon_button(ft.Icons.FIT_SCREEN, "Fit the map to the screen", to(1.0)),
+        icon_button(ft.Icons.FIT_SCREEN, _("Fit the map to the screen"), to(1.0)),
     ], spacing=4, alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 

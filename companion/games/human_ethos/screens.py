@@ -1,7 +1,9 @@
 """Human Ethos catalog screens, outside any campaign: the map editor (/g/human_ethos/maps) and the
 enemy cards (/g/human_ethos/enemies). Maps and cards are entered once and shared by every campaign;
 the editing itself is the pure helpers of `hexmap.py` (toggle_space, toggle_wall, set_space). The
-editor shows its map as the play screen does (`mapdraw.map_window`: zoom buttons, drag to pan)."""
+editor shows its map as the play screen does (`mapdraw.map_window`: zoom buttons, drag to pan).
+Every word is said in the phone's language as the screen is drawn (`_()`); map and card names are
+the table's own."""
 
 from __future__ import annotations
 
@@ -13,18 +15,19 @@ import flet as ft
 
 from companion import catalog, exchange
 from companion.games.base import InputError
+from companion.i18n import N_, _, ngettext, render
 from companion.ui.screen import DrawnScreen
 from companion.ui.style import GAP
 from companion.ui.widgets import FormDialog, dialog_frame, icon_button, qr_dialog, section, tagged, wide_button
 
 from .enemies import DEFAULT_ENEMY_TYPES, EnemyType
-from .hexmap import (MAX_MAP_JSON, SPECIAL_NAMES, Coord, Hex, HexMap, check_map, hex_neighbours, parse_map_json,
-                     rectangle, set_space, toggle_space, toggle_wall)
+from .hexmap import (MAX_MAP_JSON, SPECIAL_NAMES, Coord, Hex, HexMap, check_map, hex_neighbours, map_name,
+                     parse_map_json, rectangle, set_space, toggle_space, toggle_wall)
 from .mapdraw import MapView, Marks, map_canvas, map_window, touch_screen, zoom_buttons
 from .view import ENEMY_KIND, MAP_KIND, WIDE_FROM, choice_buttons, enemy_dialog, saved_enemies, saved_maps
 
-MODES = [("spaces", "Add / remove spaces"), ("walls", "Walls (tap an edge)"), ("area", "Paint area"),
-         ("special", "Special space")]
+MODES = [("spaces", N_("Add / remove spaces")), ("walls", N_("Walls (tap an edge)")), ("area", N_("Paint area")),
+         ("special", N_("Special space"))]
 
 
 def _key_for(name: str) -> str:
@@ -32,14 +35,14 @@ def _key_for(name: str) -> str:
 
 
 class MapsScreen(DrawnScreen):
-    route, title = "/g/human_ethos/maps", "Human Ethos maps"
+    route, title = "/g/human_ethos/maps", N_("Human Ethos maps")
 
     def __init__(self, app):
         super().__init__(app)
         self.key: Optional[str] = None
         self.map: Optional[HexMap] = None
         self.mode = "spaces"
-        self.area = "Area 1"
+        self.area = _("Area 1")
         self.special: Optional[str] = "start"
         self.dirty = False
         self.look = MapView()  # the map's zoom on this phone
@@ -51,11 +54,11 @@ class MapsScreen(DrawnScreen):
         maps = saved_maps(self.app.store)
         if self.map is None and maps:
             self.key, self.map = maps[0]
-        pick = choice_buttons([(k, m.name) for k, m in maps], self.key or "", self._open)
+        pick = choice_buttons([(k, render(map_name(m))) for k, m in maps], self.key or "", self._open)
         rows: list[ft.Control] = [section(
-            "Saved maps", pick,
-            ft.Row([wide_button("New map", self.app.guard(self._new), icon=ft.Icons.ADD, filled=False),
-                    wide_button("Import", self._import, icon=ft.Icons.FILE_OPEN, filled=False)],
+            _("Saved maps"), pick,
+            ft.Row([wide_button(_("New map"), self.app.guard(self._new), icon=ft.Icons.ADD, filled=False),
+                    wide_button(_("Import"), self._import, icon=ft.Icons.FILE_OPEN, filled=False)],
                    wrap=True, spacing=8, run_spacing=8),
         )]
         if self.map is None:
@@ -80,50 +83,61 @@ class MapsScreen(DrawnScreen):
         if not spaces:
             ghosts = {(q, r) for q in range(7) for r in range(-3, 6)}
         marks = Marks(ghosts=ghosts, unreachable=set(check.unreachable))
-        name = ft.TextField(label="Map name", value=m.name, max_length=60, on_change=self._renamed)
-        hint = {"spaces": "Tap a grey outline to add a space, a space to remove it.",
-                "walls": "Tap near the edge between two spaces to put up or take down a wall.",
-                "area": f"Tap a space to paint it area “{self.area or 'none'}”.",
-                "special": f"Tap a space to make it {SPECIAL_NAMES.get(self.special or '', 'a plain space')}."}[self.mode]
-        hint_text = ft.Text(hint, weight=ft.FontWeight.BOLD)
-        tools: list[ft.Control] = [choice_buttons(MODES, self.mode, self._set_mode), tagged("editor-hint", hint_text)]
+        # (the sample map's name in the phone's language; kept as it came unless the players rename it)
+        name = ft.TextField(label=_("Map name"), value=render(map_name(m)), max_length=60, on_change=self._renamed)
+        hint_text = ft.Text(self._hint(), weight=ft.FontWeight.BOLD)
+        tools: list[ft.Control] = [choice_buttons([(k, _(words)) for k, words in MODES], self.mode, self._set_mode),
+                                   tagged("editor-hint", hint_text)]
 
         def area_named(e):
             self.area = e.control.value or ""
-            hint_text.value = f"Tap a space to paint it area “{self.area or 'none'}”."
+            hint_text.value = self._hint()
             hint_text.update()
 
         if self.mode == "area":
-            tools.append(ft.TextField(label="Area name (tap spaces to paint it; empty = no area)", value=self.area,
+            tools.append(ft.TextField(label=_("Area name (tap spaces to paint it; empty = no area)"), value=self.area,
                                       max_length=24, on_change=area_named))
         if self.mode == "special":
-            tools.append(choice_buttons([("", "Plain")] + list(SPECIAL_NAMES.items()), self.special or "",
-                                        self._set_special))
-        verdict = ([tagged("map-check", ft.Text("Ready to play: one Start, one End, End reachable.",
+            tools.append(choice_buttons([("", _("Plain"))] + [(k, _(words)) for k, words in SPECIAL_NAMES.items()],
+                                        self.special or "", self._set_special))
+        verdict = ([tagged("map-check", ft.Text(_("Ready to play: one Start, one End, End reachable."),
                                                 color=ft.Colors.GREEN_800, weight=ft.FontWeight.BOLD))]
-                   if check.ok else [tagged("map-check", ft.Text(" ".join(check.errors), color=ft.Colors.ERROR,
-                                                                 weight=ft.FontWeight.BOLD))])
-        verdict += [ft.Text(w, theme_style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
+                   if check.ok else [tagged("map-check", ft.Text(" ".join(render(e) for e in check.errors),
+                                                                 color=ft.Colors.ERROR, weight=ft.FontWeight.BOLD))])
+        verdict += [ft.Text(render(w), theme_style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
         page = self.app.page.width or 412  # the map's card: the page's width or 7 of its 12 columns, less padding
         width = max(280, min(((page - 24) * 7 / 12 - GAP - 32) if wide else page - 56, 680))
         canvas, lay = map_canvas(m, width, marks, self._tapped, extra=sorted(ghosts), zoom=self.look.zoom)
         window = map_window(self.look, canvas, lay, width, focus=self.last, touch=touch_screen(self.app.page),
-                            identifier="editor-map", what="Hex map: tap a space")
+                            identifier="editor-map", what=_("Hex map: tap a space"))
         board = [ft.Row([window], alignment=ft.MainAxisAlignment.CENTER), zoom_buttons(self.look, self.refresh)]
-        title = "Editing" + (" · SAMPLE map" if m.sample else "")
+        title = _("Editing · SAMPLE map") if m.sample else _("Editing")
+        counts = (ngettext("{n} space", "{n} spaces", len(m.spaces)) + ", "
+                  + ngettext("{n} wall", "{n} walls", len(m.walls)) + ". "
+                  + _("Grey outlines: hexes you can add. Red ring: not reachable from Start."))
         editing = [name, *tools, *([] if wide else board),
-                   tagged("map-counts", ft.Text(
-                       f"{len(m.spaces)} space{'s' if len(m.spaces) != 1 else ''}, {len(m.walls)} "
-                       f"wall{'s' if len(m.walls) != 1 else ''}. Grey outlines: hexes you can add. "
-                       "Red ring: not reachable from Start.", theme_style=ft.TextThemeStyle.BODY_SMALL)),
+                   tagged("map-counts", ft.Text(counts, theme_style=ft.TextThemeStyle.BODY_SMALL)),
                    *verdict,
-                   wide_button("Save map" + (" *" if self.dirty else ""), self.app.guard(self._save), icon=ft.Icons.SAVE)]
-        share = section("Share", ft.Row([
-            wide_button("Export", self._export, icon=ft.Icons.DOWNLOAD, filled=False),
-            wide_button("Show QR", self.app.guard(self._qr), icon=ft.Icons.QR_CODE, filled=False),
-            wide_button("Delete", self._delete, icon=ft.Icons.DELETE, filled=False),
+                   wide_button(_("Save map") + (" *" if self.dirty else ""), self.app.guard(self._save),
+                               icon=ft.Icons.SAVE)]
+        share = section(_("Share"), ft.Row([
+            wide_button(_("Export"), self._export, icon=ft.Icons.DOWNLOAD, filled=False),
+            wide_button(_("Show QR"), self.app.guard(self._qr), icon=ft.Icons.QR_CODE, filled=False),
+            wide_button(_("Delete"), self._delete, icon=ft.Icons.DELETE, filled=False),
         ], wrap=True, spacing=8, run_spacing=8))
-        return [section(title, *editing), share], section("Map", *board) if wide else ft.Container()
+        return [section(title, *editing), share], section(_("Map"), *board) if wide else ft.Container()
+
+    def _hint(self) -> str:
+        """What a tap on the map does in this mode."""
+        if self.mode == "spaces":
+            return _("Tap a grey outline to add a space, a space to remove it.")
+        if self.mode == "walls":
+            return _("Tap near the edge between two spaces to put up or take down a wall.")
+        if self.mode == "area":
+            return _("Tap a space to paint it area “{area}”.", area=self.area or _("none"))
+        special = SPECIAL_NAMES.get(self.special or "")
+        return _("Tap a space to make it {special}.", special=_(special)) if special else \
+            _("Tap a space to make it a plain space.")
 
     # --- taps ---
 
@@ -139,7 +153,7 @@ class MapsScreen(DrawnScreen):
             a, b = lay.edge_at(x, y)
             self.map = toggle_wall(m, Hex.of(a), Hex.of(b))
         elif m.space(h) is None:
-            raise InputError("Add a space there first (mode “Add / remove spaces”).")
+            raise InputError(_("Add a space there first (mode “{mode}”).", mode=_(MODES[0][1])))
         elif self.mode == "area":
             self.map = set_space(m, h, area=self.area.strip())
         else:
@@ -175,7 +189,7 @@ class MapsScreen(DrawnScreen):
         n = 1
         while f"my-map-{n}" in existing:
             n += 1
-        self._shown(f"my-map-{n}", rectangle(f"My map {n}", 7, 5), True)
+        self._shown(f"my-map-{n}", rectangle(_("My map {n}", n=n), 7, 5), True)
         self.refresh()
 
     def _save(self, e) -> None:
@@ -185,7 +199,9 @@ class MapsScreen(DrawnScreen):
         catalog.put(self.app.store, MAP_KIND, self.key, m.name, m.model_dump(mode="json"))
         self.dirty = False
         check = check_map(m)
-        self.app.toast(f"Saved “{m.name}”." + ("" if check.ok else " Not playable yet: " + " ".join(check.errors)))
+        self.app.toast(_("Saved “{map}”.", map=map_name(m)) if check.ok else
+                       _("Saved “{map}”. Not playable yet: {problems}", map=map_name(m),
+                         problems=" ".join(render(e) for e in check.errors)))
         self.refresh()
 
     def _delete(self, e) -> None:
@@ -193,8 +209,8 @@ class MapsScreen(DrawnScreen):
             catalog.remove(self.app.store, MAP_KIND, self.key)
             self._shown(None, None, False)
             self.refresh()
-        self.app.confirm(f"Delete “{self.map.name}”?", "Campaigns that already started an issue on it keep their copy.",
-                         "Delete", gone)
+        self.app.confirm(_("Delete “{name}”?", name=map_name(self.map)),
+                         _("Campaigns that already started an issue on it keep their copy."), _("Delete"), gone)
 
     # --- sharing ---
 
@@ -207,20 +223,21 @@ class MapsScreen(DrawnScreen):
             await self.app.file_picker.save_file(file_name=filename, src_bytes=text.encode("utf-8"))
 
         self.app.page.show_dialog(dialog_frame(
-            f"Export “{self.map.name}”",
-            content=ft.Column([ft.Text(f"Save it as {filename}, or copy the text.",
+            _("Export “{map}”", map=map_name(self.map)),
+            content=ft.Column([ft.Text(_("Save it as {file}, or copy the text.", file=filename),
                                        theme_style=ft.TextThemeStyle.BODY_SMALL),
                                tagged("map-json", ft.TextField(value=text, multiline=True, max_lines=8, read_only=True))],
                               tight=True, width=360, scroll=ft.ScrollMode.AUTO),
-            actions=[ft.TextButton(content="Close", on_click=lambda e: self.app.page.pop_dialog()),
-                     ft.FilledButton(content="Save file", icon=ft.Icons.DOWNLOAD, on_click=save_file)],
+            actions=[ft.TextButton(content=_("Close"), on_click=lambda e: self.app.page.pop_dialog()),
+                     ft.FilledButton(content=_("Save file"), icon=ft.Icons.DOWNLOAD, on_click=save_file)],
         ))
 
     def _qr(self, e) -> None:
         qr = exchange.to_qr_text(self.map.model_dump(mode="json"))
         if qr is None:
-            raise InputError("This map is too big for one QR code; use Export.")
-        self.app.page.show_dialog(qr_dialog(f"“{self.map.name}”", qr, caption="On the other phone: Maps → Import → paste."))
+            raise InputError(_("This map is too big for one QR code; use Export."))
+        self.app.page.show_dialog(qr_dialog(f"“{render(map_name(self.map))}”", qr,
+                                            caption=_("On the other phone: Maps → Import → paste.")))
 
     def _import_text(self, text: str) -> None:
         """A map from a file, JSON or QR text, saved under a fresh key; refused whole if anything is wrong."""
@@ -235,13 +252,13 @@ class MapsScreen(DrawnScreen):
             key, n = f"{base}-{n}", n + 1
         catalog.put(self.app.store, MAP_KIND, key, m.name, m.model_dump(mode="json"))
         self._shown(key, m, False)
-        self.app.toast(f"Imported “{m.name}”.")
+        self.app.toast(_("Imported “{map}”.", map=map_name(m)))
         self.refresh()
 
     def _import(self, e) -> FormDialog:
         """A map from a file or pasted text; a refused one says why under the title and the dialog
         stays open (another file, or the text corrected); imported, it closes."""
-        field = ft.TextField(label="…or paste the map's JSON or QR text", multiline=True, min_lines=2, max_lines=5)
+        field = ft.TextField(label=_("…or paste the map's JSON or QR text"), multiline=True, min_lines=2, max_lines=5)
 
         async def pick(e):
             files = await self.app.file_picker.pick_files(allowed_extensions=["json"], with_data=True)
@@ -251,17 +268,19 @@ class MapsScreen(DrawnScreen):
 
             def load():
                 if f.size and f.size > 4 * MAX_MAP_JSON:  # refuse before decoding it all
-                    raise InputError(f"{f.name} is too big for a map (a map is at most {MAX_MAP_JSON:,} characters).")
+                    raise InputError(_("{file} is too big for a map (a map is at most {max} characters).", file=f.name,
+                                       max=MAX_MAP_JSON))
                 try:
                     text = (f.bytes or b"").decode("utf-8")
                 except UnicodeDecodeError:
-                    raise InputError(f"{f.name} is not a text file.") from None
+                    raise InputError(_("{file} is not a text file.", file=f.name)) from None
                 self._import_text(text)
 
             form.acting(load)()
 
-        form = FormDialog(self.app, "Import a map", [wide_button("Choose a file", pick, icon=ft.Icons.FILE_OPEN), field])
-        form.actions(form.button("Import text", lambda: self._import_text(field.value or "")))
+        form = FormDialog(self.app, _("Import a map"), [wide_button(_("Choose a file"), pick, icon=ft.Icons.FILE_OPEN),
+                                                        field])
+        form.actions(form.button(_("Import text"), lambda: self._import_text(field.value or "")))
         form.show()
         return form
 
@@ -269,7 +288,7 @@ class MapsScreen(DrawnScreen):
 class EnemiesScreen(DrawnScreen):
     """The enemy cards a table entered once; campaigns take them with “Use saved cards”."""
 
-    route, title = "/g/human_ethos/enemies", "Human Ethos enemy cards"
+    route, title = "/g/human_ethos/enemies", N_("Human Ethos enemy cards")
 
     def _draw(self) -> None:
         saved = {t.name: t for t in saved_enemies(self.app.store)}
@@ -277,23 +296,26 @@ class EnemiesScreen(DrawnScreen):
                                                                       if n not in {d.name for d in DEFAULT_ENEMY_TYPES}]
         rows = []
         for t in types:
-            state = "saved" if t.name in saved else "not entered yet (placeholder)"
+            state = _("saved") if t.name in saved else _("not entered yet (placeholder)")
+            stats = _("{enemy}: threat {threat}, range {range}, health {health}, move {move}", enemy=t.name,
+                      threat=t.threat, range=t.range, health=t.health, move=t.move)
             rows.append(ft.Row([
-                ft.Text(f"{t.name}: threat {t.threat}, range {t.range}, health {t.health}, move {t.move} · {state}",
-                        theme_style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
-                icon_button(ft.Icons.EDIT, f"Edit {t.name}", lambda e, t=t: enemy_dialog(self.app, t, self._save)),
+                ft.Text(f"{stats} · {state}", theme_style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
+                icon_button(ft.Icons.EDIT, _("Edit {enemy}", enemy=t.name),
+                            lambda e, t=t: enemy_dialog(self.app, t, self._save)),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
         self.body.controls = [
-            section("Enemy cards", ft.Text("Enter each card once from the box; every campaign can take them "
-                                           "(Enemy cards → Use saved cards).", theme_style=ft.TextThemeStyle.BODY_SMALL),
+            section(_("Enemy cards"), ft.Text(_("Enter each card once from the box; every campaign can take them "
+                                                "(Enemy cards → Use saved cards)."),
+                                              theme_style=ft.TextThemeStyle.BODY_SMALL),
                     *rows,
-                    wide_button("Add a type", lambda e: enemy_dialog(self.app, None, self._save), icon=ft.Icons.ADD,
+                    wide_button(_("Add a type"), lambda e: enemy_dialog(self.app, None, self._save), icon=ft.Icons.ADD,
                                 filled=False)),
-            wide_button("Edit maps", lambda e: self.app.go("/g/human_ethos/maps"), icon=ft.Icons.MAP, filled=False),
+            wide_button(_("Edit maps"), lambda e: self.app.go("/g/human_ethos/maps"), icon=ft.Icons.MAP, filled=False),
         ]
 
     def _save(self, et: EnemyType) -> None:
         et = et.model_copy(update={"placeholder": False})
         catalog.put(self.app.store, ENEMY_KIND, et.name, et.name, et.model_dump(mode="json"))
-        self.app.toast(f"Saved {et.name}.")
+        self.app.toast(_("Saved {enemy}.", enemy=et.name))
         self.refresh()

@@ -6,7 +6,10 @@ its buttons and number ranges come from the game's legal moves (`rules.moves` an
 and what just happened is read from the events' data, never from their sentences.
 
 Extra screens (`GAME_SCREENS`): the map editor ("maps") and the enemy cards ("enemies"), both
-catalog data entered once and shared by every campaign (see `screens.py`)."""
+catalog data entered once and shared by every campaign (see `screens.py`).
+
+Every word is said in the phone's language as the panel is drawn: its own through `_()`, the
+rules' (events, refusals, reasons, move labels) as the `Msg`s they are, with `render`."""
 
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ import flet as ft
 from pydantic import ValidationError
 
 from companion import catalog
-from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, field_specs
+from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, Words, field_specs
+from companion.i18n import _, current, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP
 from companion.ui.widgets import (FormDialog, icon_button, keyed, roomy, section, switch_row, tagged, track,
@@ -32,8 +36,9 @@ WIDE = True  # on a desktop the map stands beside the track and the next step (s
 WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit
 
 from . import rules as R
-from .enemies import EnemyType, token_faces
-from .hexmap import Board, Coord, Hex, HexMap, check_map, parse_map_json
+from .enemies import EnemyType, face_words, setup_words, token_faces
+from .hexmap import (SPECIAL_NAMES, Board, Coord, Hex, HexMap, check_map, map_name, parse_map_json,
+                     problem_words)
 from .mapdraw import (MEMBER_COLOURS, Layout, MapView, Marks, map_canvas, map_window, short_names, touch_screen,
                       zoom_buttons)
 
@@ -82,7 +87,8 @@ def build(cls, **kw):
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise InputError(f"{where}: {first.get('msg', 'invalid')}".strip(": ")) from None
+        problem = problem_words(first)
+        raise InputError(where + ": " + problem if where else problem) from None
 
 
 # --- transient inputs, kept on the frame between redraws ----------------------------------------
@@ -182,6 +188,11 @@ def link(words: str, on_click, *, icon=None) -> ft.Control:
     return ft.TextButton(content=roomy(words), icon=icon, on_click=on_click)
 
 
+def tied_to(words: Words, more: Words) -> Words:
+    """One refusal after another, as one text (each in the phone's language)."""
+    return words + " " + more if words else more
+
+
 def legal(state: R.State) -> dict[str, list[LegalMove]]:
     """The game's legal moves now, by kind."""
     out: dict[str, list[LegalMove]] = {}
@@ -230,8 +241,9 @@ def _clear(frame, field: ft.TextField, attr: str) -> None:
     frame.refresh()
 
 
-def _say(text: str, *, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
-    return ft.Text(text, theme_style=style, **kw)
+def _say(text: Words, *, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
+    """Words in a theme style: the screen's own (already said with `_()`) or the rules' (a Msg, said here)."""
+    return ft.Text(render(text), theme_style=style, **kw)
 
 
 # =============================================================================================
@@ -258,9 +270,9 @@ def panel(frame) -> ft.Control:
                          spacing=GAP)
     marks = base_marks(frame, state, ui)
     steps = [status_section(frame, state), next_step_section(frame, state, ui, marks)]
-    abandon = wide_button("Abandon this issue", lambda e: frame.app.confirm(
-        f"Abandon {issue.called}?", "It ends without counting as a win or a loss. Undo brings it back.", "Abandon",
-        lambda: frame.dispatch(R.AbandonIssue())), icon=ft.Icons.FLAG, filled=False)
+    abandon = wide_button(_("Abandon this issue"), lambda e: frame.app.confirm(
+        _("Abandon {issue}?", issue=issue.named), _("It ends without counting as a win or a loss. Undo brings it back."),
+        _("Abandon"), lambda: frame.dispatch(R.AbandonIssue())), icon=ft.Icons.FLAG, filled=False)
     cards = [attack_section(frame, state, ui), adjust_section(frame, state, ui)]
     lists = [board_section(frame, state), enemy_cards_section(frame, state), progress_section(frame, state, ui)]
     if wide:  # the track, the next step and what just happened beside the map: no scrolling between them
@@ -300,17 +312,23 @@ def track_bar(issue: R.Issue) -> ft.Control:
 def status_section(frame, state: R.State) -> ft.Control:
     issue = state.issue
     gap = issue.track - issue.threat - issue.awareness
-    who = "Enemy phase" if issue.phase == "enemies" else f"{issue.members[issue.active].name}'s turn"
+    if issue.phase == "enemies":
+        turn = _("Turn {turn} · Enemy phase", turn=issue.turn)
+    else:
+        turn = _("Turn {turn} · {member}'s turn", turn=issue.turn, member=issue.members[issue.active].name)
+    title = (_("Issue #{number}", number=str(issue.number)) if issue.mode == "story"
+             else _("Arcade · {map}", map=map_name(issue.map)))
+    if issue.title:
+        title += f" · {issue.title}"
+    if issue.more_maps:
+        title += " · " + ngettext("then {n} more map", "then {n} more maps", len(issue.more_maps))
     return section(
-        (f"Issue #{issue.number}" if issue.mode == "story" else f"Arcade · {issue.map.name}")
-        + (f" · {issue.title}" if issue.title else "")
-        + (f" · then {len(issue.more_maps)} more map(s)" if issue.more_maps else ""),
-        tagged("turn", _say(f"Turn {issue.turn} · {who}", style=ft.TextThemeStyle.HEADLINE_SMALL,
-                            weight=ft.FontWeight.BOLD)),
+        title,
+        tagged("turn", _say(turn, style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD)),
         *_tracks(frame, issue),
         tagged("gap", ft.Text(spans=[
-            ft.TextSpan(f"{gap} apart", ft.TextStyle(weight=ft.FontWeight.BOLD)),
-            ft.TextSpan(f" · lost when they meet: threat + awareness = {issue.track}."),
+            ft.TextSpan(_("{n} apart", n=gap), ft.TextStyle(weight=ft.FontWeight.BOLD)),
+            ft.TextSpan(" · " + _("lost when they meet: threat + awareness = {length}.", length=issue.track)),
         ], theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
     )
 
@@ -318,13 +336,18 @@ def status_section(frame, state: R.State) -> ft.Control:
 def _tracks(frame, issue: R.Issue) -> list[ft.Control]:
     """Threat on the left, awareness on the right, as on the bar. A desktop has them beside the bar
     (a shorter card: what just happened shows under it without scrolling); a phone above it, in a
-    smaller style where "← Awareness" would not fit on one line (a large text size)."""
+    smaller style where "← Awareness" would not fit on one line (a large text size); on the narrowest
+    (a small phone at the largest text size) without the arrows, so a long word ("Wachsamkeit") is
+    not broken in two: the bar under them shows which way each fills."""
     big = frame.app.sizes(40)
     label = ft.TextThemeStyle.LABEL_LARGE if _room(frame, 330) else ft.TextThemeStyle.LABEL_MEDIUM
-    threat = ft.Column([_say("Threat →", style=label, color=ft.Colors.RED_700, weight=ft.FontWeight.BOLD),
+    arrows = _room(frame, 260) or _wide(frame)
+    threat_words = _("Threat →") if arrows else render(R.TRACK_WORDS["threat"])
+    awareness_words = _("← Awareness") if arrows else render(R.TRACK_WORDS["awareness"])
+    threat = ft.Column([_say(threat_words, style=label, color=ft.Colors.RED_700, weight=ft.FontWeight.BOLD),
                         tagged("threat", ft.Text(str(issue.threat), size=big, weight=ft.FontWeight.BOLD,
                                                  color=ft.Colors.RED_700))], spacing=0)
-    awareness = ft.Column([_say("← Awareness", style=label, color=ft.Colors.INDIGO_700, weight=ft.FontWeight.BOLD,
+    awareness = ft.Column([_say(awareness_words, style=label, color=ft.Colors.INDIGO_700, weight=ft.FontWeight.BOLD,
                                 text_align=ft.TextAlign.RIGHT),
                            tagged("awareness", ft.Text(str(issue.awareness), size=big, weight=ft.FontWeight.BOLD,
                                                        color=ft.Colors.INDIGO_700))],
@@ -345,40 +368,42 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
     guard = frame.app.guard
     moves = legal(state)
     if issue.pending is not None:
-        pending = issue.pending
-        buttons = [wide_button(m.label, guard(lambda e, a=m.action: frame.dispatch(a))) for m in moves["choose"]]
+        question = R.pending_words(state)[0]
+        buttons = [wide_button(render(m.label), guard(lambda e, a=m.action: frame.dispatch(a))) for m in moves["choose"]]
         return tagged("next-step", section(
-            "Enemy phase: your choice",
-            tagged("hint", _say(f"Your choice: {pending.question}", weight=ft.FontWeight.BOLD)),
-            _say("The rules leave this tie to the players: tap a button, or tap on the map the space the "
-                 "option's number marks.", style=ft.TextThemeStyle.BODY_MEDIUM),
+            _("Enemy phase: your choice"),
+            tagged("hint", _say(_("Your choice: {question}", question=question), weight=ft.FontWeight.BOLD)),
+            _say(_("The rules leave this tie to the players: tap a button, or tap on the map the space the "
+                   "option's number marks."), style=ft.TextThemeStyle.BODY_MEDIUM),
             *buttons,
         ))
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
     if waiting:
         return tagged("next-step", spawn_section(frame, state, ui, waiting[0]))
     if _aiming(state, ui):
-        hint = (f"Aiming at {Board.of(issue.map).label(ui.target)}: under the map, set the damage card and "
-                "tap Hit (or tap another enemy, or the cross to stop).")
+        hint = _("Aiming at {space}: under the map, set the damage card and tap Hit (or tap another enemy, or the "
+                 "cross to stop).", space=Board.of(issue.map).label(ui.target))
     elif ui.selected:
-        hint = (f"{ui.selected} is picked: tap a green space to move there (card's move {ui.move_value}), "
-                "or tap them again to let go.")
+        hint = _("{member} is picked: tap a green space to move there (card's move {move}), or tap them again to let "
+                 "go.", member=ui.selected, move=ui.move_value)
     else:
-        hint = ("Play your cards: tap a team member on the map (or above it), then the space they move to; "
-                "tap an enemy on the map to attack it.")
+        hint = _("Play your cards: tap a team member on the map (or above it), then the space they move to; tap an "
+                 "enemy on the map to attack it.")
     phase = moves["enemy_phase"][0]
     return tagged("next-step", section(
-        "Next",
+        _("Next"),
         tagged("hint", _say(hint)),
-        wide_button("Cards played: run the enemy phase", guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
-                    disabled=phase.why_not is not None, tooltip=phase.why_not),
+        wide_button(_("Cards played: run the enemy phase"), guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
+                    disabled=phase.why_not is not None,
+                    tooltip=render(phase.why_not) if phase.why_not is not None else None),
         order_controls(frame, state, ui),
     ))
 
 
 def _group_name(state: R.State, g: R.EnemyGroup, board: Board) -> str:
     t = next((t for t in state.enemy_types if t.name == g.enemy), None)
-    return f"{t.count_name(g.count) if t else f'{g.count} {g.enemy}'} on {board.label(g.at.c)}"
+    return _("{enemies} on {space}", enemies=t.count_name(g.count) if t else f"{g.count} {g.enemy}",
+             space=board.label(g.at.c))
 
 
 def current_order(state: R.State, ui: Ui) -> list[int]:
@@ -397,15 +422,15 @@ def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
     board = Board.of(issue.map)
     order = current_order(state, ui)
     if not order:
-        return _say("No enemies on the board.", style=ft.TextThemeStyle.BODY_MEDIUM)
-    how = "your order" if ui.order is not None else "closest to the team first"
+        return _say(_("No enemies on the board."), style=ft.TextThemeStyle.BODY_MEDIUM)
     names = [_group_name(state, issue.groups[i], board) for i in order]
     if not ui.order_open or len(order) < 2:
         listing = "; ".join(f"{n + 1}. {name}" for n, name in enumerate(names))
-        row: list[ft.Control] = [tagged("enemy-order", _say(f"Enemy order ({how}): {listing}.",
-                                                            style=ft.TextThemeStyle.BODY_MEDIUM))]
+        said = (_("Enemy order (your order): {groups}.", groups=listing) if ui.order is not None
+                else _("Enemy order (closest to the team first): {groups}.", groups=listing))
+        row: list[ft.Control] = [tagged("enemy-order", _say(said, style=ft.TextThemeStyle.BODY_MEDIUM))]
         if len(order) > 1:
-            row.append(link("Change the order", lambda e: _open_order(frame, True), icon=ft.Icons.SWAP_VERT))
+            row.append(link(_("Change the order"), lambda e: _open_order(frame, True), icon=ft.Icons.SWAP_VERT))
         return ft.Column(row, spacing=4)
 
     def swap(n: int, m: int):
@@ -416,12 +441,14 @@ def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
             frame.refresh()
         return handler
 
-    rows: list[ft.Control] = [_say(f"Enemy order ({how}): the first acts first.", weight=ft.FontWeight.BOLD)]
+    said = (_("Enemy order (your order): the first acts first.") if ui.order is not None
+            else _("Enemy order (closest to the team first): the first acts first."))
+    rows: list[ft.Control] = [_say(said, weight=ft.FontWeight.BOLD)]
     for n, name in enumerate(names):
         rows.append(ft.Row([
             _say(f"{n + 1}. {name}", expand=True),
-            icon_button(ft.Icons.ARROW_UPWARD, f"Earlier: {name}", swap(n, n - 1), disabled=n == 0),
-            icon_button(ft.Icons.ARROW_DOWNWARD, f"Later: {name}", swap(n, min(n + 1, len(names) - 1)),
+            icon_button(ft.Icons.ARROW_UPWARD, _("Earlier: {group}", group=name), swap(n, n - 1), disabled=n == 0),
+            icon_button(ft.Icons.ARROW_DOWNWARD, _("Later: {group}", group=name), swap(n, min(n + 1, len(names) - 1)),
                         disabled=n == len(names) - 1),
         ], spacing=4))
 
@@ -430,8 +457,8 @@ def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
         frame.refresh()
 
     rows.append(ft.Row([
-        link("Closest first again", reset),
-        link("Done", lambda e: _open_order(frame, False)),
+        link(_("Closest first again"), reset),
+        link(_("Done"), lambda e: _open_order(frame, False)),
     ], wrap=True))
     return tagged("enemy-order", ft.Column(rows, spacing=4))
 
@@ -505,25 +532,31 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
             raise
 
     etype = next((t for t in state.enemy_types if t.name == ui.spawn_enemy), None)
-    where = f"area {token.area}" if token.area else f"space {board.label(token.at.c)}"
-    placed = [ft.Row([_say(f"{n} {en} on {board.label(c)}", expand=True),
-                      icon_button(ft.Icons.CLOSE, f"Remove {n} {en} on {board.label(c)}", lambda e, k=k: drop(k))])
+    where = _("area {area}", area=token.area) if token.area else _("space {space}", space=board.label(token.at.c))
+    placed = [ft.Row([_say(_("{n} {enemies} on {space}", n=n, enemies=en, space=board.label(c)), expand=True),
+                      icon_button(ft.Icons.CLOSE, _("Remove {n} {enemies} on {space}", n=n, enemies=en,
+                                                    space=board.label(c)), lambda e, k=k: drop(k))])
               for k, (en, c, n) in enumerate(ui.placements)]
+    said = dict(member=token.encountered_by, where=where, space=board.label(token.at.c))
+    hint = (_("{member} entered {where}: turn the elite token at {space} face up. What does it show?", **said)
+            if token.tier == "elite" else
+            _("{member} entered {where}: turn the common token at {space} face up. What does it show?", **said))
+    count = sum(n for _en, _c, n in ui.placements)
     return section(
-        f"Encounter at {board.label(token.at.c)}",
-        tagged("hint", _say(f"{token.encountered_by} entered {where}: turn the {token.tier} token at "
-                            f"{board.label(token.at.c)} face up. What does it show?", weight=ft.FontWeight.BOLD)),
-        choice_buttons([(f, f) for f in token_faces(token.tier)], ui.face, pick_face),
-        _say("Then place its enemies as the enemy card's setup says: pick the type and how many, and tap a "
-             f"highlighted space of {where}.", style=ft.TextThemeStyle.BODY_MEDIUM),
+        _("Encounter at {space}", space=board.label(token.at.c)),
+        tagged("hint", _say(hint, weight=ft.FontWeight.BOLD)),
+        choice_buttons([(f, render(face_words(f))) for f in token_faces(token.tier)], ui.face, pick_face),
+        _say(_("Then place its enemies as the enemy card's setup says: pick the type and how many, and tap a "
+               "highlighted space of {where}.", where=where), style=ft.TextThemeStyle.BODY_MEDIUM),
         choice_buttons([(n, n) for n in _spawn_types(state)], ui.spawn_enemy, pick_enemy),
-        *([_say(f"{etype.name} setup: {etype.setup}", style=ft.TextThemeStyle.BODY_SMALL, italic=True)]
+        *([_say(_("{enemy} setup: {setup}", enemy=etype.name, setup=setup_words(etype)),
+                style=ft.TextThemeStyle.BODY_SMALL, italic=True)]
           if etype and etype.setup else []),
-        spec_stepper(frame, "How many", _placement_count, ui.spawn_count, lambda v: setattr(ui, "spawn_count", v),
+        spec_stepper(frame, _("How many"), _placement_count, ui.spawn_count, lambda v: setattr(ui, "spawn_count", v),
                      identifier="spawn-count"),
         *placed,
-        wide_button(f"Done: place {sum(n for _, _, n in ui.placements)} enem{'y' if sum(n for _, _, n in ui.placements) == 1 else 'ies'}",
-                    guard(place), icon=ft.Icons.CHECK),
+        wide_button(ngettext("Done: place {n} enemy", "Done: place {n} enemies", count), guard(place),
+                    icon=ft.Icons.CHECK),
     )
 
 
@@ -610,19 +643,22 @@ def map_section(frame, state: R.State, ui: Ui, marks: Marks, *, legend: bool = T
         controls.extend(move_controls(frame, state, ui, board, spec_of(moves, "move", "move")))
     if legend:
         controls.append(map_legend(state))
-    return section("Board", *controls)
+    return section(_("Board"), *controls)
 
 
 def map_legend(state: R.State) -> ft.Control:
     """What the map shows: its name, the enemies' short names, the colours."""
     issue = state.issue
-    sample = " · SAMPLE map, not from the box" if issue.map.sample and "sample" not in issue.map.name.lower() else ""
+    name = render(map_name(issue.map))
+    if issue.map.sample and "sample" not in issue.map.name.lower():
+        name = _("{map} · SAMPLE map, not from the box", map=name)
     short = short_names(g.enemy for g in issue.groups)
     tags = [f"{t} = {name}" for name, t in short.items() if t != name]
-    return _say(f"{issue.map.name}{sample}. Tap an enemy's red tag to attack it"
-                f"{' (' + ', '.join(tags) + ')' if tags else ''}. Drag a zoomed map to see the rest. "
-                "Green: reachable. Orange: highlighted spaces and the last moves. ?: face-down token.",
-                style=ft.TextThemeStyle.BODY_SMALL)
+    tap = (_("Tap an enemy's red tag to attack it ({tags}).", tags=", ".join(tags)) if tags
+           else _("Tap an enemy's red tag to attack it."))
+    rest = _("Drag a zoomed map to see the rest. Green: reachable. Orange: highlighted spaces and the last moves. ?: "
+             "face-down token.")
+    return _say(f"{name}. {tap} {rest}", style=ft.TextThemeStyle.BODY_SMALL)
 
 
 def _focus(state: R.State, ui: Ui) -> Optional[Coord]:
@@ -638,8 +674,8 @@ def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> t
     """The map's canvas, the same control while nothing drawn on it changed: the panel's diff skips
     a control it already sent (Flet compares a kept object with itself in no time), so a tap that
     leaves the map alone (threat +1, a stepper) neither redraws nor re-sends ~1,700 shapes. A zoom
-    button draws it anew, for the new viewer it goes in."""
-    key = (hex_map.model_dump_json(), repr(marks), round(width), ui.zoom, ui.view_epoch)
+    button draws it anew, for the new viewer it goes in; so does another language (its words)."""
+    key = (hex_map.model_dump_json(), repr(marks), round(width), ui.zoom, ui.view_epoch, current().code)
     if ui.map_memo is None or ui.map_memo[0] != key:
         ui.map_memo = (key, *map_canvas(hex_map, width, marks, _guarded_tap(frame), zoom=ui.zoom))
     return ui.map_memo[1], ui.map_memo[2]
@@ -682,14 +718,16 @@ def move_controls(frame, state: R.State, ui: Ui, board: Board, card: FieldSpec) 
     def set_move(v):
         ui.move_value = v
 
-    out: list[ft.Control] = [spec_stepper(frame, "Card's move value", card, ui.move_value, set_move, identifier="move-value")]
+    out: list[ft.Control] = [spec_stepper(frame, _("Card's move value"), card, ui.move_value, set_move,
+                                          identifier="move-value")]
     if others:
         def toggle(name, value):
             (ui.along.add if value else ui.along.discard)(name)
-        out.append(_say(f"Also moving with {me.name} from {board.label(me.at.c)}:", style=ft.TextThemeStyle.BODY_MEDIUM))
+        out.append(_say(_("Also moving with {member} from {space}:", member=me.name, space=board.label(me.at.c)),
+                        style=ft.TextThemeStyle.BODY_MEDIUM))
         out.append(ft.Row([ft.Checkbox(label=n, value=n in ui.along, on_change=lambda e, n=n: toggle(n, e.control.value))
                            for n in others], wrap=True))
-    out.append(switch_row("The card waives hazards", ui.waive_hazard,
+    out.append(switch_row(_("The card waives hazards"), ui.waive_hazard,
                           lambda e: setattr(ui, "waive_hazard", bool(e.control.value)))[0])
     return out
 
@@ -707,12 +745,12 @@ def _tapped(frame, c: Coord) -> None:
         return
     board = Board.of(issue.map)
     if c not in board.spaces:
-        raise InputError("That is not a space of this map.")
+        raise InputError(_("That is not a space of this map."))
     if issue.pending is not None:
         try:
             option = R.option_at(issue.pending, c)
         except InputError as exc:
-            raise InputError(f"{_why_no_attack(state, enemies[0])} {exc}" if enemies else str(exc)) from None
+            raise InputError(tied_to(_why_no_attack(state, enemies[0]), exc.args[0]) if enemies else exc.args[0]) from None
         frame.dispatch(R.Choose(option=option))
         return
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
@@ -721,9 +759,9 @@ def _tapped(frame, c: Coord) -> None:
         allowed = {h.c for h in R.placement_spaces(state, k)}
         if c not in allowed:
             token = issue.tokens[k]
-            where = (f"Place these enemies within area {token.area or board.label(token.at.c)}: "
-                     "tap a space outlined in orange.")
-            raise InputError(f"{_why_no_attack(state, enemies[0])} {where}" if enemies else where)
+            where = _("Place these enemies within area {area}: tap a space outlined in orange.",
+                      area=token.area or board.label(token.at.c))
+            raise InputError(tied_to(_why_no_attack(state, enemies[0]), where) if enemies else where)
         if ui.spawn_token != k:
             return
         for idx, (en, at, n) in enumerate(ui.placements):
@@ -747,7 +785,8 @@ def _tapped(frame, c: Coord) -> None:
     here = [m.name for m in issue.members if m.at.c == c]
     if ui.selected is None:
         if not here:
-            raise InputError(f"Nobody is on {board.label(c)}. Tap a team member first (their initials on the map).")
+            raise InputError(_("Nobody is on {space}. Tap a team member first (their initials on the map).",
+                               space=board.label(c)))
         ui.selected, ui.along = here[0], set()
         frame.refresh()
         return
@@ -770,13 +809,13 @@ def last_section(frame, state: R.State) -> ft.Control:
     if row is None:
         return ft.Container()
     items = [_say(Event.coerce(e).text, style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events]
-    return tagged("last-events", section(f"What just happened: {row.label}", *items))
+    return tagged("last-events", section(_("What just happened: {action}", action=row.label), *items))
 
 
 # --- attacks and manual ± -----------------------------------------------------------------------------
 
 
-def _why_no_attack(state: R.State, group: R.EnemyGroup) -> Optional[str]:
+def _why_no_attack(state: R.State, group: R.EnemyGroup) -> Optional[Words]:
     """Why an attack can't be made now (None: it can), in the rules' words."""
     attack = legal(state).get("attack")
     if attack:
@@ -817,11 +856,11 @@ def _default_attacker(state: R.State, ui: Ui, c: Coord) -> str:
 def _attack_inputs(frame, moves, ui: Ui, prefix: str) -> list[ft.Control]:
     """The damage card's numbers (ranges from the attack's legal move) and its wall switch."""
     return [
-        spec_stepper(frame, "Damage", spec_of(moves, "attack", "damage"), ui.damage, lambda v: setattr(ui, "damage", v),
-                     identifier=f"{prefix}-damage"),
-        spec_stepper(frame, "Range", spec_of(moves, "attack", "range"), ui.reach, lambda v: setattr(ui, "reach", v),
+        spec_stepper(frame, _("Damage"), spec_of(moves, "attack", "damage"), ui.damage,
+                     lambda v: setattr(ui, "damage", v), identifier=f"{prefix}-damage"),
+        spec_stepper(frame, _("Range"), spec_of(moves, "attack", "range"), ui.reach, lambda v: setattr(ui, "reach", v),
                      identifier=f"{prefix}-range"),
-        switch_row("The card ignores walls", ui.ignore_walls,
+        switch_row(_("The card ignores walls"), ui.ignore_walls,
                    lambda e: (setattr(ui, "ignore_walls", bool(e.control.value)), frame.refresh()))[0],
     ]
 
@@ -831,8 +870,13 @@ def _hit_button(frame, state: R.State, ui: Ui, attacker: str, i: int, board: Boa
     issue = state.issue
     g = issue.groups[i]
     et = next((t for t in state.enemy_types if t.name == g.enemy), None)
-    name = et.count_name(g.count) if et else f"{g.count} {g.enemy}"
-    health = f" (health {et.health}" + (f", {g.damage} taken" if g.damage else "") + ")" if et else ""
+    said = dict(enemies=et.count_name(g.count) if et else f"{g.count} {g.enemy}", space=board.label(g.at.c))
+    if et is None:
+        text = _("Hit {enemies} on {space}", **said)
+    elif g.damage:
+        text = _("Hit {enemies} on {space} (health {health}, {taken} taken)", health=et.health, taken=g.damage, **said)
+    else:
+        text = _("Hit {enemies} on {space} (health {health})", health=et.health, **said)
 
     def hit(e):
         _unaimed(frame, build(R.Attack, member=attacker, at=g.at, enemy=g.enemy, damage=ui.damage, range=ui.reach,
@@ -840,7 +884,7 @@ def _hit_button(frame, state: R.State, ui: Ui, attacker: str, i: int, board: Boa
 
     cls = ft.FilledButton if filled else ft.FilledTonalButton
     # no fixed height: on a narrow phone the words wrap onto a second line instead of being cut off
-    words = ft.Container(ft.Text(f"Hit {name} on {board.label(g.at.c)}{health}", text_align=ft.TextAlign.CENTER),
+    words = ft.Container(ft.Text(text, text_align=ft.TextAlign.CENTER),
                          padding=ft.Padding.symmetric(vertical=8))
     return cls(content=words, icon=ft.Icons.GPS_FIXED, on_click=frame.app.guard(hit))
 
@@ -874,17 +918,19 @@ def aim_controls(frame, state: R.State, ui: Ui, board: Board, moves) -> list[ft.
         ui.target = ui.attacker = None
         frame.refresh()
 
-    said = tagged("aim", _say(f"Attack on {board.label(c)} with {ui.attacker}", weight=ft.FontWeight.BOLD))
+    said = tagged("aim", _say(_("Attack on {space} with {member}", space=board.label(c), member=ui.attacker),
+                              weight=ft.FontWeight.BOLD))
     said.expand = True  # (the Row sizes the Semantics: expanded, its words wrap)
-    out: list[ft.Control] = [ft.Row([said, icon_button(ft.Icons.CLOSE, "Stop aiming", stop)],
+    out: list[ft.Control] = [ft.Row([said, icon_button(ft.Icons.CLOSE, _("Stop aiming"), stop)],
                                     vertical_alignment=ft.CrossAxisAlignment.CENTER)]
     damage, reach, walls = _attack_inputs(frame, moves, ui, "aim")
     out += [damage, reach, *[_hit_button(frame, state, ui, ui.attacker, i, board, filled=True) for i in here]]
     if not reached & set(here):
-        out.append(_say(f"{board.label(c)} is not within range {ui.reach} of {ui.attacker} in a straight line: "
-                        "set the card's range, or pick who attacks.", style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))
+        out.append(_say(_("{space} is not within range {range} of {member} in a straight line: set the card's range, "
+                          "or pick who attacks.", space=board.label(c), range=ui.reach, member=ui.attacker),
+                        style=ft.TextThemeStyle.BODY_MEDIUM, italic=True))
     if len(issue.members) > 1:
-        out.append(_say("Who attacks:", style=ft.TextThemeStyle.BODY_MEDIUM))
+        out.append(_say(_("Who attacks:"), style=ft.TextThemeStyle.BODY_MEDIUM))
         out.append(choice_buttons([(m.name, m.name) for m in issue.members], ui.attacker, pick))
     out.append(walls)
     if ui.selected and ui.selected in {m.name for m in issue.members} \
@@ -893,7 +939,8 @@ def aim_controls(frame, state: R.State, ui: Ui, board: Board, moves) -> list[ft.
             _unaimed(frame, build(R.Move, member=ui.selected, to=Hex.of(c), move=ui.move_value,
                                   with_members=sorted(ui.along), waive_hazard=ui.waive_hazard))
             ui.selected, ui.along = None, set()
-        out.append(wide_button(f"Move {ui.selected} to {board.label(c)} instead", frame.app.guard(move_there),
+        out.append(wide_button(_("Move {member} to {space} instead", member=ui.selected, space=board.label(c)),
+                               frame.app.guard(move_there),
                                icon=ft.Icons.DIRECTIONS_RUN, filled=False))
     return [tagged("aim-card", aim_card(frame, ui, board.label(c), out))]
 
@@ -928,38 +975,40 @@ def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
     targets = R.attack_targets(state, attacker, ui.reach, ui.ignore_walls)
     buttons = [_hit_button(frame, state, ui, attacker, i, board) for i in targets]
     if not buttons:
-        buttons = [_say(f"No enemy group is within range {ui.reach} of {attacker} in a straight line.",
-                        style=ft.TextThemeStyle.BODY_MEDIUM, italic=True)]
+        buttons = [_say(_("No enemy group is within range {range} of {member} in a straight line.", range=ui.reach,
+                          member=attacker), style=ft.TextThemeStyle.BODY_MEDIUM, italic=True)]
     return section(
-        f"Attack with {attacker}",
-        _say("Enter the damage card; pick another attacker by tapping them above the map, or tap an enemy "
-             "on the map.", style=ft.TextThemeStyle.BODY_SMALL),
+        _("Attack with {member}", member=attacker),
+        _say(_("Enter the damage card; pick another attacker by tapping them above the map, or tap an enemy on the "
+               "map."), style=ft.TextThemeStyle.BODY_SMALL),
         *_attack_inputs(frame, moves, ui, "attack"),
         *buttons,
     )
 
 
 def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
-    reason = _field(frame, "reason", label="Reason (the card or effect)", max_length=80)
+    reason = _field(frame, "reason", label=_("Reason (the card or effect)"), max_length=80)
 
     def adjust(track, delta):
         def handler(e):
             text = (ui.reason or "").strip()
             if not text:
-                raise InputError("Say why first: type the card or effect in “Reason” (1 to 80 characters).")
+                raise InputError(_("Say why first: type the card or effect in “Reason” (1 to 80 characters)."))
             frame.dispatch(build(R.Adjust, track=track, delta=delta, reason=text))
             _clear(frame, reason, "reason")
         return frame.app.guard(handler)
 
     def buttons(track, colour):
-        up = wide_button(f"{track.capitalize()} +1", adjust(track, 1))
+        named = render(R.TRACK_WORDS[track])
+        up = wide_button(f"{named} +1", adjust(track, 1))
         up.style = ft.ButtonStyle(bgcolor=colour)
-        return pair(frame, wide_button(f"{track.capitalize()} −1", adjust(track, -1), filled=False), up)
+        return pair(frame, wide_button(f"{named} −1", adjust(track, -1), filled=False), up)
 
-    return section("Cards that move threat or awareness", keyed(f"reason-{ui.cleared}", tagged("adjust-reason", reason)),
+    return section(_("Cards that move threat or awareness"),
+                   keyed(f"reason-{ui.cleared}", tagged("adjust-reason", reason)),
                    buttons("threat", ft.Colors.RED_600),
                    buttons("awareness", ft.Colors.INDIGO_500),
-                   _say("E.g. It's Closing In: awareness +1.", style=ft.TextThemeStyle.BODY_SMALL))
+                   _say(_("E.g. It's Closing In: awareness +1."), style=ft.TextThemeStyle.BODY_SMALL))
 
 
 # --- lists -------------------------------------------------------------------------------------------
@@ -972,31 +1021,41 @@ def board_section(frame, state: R.State) -> ft.Control:
     rows: list[ft.Control] = []
     for m in issue.members:
         special = board.special(m.at.c)
-        extra = f" ({special})" if special else ""
+        extra = f" ({_(SPECIAL_NAMES[special])})" if special else ""
         rows.append(ft.Row([ft.Icon(ft.Icons.PERSON), _say(f"{m.name}", weight=ft.FontWeight.BOLD),
                             tagged(f"member-{m.name}", _say(board.label(m.at.c))), _say(extra)], spacing=6))
     for g in issue.groups:
         et = types.get(g.enemy)
-        stats = f" · threat {et.threat}, range {et.range}, health {et.health}, move {et.move}" if et else ""
-        rows.append(_say(f"{et.count_name(g.count) if et else g.enemy} on {board.label(g.at.c)}{stats}",
-                         style=ft.TextThemeStyle.BODY_MEDIUM))
+        said = _("{enemies} on {space}", enemies=et.count_name(g.count) if et else g.enemy, space=board.label(g.at.c))
+        if et:
+            said += " · " + _("threat {threat}, range {range}, health {health}, move {move}", threat=et.threat,
+                              range=et.range, health=et.health, move=et.move)
+        rows.append(_say(said, style=ft.TextThemeStyle.BODY_MEDIUM))
     down = sum(1 for t in issue.tokens if t.status == "face_down")
-    rows.append(_say(f"{down} encounter token(s) face down; caches used: "
-                     f"{', '.join(board.label(h.c) for h in issue.used_caches) or 'none'}.",
+    caches = ", ".join(board.label(h.c) for h in issue.used_caches) or _("none")
+    rows.append(_say(ngettext("{n} encounter token(s) face down; caches used: {caches}.",
+                              "{n} encounter token(s) face down; caches used: {caches}.", down, caches=caches),
                      style=ft.TextThemeStyle.BODY_MEDIUM))
-    return section("Team and enemies", tagged("enemy-list", ft.Column(rows, spacing=4)))
+    return section(_("Team and enemies"), tagged("enemy-list", ft.Column(rows, spacing=4)))
+
+
+def card_words(t: EnemyType) -> str:
+    """An enemy card's stats in words: 'Nanobots: threat 1, range 1, health 1, move 2'."""
+    said = _("{enemy}: threat {threat}, range {range}, health {health}, move {move}", enemy=t.name, threat=t.threat,
+             range=t.range, health=t.health, move=t.move)
+    return _("{stats} (stays put)", stats=said) if t.move_rule == "stays" else said
 
 
 def enemy_cards_section(frame, state: R.State) -> ft.Control:
     rows: list[ft.Control] = []
     for t in state.enemy_types:
-        flag = " · PLACEHOLDER: enter from the card" if t.placeholder else ""
+        said = card_words(t)
+        if t.placeholder:
+            said += " · " + _("PLACEHOLDER: enter from the card")
         rows.append(ft.Row([
-            _say(f"{t.name}: threat {t.threat}, range {t.range}, health {t.health}, move {t.move}"
-                 f"{' (stays put)' if t.move_rule == 'stays' else ''}{flag}", style=ft.TextThemeStyle.BODY_MEDIUM,
-                 expand=True),
-            icon_button(ft.Icons.EDIT, f"Edit {t.name}", lambda e, t=t: enemy_dialog(frame.app, t, lambda et: frame.dispatch(
-                R.SetEnemyType(enemy=et)))),
+            _say(said, style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
+            icon_button(ft.Icons.EDIT, _("Edit {enemy}", enemy=t.name), lambda e, t=t: enemy_dialog(
+                frame.app, t, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)))),
         ]))
     saved = saved_enemies(frame.app.store)
 
@@ -1008,7 +1067,8 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
                     or current.placeholder:
                 frame.dispatch(R.SetEnemyType(enemy=et))
                 changed += 1
-        frame.app.toast(f"{changed} enemy card(s) taken from the saved cards." if changed else "Already up to date.")
+        frame.app.toast(ngettext("{n} enemy card taken from the saved cards.", "{n} enemy cards taken from the saved cards.",
+                                 changed) if changed else _("Already up to date."))
 
     # Stats entered in this campaign that the table's saved cards don't have yet (or have otherwise).
     by_name = {et.name: et for et in saved}
@@ -1018,21 +1078,21 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
     def keep(e):
         for t in unsaved:
             catalog.put(frame.app.store, ENEMY_KIND, t.name, t.name, t.model_dump(mode="json"))
-        frame.app.toast(f"Saved to the table's cards: {', '.join(t.name for t in unsaved)}.")
+        frame.app.toast(_("Saved to the table's cards: {enemies}.", enemies=", ".join(t.name for t in unsaved)))
         frame.refresh()
 
     return section(
-        "Enemy cards",
+        _("Enemy cards"),
         *rows,
         ft.Row([
-            wide_button("Add a type", lambda e: enemy_dialog(frame.app, None, lambda et: frame.dispatch(
+            wide_button(_("Add a type"), lambda e: enemy_dialog(frame.app, None, lambda et: frame.dispatch(
                 R.SetEnemyType(enemy=et))), icon=ft.Icons.ADD, filled=False),
-            *([wide_button(f"Use saved cards ({len(saved)})", frame.app.guard(load), icon=ft.Icons.DOWNLOAD,
+            *([wide_button(_("Use saved cards ({n})", n=len(saved)), frame.app.guard(load), icon=ft.Icons.DOWNLOAD,
                            filled=False)] if saved else []),
             *([tagged("save-enemy-cards", wide_button(
-                f"Save to the table's cards ({len(unsaved)})", frame.app.guard(keep), icon=ft.Icons.SAVE, filled=False,
-                tooltip="Other campaigns on this table can then use these stats"))] if unsaved else []),
-            link("Saved cards and maps", lambda e: frame.app.go("/g/human_ethos/enemies"), icon=ft.Icons.MAP),
+                _("Save to the table's cards ({n})", n=len(unsaved)), frame.app.guard(keep), icon=ft.Icons.SAVE,
+                filled=False, tooltip=_("Other campaigns on this table can then use these stats")))] if unsaved else []),
+            link(_("Saved cards and maps"), lambda e: frame.app.go("/g/human_ethos/enemies"), icon=ft.Icons.MAP),
         ], wrap=True, spacing=8, run_spacing=8),
     )
 
@@ -1040,23 +1100,24 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
 def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType], None], *, name: str = "") -> FormDialog:
     """Enter or edit one enemy card's stats. A refused value (out of its range, not a number) or a
     refused card says why under the title; the dialog stays open to correct it."""
-    cur = current or EnemyType(name=name or "New", threat=1, range=1, health=1, move=1)
-    name_field = ft.TextField(label="Name (plural, as on the card)", value=cur.name if current or name else "",
+    cur = current or EnemyType(name=name or "?", threat=1, range=1, health=1, move=1)
+    name_field = ft.TextField(label=_("Name (plural, as on the card)"), value=cur.name if current or name else "",
                               read_only=current is not None, max_length=30)
+    labels = {"threat": _("Threat"), "range": _("Range"), "health": _("Health"), "move": _("Move")}
     nums = {k: ft.TextField(label=label, value=str(getattr(cur, k)), keyboard_type=ft.KeyboardType.NUMBER, width=130)
-            for k, label in (("threat", "Threat"), ("range", "Range"), ("health", "Health"), ("move", "Move"))}
-    stays_row, stays = switch_row("Stays put (does not move)", cur.move_rule == "stays")
-    setup = ft.TextField(label="Setup text", value="" if cur.placeholder else cur.setup, multiline=True, max_length=400)
+            for k, label in labels.items()}
+    stays_row, stays = switch_row(_("Stays put (does not move)"), cur.move_rule == "stays")
+    setup = ft.TextField(label=_("Setup text"), value="" if cur.placeholder else cur.setup, multiline=True, max_length=400)
 
     def save() -> None:
-        values = {k: whole_number(f, k.capitalize()) for k, f in nums.items()}
+        values = {k: whole_number(f, labels[k]) for k, f in nums.items()}
         on_save(build(EnemyType, name=(name_field.value or "").strip(),
                       move_rule="stays" if stays.value else "toward_closest",
                       setup=(setup.value or "").strip(), singular=cur.singular, **values))
 
-    form = FormDialog(app, f"Enemy card: {cur.name}" if current else "New enemy type",
+    form = FormDialog(app, _("Enemy card: {enemy}", enemy=cur.name) if current else _("New enemy type"),
                       [name_field, ft.Row(list(nums.values()), wrap=True, spacing=8, run_spacing=8), stays_row, setup])
-    form.actions(form.button("Save card", save, icon=ft.Icons.SAVE))
+    form.actions(form.button(_("Save card"), save, icon=ft.Icons.SAVE))
     form.show()
     return form
 
@@ -1067,10 +1128,10 @@ def enemy_dialog(app, current: Optional[EnemyType], on_save: Callable[[EnemyType
 def banner(frame, state: R.State) -> ft.Control:
     issue = state.issue
     won = issue.phase == "won"
-    called = issue.called[0].upper() + issue.called[1:]
-    text = f"{called} won!" if won else f"{called} lost"
-    why = ("Every team member stands on End and its area is clear." if won
-           else "Threat and awareness met on the track.")
+    text = (_("{issue} won!", issue=issue.named_at_start) if won
+            else _("{issue} lost", issue=issue.named_at_start))
+    why = (_("Every team member stands on End and its area is clear.") if won
+           else _("Threat and awareness met on the track."))
     shown = tagged("banner", ft.Container(
         ft.Column([ft.Text(text, size=frame.app.sizes(34), weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
                    ft.Text(why, size=frame.app.sizes(18), color=ft.Colors.WHITE)], spacing=4),
@@ -1078,7 +1139,7 @@ def banner(frame, state: R.State) -> ft.Control:
     ))
     if won and issue.more_maps:
         nxt = issue.more_maps[0]
-        return ft.Column([shown, wide_button(f"Next map: {nxt.name} ({len(issue.more_maps)} to go)",
+        return ft.Column([shown, wide_button(_("Next map: {map} ({n} to go)", map=map_name(nxt), n=len(issue.more_maps)),
                                              frame.app.guard(lambda e: frame.dispatch(R.NextMap())),
                                              icon=ft.Icons.ARROW_FORWARD)], spacing=GAP)
     return shown
@@ -1127,13 +1188,13 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
 
     def start(e):
         if not run:
-            raise InputError("Tap the map(s) to play first (or make one with “Edit maps”)."
-                             if arcade else "Pick a map first (or make one with “Edit maps”).")
+            raise InputError(_("Tap the map(s) to play first (or make one with “Edit maps”).")
+                             if arcade else _("Pick a map first (or make one with “Edit maps”)."))
         names = [n.strip() for n in re.split(r"[,\n]", ui.team) if n.strip()]
         if not names:
-            raise InputError("Name the team members, separated by commas, in turn order (e.g. “Max, Ana”).")
+            raise InputError(_("Name the team members, separated by commas, in turn order (e.g. “Max, Ana”)."))
         if arcade and not pool:
-            raise InputError("Leave at least one enemy type in the arcade game.")
+            raise InputError(_("Leave at least one enemy type in the arcade game."))
         frame.dispatch(build(R.StartIssue, number=ui.number, title=ui.title.strip(), map=run[0], track=ui.track,
                              threat=ui.threat, awareness=ui.awareness, members=names,
                              mode="arcade" if arcade else "story", enemies=pool if arcade else [],
@@ -1142,55 +1203,61 @@ def setup_sections(frame, state: R.State, ui: Ui) -> list[ft.Control]:
     problems: list[ft.Control] = []
     for m in run:
         check = check_map(m)
-        where = f"{m.name}: " if arcade else ""
-        problems += [_say(where + err, color=ft.Colors.ERROR) for err in check.errors]
-        problems += [_say(where + w, style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
+        where = f"{render(map_name(m))}: " if arcade else ""
+        problems += [_say(where + render(err), color=ft.Colors.ERROR) for err in check.errors]
+        problems += [_say(where + render(w), style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
 
     def map_label(k, m):
-        name = m.name + (" (sample)" if m.sample and "sample" not in m.name.lower() else "")
+        name = (_("{map} (sample)", map=m.name) if m.sample and "sample" not in m.name.lower()
+                else render(map_name(m)))
         return f"{ui.run_maps.index(k) + 1}. {name}" if arcade and k in ui.run_maps else name
 
     # (arcade: several maps may be picked; every picked one is filled)
     map_buttons = choice_buttons([(k, map_label(k, m)) for k, m in maps], set(ui.run_maps) if arcade else ui.map_key,
                                  pick_map)
-    kind = choice_buttons([("story", f"Story: issue #{camp.unlocked_issue}"), ("arcade", "Arcade game")],
+    kind = choice_buttons([("story", _("Story: issue #{number}", number=str(camp.unlocked_issue))),
+                           ("arcade", _("Arcade game"))],
                           "arcade" if arcade else "story", lambda k: redraw("arcade", k == "arcade"))
     if arcade:
         intro = [
-            _say("Arcade: any saved maps in a row (tap them in playing order), the enemies below, all unlocked "
-                 "equipment.", weight=ft.FontWeight.BOLD),
-            _say("Maps", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons,
-            _say("Run: " + (" → ".join(m.name for m in run) if run else "no map picked yet") + ".",
+            _say(_("Arcade: any saved maps in a row (tap them in playing order), the enemies below, all unlocked "
+                   "equipment."), weight=ft.FontWeight.BOLD),
+            _say(_("Maps"), style=ft.TextThemeStyle.TITLE_SMALL), map_buttons,
+            _say(_("Run: {maps}.", maps=" → ".join(render(map_name(m)) for m in run)) if run else _("Run: no map picked yet."),
                  style=ft.TextThemeStyle.BODY_MEDIUM),
             *problems,
-            _say("Enemies in this game (the box's and the unlocked ones)", style=ft.TextThemeStyle.TITLE_SMALL),
+            _say(_("Enemies in this game (the box's and the unlocked ones)"), style=ft.TextThemeStyle.TITLE_SMALL),
             ft.Row([ft.Checkbox(label=n, value=n not in ui.left_out,
                                 on_change=lambda e, n=n: toggle_enemy(n, bool(e.control.value))) for n in offered],
                    wrap=True),
             *unlocked_without_card(frame, state),
-            _say("Unlocked cards to shuffle in: " + (", ".join(camp.unlocked_cards) or "none yet (play story mode)")
-                 + ".", style=ft.TextThemeStyle.BODY_MEDIUM),
+            _say(_("Unlocked cards to shuffle in: {cards}.",
+                   cards=", ".join(camp.unlocked_cards) or _("none yet (play story mode)")),
+                 style=ft.TextThemeStyle.BODY_MEDIUM),
         ]
     else:
         intro = [
-            _say(f"Story mode: issue #{ui.number} is next (issues are played in order).", weight=ft.FontWeight.BOLD),
-            spec_stepper(frame, "Issue to play", spec("number"), ui.number, lambda v: setattr(ui, "number", v),
+            _say(_("Story mode: issue #{number} is next (issues are played in order).", number=str(ui.number)),
+                 weight=ft.FontWeight.BOLD),
+            spec_stepper(frame, _("Issue to play"), spec("number"), ui.number, lambda v: setattr(ui, "number", v),
                          identifier="setup-number") if camp.unlocked_issue > 1 else ft.Container(),
-            _say("Map", style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
+            _say(_("Map"), style=ft.TextThemeStyle.TITLE_SMALL), map_buttons, *problems,
         ]
-    team = _field(frame, "team", label="Team members, in turn order (e.g. Max, Ana)", max_length=130)
-    title = _field(frame, "title", label="Title (optional)", max_length=60)
-    go = f"Start arcade ({len(run)} map{'s' if len(run) != 1 else ''})" if arcade else f"Start issue #{ui.number}"
+    team = _field(frame, "team", label=_("Team members, in turn order (e.g. Max, Ana)"), max_length=130)
+    title = _field(frame, "title", label=_("Title (optional)"), max_length=60)
+    go = (ngettext("Start arcade ({n} map)", "Start arcade ({n} maps)", len(run)) if arcade
+          else _("Start issue #{number}", number=str(ui.number)))
     return [section(
-        "Set up the next game",
+        _("Set up the next game"),
         kind, *intro,
-        link("Edit maps", lambda e: frame.app.go("/g/human_ethos/maps"), icon=ft.Icons.EDIT_LOCATION_ALT),
-        _say("From the setup card:" if not arcade else "The track:", style=ft.TextThemeStyle.TITLE_SMALL),
-        spec_stepper(frame, "Track length", spec("track"), ui.track, lambda v: setattr(ui, "track", v), identifier="setup-track"),
-        spec_stepper(frame, "Starting threat", spec("threat"), ui.threat, lambda v: setattr(ui, "threat", v),
+        link(_("Edit maps"), lambda e: frame.app.go("/g/human_ethos/maps"), icon=ft.Icons.EDIT_LOCATION_ALT),
+        _say(_("From the setup card:") if not arcade else _("The track:"), style=ft.TextThemeStyle.TITLE_SMALL),
+        spec_stepper(frame, _("Track length"), spec("track"), ui.track, lambda v: setattr(ui, "track", v),
+                     identifier="setup-track"),
+        spec_stepper(frame, _("Starting threat"), spec("threat"), ui.threat, lambda v: setattr(ui, "threat", v),
                      identifier="setup-threat"),
-        spec_stepper(frame, "Starting awareness", spec("awareness"), ui.awareness, lambda v: setattr(ui, "awareness", v),
-                     identifier="setup-awareness"),
+        spec_stepper(frame, _("Starting awareness"), spec("awareness"), ui.awareness,
+                     lambda v: setattr(ui, "awareness", v), identifier="setup-awareness"),
         title, team,
         wide_button(go, frame.app.guard(start), icon=ft.Icons.PLAY_ARROW),
     )]
@@ -1203,8 +1270,9 @@ def unlocked_without_card(frame, state: R.State) -> list[ft.Control]:
     for name in state.campaign.unlocked_enemies:
         if name not in known:
             out.append(ft.Row([
-                _say(f"{name}: unlocked; enter its card to use it.", style=ft.TextThemeStyle.BODY_MEDIUM, expand=True),
-                wide_button("Enter card", lambda e, n=name: enemy_dialog(
+                _say(_("{enemy}: unlocked; enter its card to use it.", enemy=name), style=ft.TextThemeStyle.BODY_MEDIUM,
+                     expand=True),
+                wide_button(_("Enter card"), lambda e, n=name: enemy_dialog(
                     frame.app, None, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)), name=n), filled=False),
             ]))
     return out
@@ -1215,28 +1283,32 @@ def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
     story = state.settings.mode == "story"
     rows: list[ft.Control] = []
     if story or camp.records:
-        rows.append(tagged("story-next", _say(f"Unlocked up to issue #{camp.unlocked_issue}.", weight=ft.FontWeight.BOLD)))
+        rows.append(tagged("story-next", _say(_("Unlocked up to issue #{number}.", number=str(camp.unlocked_issue)),
+                                              weight=ft.FontWeight.BOLD)))
         for r in camp.records:
-            rows.append(_say(f"Issue #{r.issue}: {r.wins} win(s), {r.losses} loss(es)", style=ft.TextThemeStyle.BODY_MEDIUM))
+            rows.append(_say(_("Issue #{number}: {wins} win(s), {losses} loss(es)", number=str(r.issue), wins=r.wins,
+                               losses=r.losses), style=ft.TextThemeStyle.BODY_MEDIUM))
     if not story or camp.arcade_wins or camp.arcade_losses:
-        rows.append(_say(f"Arcade maps: {camp.arcade_wins} won, {camp.arcade_losses} lost.", weight=ft.FontWeight.BOLD))
-    rows.append(_say("Unlocked cards: " + (", ".join(camp.unlocked_cards) or "none yet"), style=ft.TextThemeStyle.BODY_MEDIUM))
-    rows.append(_say("Unlocked enemies: " + (", ".join(camp.unlocked_enemies) or "none yet"),
+        rows.append(_say(_("Arcade maps: {won} won, {lost} lost.", won=camp.arcade_wins, lost=camp.arcade_losses),
+                         weight=ft.FontWeight.BOLD))
+    rows.append(_say(_("Unlocked cards: {cards}", cards=", ".join(camp.unlocked_cards) or _("none yet")),
                      style=ft.TextThemeStyle.BODY_MEDIUM))
-    field_ = _field(frame, "unlock_text", label="A card or enemy the setup card unlocks", max_length=40)
+    rows.append(_say(_("Unlocked enemies: {enemies}", enemies=", ".join(camp.unlocked_enemies) or _("none yet")),
+                     style=ft.TextThemeStyle.BODY_MEDIUM))
+    field_ = _field(frame, "unlock_text", label=_("A card or enemy the setup card unlocks"), max_length=40)
 
     def unlock(what):
         def handler(e):
             name = ui.unlock_text.strip()
             if not name:
-                raise InputError("Type the name of the card or enemy to unlock.")
+                raise InputError(_("Type the name of the card or enemy to unlock."))
             frame.dispatch(build(R.Unlock, what=what, name=name))
             _clear(frame, field_, "unlock_text")
         return frame.app.guard(handler)
 
-    rows += [field_, pair(frame, wide_button("Unlock card", unlock("card"), filled=False),
-                          wide_button("Unlock enemy", unlock("enemy"), filled=False))]
-    return section("Campaign progress", *rows)
+    rows += [field_, pair(frame, wide_button(_("Unlock card"), unlock("card"), filled=False),
+                          wide_button(_("Unlock enemy"), unlock("enemy"), filled=False))]
+    return section(_("Campaign progress"), *rows)
 
 
 # --- extra screens ------------------------------------------------------------------------------------
