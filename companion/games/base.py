@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, TypeAdapter, ValidationError, model_serializer
 from typing_extensions import Annotated
 
-from companion.i18n import Msg, _, as_text, data_word
+from companion.i18n import N_, Msg, _, as_text, data_word
 
 
 class RuleError(ValueError):
@@ -128,6 +128,10 @@ class DieSpec(Model):
             return Fraction(1, self.sides) if 1 <= name_or_value <= self.sides else Fraction(0)
         hits = sum(1 for v in range(1, self.sides + 1) if self.face_name(v) == name_or_value)
         return Fraction(hits, self.sides)
+
+
+# The names of plain dice, for the catalog: a screen says a die's name in the phone's language ("W6").
+DIE_NAMES = (N_("d2"), N_("d3"), N_("d4"), N_("d6"), N_("d8"), N_("d10"), N_("d12"), N_("d20"), N_("d100"))
 
 
 def d(sides: int) -> DieSpec:

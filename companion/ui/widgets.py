@@ -444,7 +444,7 @@ class DicePad:
                     weight=ft.FontWeight.BOLD),
             tagged("pending-why", ft.Text(who + _("For {reason}.", reason=self.chance.why), theme_style=ft.TextThemeStyle.BODY_LARGE)),
             *odds,
-            ft.Text(_("Tap what each die shows — the {first} die first:", first=self.chance.first) if self.chance.first
+            ft.Text(_("Tap what each die shows — the {first} die first:", first=_(self.chance.first)) if self.chance.first
                     else _("Tap what each die shows:"), theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             pad,
             tagged("pending-count", self.count_text),

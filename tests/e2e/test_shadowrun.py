@@ -284,7 +284,7 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     expect(page.get_by_text("Debt and reputation by turn")).to_be_visible()
     expect(page.get_by_role("group", name=f"Lines ({len(lines)} of {len(lines)})")).to_be_visible()
     for line in lines:
-        expect(by_id(page, "sr-ledger")).to_contain_text(line.reason)
+        expect(by_id(page, "sr-ledger")).to_contain_text(str(line.reason))  # a message: in English here
     settled_screenshot(page, artifacts / "shadowrun-ledger-phone.png")
     tap(page, button(page, "Reputation", exact=True))
     rep_lines = [l for l in lines if l.account == "reputation"]

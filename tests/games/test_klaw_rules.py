@@ -29,8 +29,8 @@ def act(s, action, faces=()):
 
 
 def text(events):
-    """The sentences for people (what a player reads in the history)."""
-    return [e.text for e in events]
+    """The sentences for people (what a player reads in the history), in English."""
+    return [str(e.text) for e in events]
 
 
 def of_kind(events, kind):
@@ -413,7 +413,7 @@ def test_singularity_event_clears_every_totem_and_drops_fallen_hosts():
     s = put(s, 2, totems=[Totem(name="Crane", life=6)], life=5)  # wounded: 5 − 6 → −1
     s.players[1].totems_in_hand = 1
     s, ev = act(s, AttachTotem(host=1, totem=tiger(life=3)), [2])  # 3 totems, rolled 2: fail
-    assert "failed" in ev[1].text and ev[2].text.startswith("SINGULARITY EVENT")
+    assert "failed" in ev[1].text and str(ev[2].text).startswith("SINGULARITY EVENT")
     assert ev[2].kind == "singularity_event"
     assert [(r["name"], r["totems"]) for r in ev[2].data["removed"]] == [("Kai", ["Ox", "Rat", "Tiger"]), ("Rex", ["Crane"])]
     kai = k.find_host(s, 1)
@@ -608,7 +608,7 @@ def test_winner_rests_a_full_round_and_can_still_be_attacked():
     s, _ = end_turns(s, 2)  # Cid's turn
     assert k.attack_refusal(s, 3, 1) is None  # a resting host can be attacked
     s, _ = end_turns(s, 1)  # Ana's next turn: still resting
-    assert k.attack_refusal(s, 1, 3).startswith("Kai is Resting until the end of Ana's turn in round 4")
+    assert str(k.attack_refusal(s, 1, 3)).startswith("Kai is Resting until the end of Ana's turn in round 4")
     s, ev = end_turns(s, 3)  # Ana again, a full round later
     assert "Kai (Ana) is no longer Resting." in text(ev)
     assert k.attack_refusal(s, 1, 3) is None

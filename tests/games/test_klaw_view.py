@@ -215,7 +215,7 @@ def test_a_fight_says_who_attacks_now_and_marks_the_wild_die():
     assert texts(tagged(panel, "klaw-fighter-2")).startswith("Defends now\nRaven")
     # The table is told which die to enter first: the golden one.
     tap(panel, "Roll exchange 1: 6 vs 3 dice")
-    assert frame.loaded.state.pending.chance.why.endswith("with a wild die (enter the golden die first)")
+    assert str(frame.loaded.state.pending.chance.why).endswith("with a wild die (enter the golden die first)")
     frame.give(6, 1, 1, 1, 1, 1)  # a wild 6: all six count as 6
     frame.give(5, 5, 5)  # Raven −6: 12 → 6
     panel = frame.panel()

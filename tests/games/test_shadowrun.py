@@ -863,11 +863,19 @@ def test_every_ledger_change_is_logged_with_the_event_that_says_so():
     s = legwork(interest=4)
     s, events = act(s, PayOff(loan=5, interest=3))
     [paid_off] = events
+    # (a line's reason is a message, kept as its JSON: the ledger screen says it in each phone's language)
     assert paid_off.kind == "paid_off" and paid_off.data["lines"] == [
-        {"turn": 1, "phase": "legwork", "account": "cash", "amount": -8, "reason": "Paid off debt", "balance": 12},
-        {"turn": 1, "phase": "legwork", "account": "loan", "amount": -5, "reason": "Paid off loan", "balance": 15},
-        {"turn": 1, "phase": "legwork", "account": "interest", "amount": -3, "reason": "Paid off interest", "balance": 1},
+        {"turn": 1, "phase": "legwork", "account": "cash", "amount": -8, "reason": {"msgid": "Paid off debt"},
+         "balance": 12},
+        {"turn": 1, "phase": "legwork", "account": "loan", "amount": -5, "reason": {"msgid": "Paid off loan"},
+         "balance": 15},
+        {"turn": 1, "phase": "legwork", "account": "interest", "amount": -3, "reason": {"msgid": "Paid off interest"},
+         "balance": 1},
     ]
+    assert [l.reason.render("de") for l in lines_in(events)] == ["Schulden getilgt", "Kredit getilgt", "Zinsen getilgt"]
+    # A line logged before the app spoke languages holds plain English: still read, shown as it is.
+    old = {"turn": 1, "phase": "legwork", "account": "cash", "amount": -8, "reason": "Paid off debt", "balance": 12}
+    assert lines_in([{"kind": "paid_off", "text": "Paid 8.", "data": {"lines": [old]}}])[0].reason == "Paid off debt"
     assert "ledger" not in State.model_fields and "ledger" not in s.model_dump()
     # The pure rebuild: the opening lines, then every line the events carry, in order.
     lines = R.ledger(s.settings, [e.model_dump(mode="json") for e in events])

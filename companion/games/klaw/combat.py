@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import Literal, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence, get_args
 
 from companion.games.base import InputError
+from companion.i18n import Msg, NMsg
 
 MAX_DICE = 6
 WILD_AT = 6  # a side rolling this many dice has a wild die
 
 Outcome = Literal["hit", "tie", "block", "uncontested attack", "uncontested defense"]
+HIT, TIE, BLOCK, UNCONTESTED_ATTACK, UNCONTESTED_DEFENSE = get_args(Outcome)
 # One tuple of die positions per bonus; positions index the side's dice sorted high to low
 # (after the wild die), e.g. ((1, 2),) = "the bonus goes on the 2nd and 3rd highest dice".
 Placement = tuple[tuple[int, ...], ...]
@@ -37,8 +39,12 @@ class Bonus:
     plus: int
     dice: int
 
+    def words(self) -> Msg:
+        """"+3 to 2 dice", in each phone's language."""
+        return NMsg("+{plus} to {n} die", "+{plus} to {n} dice", self.dice, plus=self.plus)
+
     def __str__(self) -> str:
-        return f"+{self.plus} to {self.dice} {'die' if self.dice == 1 else 'dice'}"
+        return str(self.words())
 
 
 @dataclass(frozen=True)
@@ -47,16 +53,16 @@ class PairResult:
     defense: Optional[int]
     outcome: Outcome
 
-    def text(self) -> str:
+    def text(self) -> Msg:
         if self.outcome == "hit":
-            return f"{self.attack} > {self.defense}: hit"
+            return Msg("{attack} > {defense}: hit", attack=self.attack, defense=self.defense)
         if self.outcome == "tie":
-            return f"{self.attack} = {self.defense}: tie"
+            return Msg("{attack} = {defense}: tie", attack=self.attack, defense=self.defense)
         if self.outcome == "block":
-            return f"{self.attack} < {self.defense}: blocked, hit back"
+            return Msg("{attack} < {defense}: blocked, hit back", attack=self.attack, defense=self.defense)
         if self.outcome == "uncontested attack":
-            return f"{self.attack} uncontested: hit"
-        return f"{self.defense} uncontested: hit back"
+            return Msg("{attack} uncontested: hit", attack=self.attack)
+        return Msg("{defense} uncontested: hit back", defense=self.defense)
 
 
 @dataclass(frozen=True)
@@ -72,24 +78,35 @@ class Exchange:
     pairs: tuple[PairResult, ...]
     damage_to_defender: int
     damage_to_attacker: int
-    notes: tuple[str, ...] = field(default=())  # wild die and item bonus explanations
+    notes: tuple[Msg, ...] = field(default=())  # wild die and item bonus explanations
 
-    def lines(self) -> list[str]:
+    def lines(self) -> list[Msg]:
         out = [
-            f"Attack rolled {fmt_rolled(self.attack_rolled)}, defense rolled {fmt_rolled(self.defense_rolled)}.",
+            Msg("Attack rolled {attack}, defense rolled {defense}.", attack=fmt_rolled(self.attack_rolled),
+                defense=fmt_rolled(self.defense_rolled)),
             *self.notes,
-            f"Sorted: attack {_fmt(self.attack_values)} vs defense {_fmt(self.defense_values)}.",
+            Msg("Sorted: attack {attack} vs defense {defense}.", attack=_fmt(self.attack_values),
+                defense=_fmt(self.defense_values)),
         ]
         if self.pairs:
-            out.append("; ".join(p.text() for p in self.pairs) + ".")
-        out.append(
-            f"Defender takes {self.damage_to_defender}, attacker takes {self.damage_to_attacker}."
-        )
+            out.append(joined([p.text() for p in self.pairs], "; ") + ".")
+        out.append(Msg("Defender takes {defender}, attacker takes {attacker}.", defender=self.damage_to_defender,
+                       attacker=self.damage_to_attacker))
         return out
 
 
-def _fmt(values: Sequence[int]) -> str:
-    return ", ".join(str(v) for v in values) if values else "no dice"
+def joined(parts: Sequence[Any], separator: str = ", ") -> Any:
+    """Texts side by side (a list of names, of dice, of clauses that each stand alone), the separator
+    the same in every language: a Msg when a part is one (each part said in the phone's language),
+    else a plain str."""
+    out: Any = ""
+    for i, part in enumerate(parts):
+        out = part if i == 0 else out + separator + part
+    return out
+
+
+def _fmt(values: Sequence[Any]) -> Any:
+    return joined([str(v) if isinstance(v, int) else v for v in values]) if values else Msg("no dice")
 
 
 def wild_index(rolled: Sequence[int]) -> Optional[int]:
@@ -97,20 +114,20 @@ def wild_index(rolled: Sequence[int]) -> Optional[int]:
     return 0 if len(rolled) == WILD_AT else None
 
 
-def fmt_rolled(rolled: Sequence[int]) -> str:
+def fmt_rolled(rolled: Sequence[int]) -> Any:
     """A side's roll in roll order with the wild die marked: "6 (wild), 3, 2, 5, 1, 4"."""
     wild = wild_index(rolled)
-    return _fmt([f"{v} (wild)" if i == wild else v for i, v in enumerate(rolled)])
+    return _fmt([Msg("{value} (wild)", value=v) if i == wild else v for i, v in enumerate(rolled)])
 
 
-def apply_wild(rolled: Sequence[int]) -> tuple[list[int], Optional[str]]:
+def apply_wild(rolled: Sequence[int]) -> tuple[list[int], Optional[Msg]]:
     """The wild die rule. The first die of a 6-dice roll is the wild (golden) die."""
     values = list(rolled)
     if len(values) == WILD_AT:
         if values[0] == 6:
-            return [6] * WILD_AT, "Wild die 6: exceptional success, all six dice count as 6."
+            return [6] * WILD_AT, Msg("Wild die 6: exceptional success, all six dice count as 6.")
         if values[0] == 1:
-            return [1] * WILD_AT, "Wild die 1: catastrophic failure, all six dice count as 1."
+            return [1] * WILD_AT, Msg("Wild die 1: catastrophic failure, all six dice count as 1.")
     return values, None
 
 
@@ -124,19 +141,19 @@ def compare(attack: Sequence[int], defense: Sequence[int]) -> tuple[tuple[PairRe
         x = a[i] if i < len(a) else None
         y = d[i] if i < len(d) else None
         if y is None:
-            pairs.append(PairResult(x, None, "uncontested attack"))
+            pairs.append(PairResult(x, None, UNCONTESTED_ATTACK))
             to_def += 1
         elif x is None:
-            pairs.append(PairResult(None, y, "uncontested defense"))
+            pairs.append(PairResult(None, y, UNCONTESTED_DEFENSE))
             to_att += 1
         elif x > y:
-            pairs.append(PairResult(x, y, "hit"))
+            pairs.append(PairResult(x, y, HIT))
             to_def += 1
         elif x < y:
-            pairs.append(PairResult(x, y, "block"))
+            pairs.append(PairResult(x, y, BLOCK))
             to_att += 1
         else:
-            pairs.append(PairResult(x, y, "tie"))
+            pairs.append(PairResult(x, y, TIE))
     return tuple(pairs), to_def, to_att
 
 
@@ -152,14 +169,16 @@ def place(values: Sequence[int], bonuses: Sequence[Bonus], placement: Placement)
 def check_placement(n: int, bonuses: Sequence[Bonus], placement: Placement) -> None:
     """A placement names, for each bonus, min(bonus dice, n) different dice of this side."""
     if len(placement) != len(bonuses):
-        raise InputError(f"Give one set of dice for each of the {len(bonuses)} item bonuses (got {len(placement)}).")
+        raise InputError(Msg("Give one set of dice for each of the {count} item bonuses (got {got}).",
+                             count=len(bonuses), got=len(placement)))
     for bonus, positions in zip(bonuses, placement):
         want = min(bonus.dice, n)
         if len(positions) != want or len(set(positions)) != want:
-            raise InputError(f"The bonus {bonus} goes on exactly {want} different dice (got {list(positions)}).")
+            raise InputError(Msg("The bonus {bonus} goes on exactly {want} different dice (got {got}).",
+                                 bonus=bonus.words(), want=want, got=str(list(positions))))
         for i in positions:
             if not 0 <= i < n:
-                raise InputError(f"Die positions are 1 to {n} (got {i + 1}).")
+                raise InputError(Msg("Die positions are 1 to {n} (got {got}).", n=n, got=i + 1))
 
 
 def _candidates(n: int, bonuses: Sequence[Bonus], values: Sequence[int]) -> list[Placement]:
@@ -229,12 +248,14 @@ def lowest_placement(n: int, bonuses: Sequence[Bonus]) -> Placement:
     return tuple(tuple(range(n - min(b.dice, n), n)) for b in bonuses)
 
 
-def _check_roll(name: str, rolled: Sequence[int]) -> None:
+def _check_roll(attacking: bool, rolled: Sequence[int]) -> None:
     if len(rolled) > MAX_DICE:
-        raise InputError(f"A side rolls 0 to {MAX_DICE} dice ({name} has {len(rolled)}).")
+        raise InputError(Msg("A side rolls 0 to {max} dice (attack has {n}).", max=MAX_DICE, n=len(rolled)) if attacking
+                         else Msg("A side rolls 0 to {max} dice (defense has {n}).", max=MAX_DICE, n=len(rolled)))
     for v in rolled:
         if not isinstance(v, int) or not 1 <= v <= 6:
-            raise InputError(f"A die shows 1 to 6 ({name} die shows {v}).")
+            raise InputError(Msg("A die shows 1 to 6 (attack die shows {value}).", value=str(v)) if attacking
+                             else Msg("A die shows 1 to 6 (defense die shows {value}).", value=str(v)))
 
 
 def resolve(
@@ -247,14 +268,15 @@ def resolve(
 ) -> Exchange:
     """Resolve one exchange. Placements index each side's dice sorted high to low after the wild
     die; None takes the suggested placement."""
-    _check_roll("attack", attack_rolled)
-    _check_roll("defense", defense_rolled)
-    notes: list[str] = []
+    _check_roll(True, attack_rolled)
+    _check_roll(False, defense_rolled)
+    notes: list[Msg] = []
     a, wild_a = apply_wild(attack_rolled)
     d, wild_d = apply_wild(defense_rolled)
-    for side, note in (("Attack", wild_a), ("Defense", wild_d)):
-        if note:
-            notes.append(f"{side}: {note}")
+    if wild_a:
+        notes.append(Msg("Attack: {note}", note=wild_a))
+    if wild_d:
+        notes.append(Msg("Defense: {note}", note=wild_d))
     a.sort(reverse=True)
     d.sort(reverse=True)
     if attack_placement is None or defense_placement is None:
@@ -263,11 +285,12 @@ def resolve(
     pd = suggested_d if defense_placement is None else tuple(tuple(p) for p in defense_placement)
     check_placement(len(a), attack_bonuses, pa)
     check_placement(len(d), defense_bonuses, pd)
-    for side, values, bonuses, placement in (("Attack", a, attack_bonuses, pa), ("Defense", d, defense_bonuses, pd)):
+    for attacking, values, bonuses, placement in ((True, a, attack_bonuses, pa), (False, d, defense_bonuses, pd)):
         for bonus, positions in zip(bonuses, placement):
             if positions:
                 hit = ", ".join(str(values[i]) for i in positions)
-                notes.append(f"{side} item {bonus}: on {hit}.")
+                notes.append(Msg("Attack item {bonus}: on {dice}.", bonus=bonus.words(), dice=hit) if attacking
+                             else Msg("Defense item {bonus}: on {dice}.", bonus=bonus.words(), dice=hit))
     fa = place(a, attack_bonuses, pa)
     fd = place(d, defense_bonuses, pd)
     pairs, to_def, to_att = compare(fa, fd)

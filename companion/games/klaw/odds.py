@@ -33,8 +33,9 @@ from itertools import combinations_with_replacement
 from math import comb, factorial
 from typing import Sequence
 
-from companion.games.base import InputError, Outcome, percent
-from companion.games.klaw.combat import MAX_DICE, WILD_AT, Bonus, apply_wild, lowest_placement, place
+from companion.games.base import InputError, Outcome
+from companion.games.klaw.combat import MAX_DICE, WILD_AT, Bonus, apply_wild, joined, lowest_placement, place
+from companion.i18n import Lang, Msg, Percent, fmt_number
 
 # (damage to defender, damage to attacker) -> probability
 Distribution = dict[tuple[int, int], Fraction]
@@ -196,7 +197,7 @@ def exchange_given_attack(
     Fraction(5, 6)
     """
     if not 0 <= defense_dice <= MAX_DICE:
-        raise InputError(f"defense dice must be between 0 and {MAX_DICE} (got {defense_dice}).")
+        raise InputError(Msg("defense dice must be between 0 and {max} (got {n}).", max=MAX_DICE, n=defense_dice))
     values, _ = apply_wild(attack_rolled)
     values.sort(reverse=True)
     attack = place(values, _bonuses(attack_bonuses), lowest_placement(len(values), _bonuses(attack_bonuses)))
@@ -236,9 +237,10 @@ def exchange_odds(
     >>> exchange_odds(1, 1)[(1, 0)]
     Fraction(5, 12)
     """
-    for name, n in (("attack dice", attack_dice), ("defense dice", defense_dice)):
-        if not 0 <= n <= MAX_DICE:
-            raise InputError(f"{name} must be between 0 and {MAX_DICE} (got {n}).")
+    if not 0 <= attack_dice <= MAX_DICE:
+        raise InputError(Msg("attack dice must be between 0 and {max} (got {n}).", max=MAX_DICE, n=attack_dice))
+    if not 0 <= defense_dice <= MAX_DICE:
+        raise InputError(Msg("defense dice must be between 0 and {max} (got {n}).", max=MAX_DICE, n=defense_dice))
     return dict(_exchange(attack_dice, defense_dice, _bonuses(attack_bonuses), _bonuses(defense_bonuses)))
 
 
@@ -277,10 +279,11 @@ def fight_odds(attacker: Fighter, defender: Fighter, striker: str = "attacker") 
     until a host is at 0 life or less.
     """
     if striker not in ("attacker", "defender"):
-        raise InputError(f"striker is 'attacker' or 'defender' (got {striker!r}).")
-    for who, f in (("attacker", attacker), ("defender", defender)):
-        if f.life < 1:
-            raise InputError(f"The {who}'s life must be at least 1 to fight (got {f.life}).")
+        raise InputError(Msg("striker is 'attacker' or 'defender' (got {got}).", got=repr(striker)))
+    if attacker.life < 1:
+        raise InputError(Msg("The attacker's life must be at least 1 to fight (got {life}).", life=attacker.life))
+    if defender.life < 1:
+        raise InputError(Msg("The defender's life must be at least 1 to fight (got {life}).", life=defender.life))
     forward = exchange_odds(attacker.attack, defender.defense, attacker.attack_bonuses, defender.defense_bonuses)
     back = exchange_odds(defender.attack, attacker.defense, defender.attack_bonuses, attacker.defense_bonuses)
     wa, wd, both = _chain(
@@ -348,34 +351,60 @@ def hit_outcomes(dist: Distribution, struck: str, striker: str) -> list[Outcome]
     hit; the striker takes at least one back (both may happen)."""
     hit = sum((p for (to_struck, _), p in dist.items() if to_struck > 0), Fraction(0))
     back = sum((p for (_, to_striker), p in dist.items() if to_striker > 0), Fraction(0))
-    return [Outcome(label=f"{struck} takes at least 1", probability=float(hit)),
-            Outcome(label=f"{striker} takes at least 1 back", probability=float(back))]
+    return [Outcome(label=Msg("{host} takes at least 1", host=struck), probability=float(hit)),
+            Outcome(label=Msg("{host} takes at least 1 back", host=striker), probability=float(back))]
 
 
-def first_exchange_summary(dist: Distribution, struck: str, striker: str) -> list[str]:
+class OneDecimal:
+    """A number with one decimal in each phone's locale ('0.8', '0,8'): a Msg parameter."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float):
+        self.value = float(value)
+
+    def render(self, language: Lang | str | None = None) -> str:
+        return fmt_number(self.value, 1, lang=language)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OneDecimal) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value!r})"
+
+
+def first_exchange_summary(dist: Distribution, struck: str, striker: str) -> list[Msg]:
     """The first exchange in words: the chance of any damage each way, the expected hits, the
     likeliest outcomes."""
     if not dist:
-        return ["No dice on either side: nothing can happen."]
+        return [Msg("No dice on either side: nothing can happen.")]
     hit, back = hit_outcomes(dist, struck, striker)
     to_struck = sum((p * k[0] for k, p in dist.items()), Fraction(0))
     to_striker = sum((p * k[1] for k, p in dist.items()), Fraction(0))
     top = sorted(dist.items(), key=lambda kv: -kv[1])[:4]
-    likely = "; ".join(f"{struck} −{a} and {striker} −{b}: {percent(float(p))}" for (a, b), p in top)
+    likely = joined([Msg("{struck} −{hits} and {striker} −{back}: {chance}", struck=struck, hits=a, striker=striker,
+                         back=b, chance=Percent(float(p))) for (a, b), p in top], "; ")
     return [
-        f"First exchange: {struck} takes at least 1: {hit.percent} (average {float(to_struck):.1f}); "
-        f"{striker} takes at least 1 back: {back.percent} (average {float(to_striker):.1f}).",
-        f"Likeliest: {likely}.",
+        Msg("First exchange: {struck} takes at least 1: {hit} (average {hits}); {striker} takes at least 1 back: "
+            "{back} (average {backs}).", struck=struck, hit=Percent(hit.probability), hits=OneDecimal(to_struck),
+            striker=striker, back=Percent(back.probability), backs=OneDecimal(to_striker)),
+        Msg("Likeliest: {outcomes}.", outcomes=likely),
     ]
 
 
-def win_chance_text(odds: FightOdds, attacker: str = "attacker", defender: str = "defender") -> str:
+def win_chance_text(odds: FightOdds, attacker: str | Msg | None = None, defender: str | Msg | None = None) -> Msg:
     """A one-line summary for the attack screen; during a fight, with the hosts' names (the roles
     swap each exchange, so "attacker" would mislead)."""
-    parts = [f"{attacker} wins {percent(odds.attacker_wins)}", f"{defender} wins {percent(odds.defender_wins)}"]
+    attacker = Msg("attacker") if attacker is None else attacker
+    defender = Msg("defender") if defender is None else defender
+    parts = [Msg("{host} wins {chance}", host=attacker, chance=Percent(odds.attacker_wins)),
+             Msg("{host} wins {chance}", host=defender, chance=Percent(odds.defender_wins))]
     if odds.both_fall >= 0.005:
-        parts.append(f"both fall {percent(odds.both_fall)}")
+        parts.append(Msg("both fall {chance}", chance=Percent(odds.both_fall)))
     if odds.endless >= 0.005:
-        parts.append(f"no damage possible {percent(odds.endless)}")
-    return ", ".join(parts)
+        parts.append(Msg("no damage possible {chance}", chance=Percent(odds.endless)))
+    return joined(parts)
 

@@ -33,9 +33,16 @@ from typing import Annotated, Any, Literal, Optional, TypeVar, Union
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from companion.games.base import (D6, Chance, Dice, Event, FieldSpec, Game, InputError, Model, Move, Outcome,
-                                  RuleError, event, field_specs, fmt_dice, require_range, threshold_outcomes)
+                                  RuleError, event, field_specs, fmt_dice, threshold_outcomes)
 from companion.games.klaw import combat as cb
 from companion.games.klaw import odds as odds_mod
+from companion.games.klaw.combat import joined
+from companion.i18n import N_, Msg, NMsg, _
+
+# Every sentence a player reads is a Msg (companion/i18n.py): kept in the log as its message id and
+# values, said in each phone's language. Names (players', hosts', totems', items') are the table's
+# own and stay as typed; the game's own words are translated (German: Wirt, Totem, Gegenstand,
+# Singularitätsprobe, Wilder Würfel, ...).
 
 # --- 1. Ranges (the book's) and settings ----------------------------------------------------------
 
@@ -70,55 +77,67 @@ NAME_LENGTH = 40
 
 ConditionKind = Literal["poisoned", "burning", "sleep", "shackled"]
 CONDITIONS: tuple[str, ...] = ("poisoned", "burning", "sleep", "shackled")
+# A condition (or the Protected marker an instant action gives) in a sentence ("Kai is cured of
+# poisoned", "instant: 2 damage, burning") and as a name on its own (a badge, a radio button).
+CONDITION_WORDS = {"poisoned": Msg("poisoned"), "burning": Msg("burning"), "sleep": Msg("sleep"),
+                   "shackled": Msg("shackled"), "protected": Msg("protected")}
+CONDITION_NAMES = {"poisoned": Msg("Poisoned"), "burning": Msg("Burning"), "sleep": Msg("Sleep"),
+                   "shackled": Msg("Shackled"), "protected": Msg("Protected")}
+# The settings form's choices (the frame shows a Literal's value through the catalog).
+TICK_CHOICES = (N_("owner turn"), N_("every turn"))
+WILD = "wild"  # what the first die of a six-dice roll is (Chance.first): the golden die
 
 
 def ranged(bounds: tuple[int, int], description: str, default: Any = ...) -> Any:
-    """A whole-number field with the book's range: forms read it (`field_specs`), pydantic keeps it."""
+    """A whole-number field with the book's range: forms read it (`field_specs`), pydantic keeps it.
+    `description` is marked N_() where it is written: the forms say it in the phone's language."""
     return Field(default, ge=bounds[0], le=bounds[1], description=description)
+
+
+def _default_players() -> list[str]:
+    return [_("Player {n}", n=n) for n in range(1, MIN_PLAYERS + 1)]
 
 
 class Settings(Model):
     players: list[str] = Field(
-        default_factory=lambda: ["Player 1", "Player 2"], min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
-        description="Player names in turn order",
+        default_factory=_default_players, min_length=MIN_PLAYERS, max_length=MAX_PLAYERS,
+        description=N_("Player names in turn order"),
     )
     totem_goal: Optional[int] = Field(
-        None, ge=1, le=48, description="Win by owning this many totems (off by default)"
+        None, ge=1, le=48, description=N_("Win by owning this many totems (off by default)")
     )
     condition_tick: Literal["owner_turn", "every_turn"] = Field(
-        "owner_turn", description="Poison/burning tick at the start of the owner's turn, or of every turn"
+        "owner_turn", description=N_("Poison/burning tick at the start of the owner's turn, or of every turn")
     )
-    shackled_max_dice: int = Field(1, ge=0, le=6, description="Attack dice a shackled host rolls when it strikes back")
+    shackled_max_dice: int = Field(1, ge=0, le=6, description=N_("Attack dice a shackled host rolls when it strikes back"))
 
     @field_validator("players")
     @classmethod
     def _names(cls, names: list[str]) -> list[str]:
         cleaned = [n.strip() for n in names]
         if any(not n or len(n) > 30 for n in cleaned):
-            raise ValueError("each player needs a name of 1 to 30 characters")
+            raise ValueError(Msg("each player needs a name of 1 to 30 characters"))
         if len({n.casefold() for n in cleaned}) != len(cleaned):
-            raise ValueError("player names must differ")
+            raise ValueError(Msg("player names must differ"))
         return cleaned
 
 
-def deck_guide(players: int) -> str:
+def deck_guide(players: int) -> Msg:
     """The book's rule of thumb for the deck size, shown at setup."""
-    return (
-        f"Deck for {players} players: {6 * players} hosts, {6 * players} totems, "
-        f"{30 * players} action and item cards."
-    )
+    return Msg("Deck for {players} players: {hosts} hosts, {totems} totems, {cards} action and item cards.",
+               players=players, hosts=6 * players, totems=6 * players, cards=30 * players)
 
 
 # --- 2. State ------------------------------------------------------------------------------------
 
 
 class Totem(Model):
-    name: str = Field(description="Totem name")
-    attack: int = ranged(TOTEM_DICE_MOD, "Attack modifier", 0)
-    defense: int = ranged(TOTEM_DICE_MOD, "Defense modifier", 0)
-    life: int = ranged(TOTEM_LIFE_MOD, "Life modifier", 0)
-    pair: Optional[str] = Field(None, description="Binomial pair (the pair's name, if any)")  # the name when not given
-    dormant: bool = Field(False, description="Dormant (adds no dice)")  # still counts for checks and binomials
+    name: str = Field(description=N_("Totem name"))
+    attack: int = ranged(TOTEM_DICE_MOD, N_("Attack modifier"), 0)
+    defense: int = ranged(TOTEM_DICE_MOD, N_("Defense modifier"), 0)
+    life: int = ranged(TOTEM_LIFE_MOD, N_("Life modifier"), 0)
+    pair: Optional[str] = Field(None, description=N_("Binomial pair (the pair's name, if any)"))  # the name when not given
+    dormant: bool = Field(False, description=N_("Dormant (adds no dice)"))  # still counts for checks and binomials
 
     @property
     def key(self) -> str:
@@ -126,15 +145,15 @@ class Totem(Model):
 
 
 class Item(Model):
-    name: str = Field(description="Item name")
+    name: str = Field(description=N_("Item name"))
     # "+3 to two dice": attack_plus=3, attack_dice=2
-    attack_plus: int = ranged(ITEM_PLUS, "Attack +", 0)
-    attack_dice: int = ranged(ITEM_DICE, "on attack dice", 0)
-    defense_plus: int = ranged(ITEM_PLUS, "Defense +", 0)
-    defense_dice: int = ranged(ITEM_DICE, "on defense dice", 0)
-    life: int = ranged(ITEM_LIFE, "Life +", 0)  # added to current life when the item is attached
-    check_bonus: int = ranged(CHECK_BONUS, "Singularity check bonus", 0)
-    vessel: bool = Field(False, description="Vessel (a won totem goes to the hand, no check)")
+    attack_plus: int = ranged(ITEM_PLUS, N_("Attack +"), 0)
+    attack_dice: int = ranged(ITEM_DICE, N_("on attack dice"), 0)
+    defense_plus: int = ranged(ITEM_PLUS, N_("Defense +"), 0)
+    defense_dice: int = ranged(ITEM_DICE, N_("on defense dice"), 0)
+    life: int = ranged(ITEM_LIFE, N_("Life +"), 0)  # added to current life when the item is attached
+    check_bonus: int = ranged(CHECK_BONUS, N_("Singularity check bonus"), 0)
+    vessel: bool = Field(False, description=N_("Vessel (a won totem goes to the hand, no check)"))
 
     def attack_bonus(self) -> Optional[cb.Bonus]:
         return cb.Bonus(self.attack_plus, self.attack_dice) if self.attack_plus and self.attack_dice else None
@@ -230,38 +249,38 @@ def new_state(settings: Settings) -> State:
 class HostCard(Model):
     """A host card's printed numbers and the talents the player enters as modifiers."""
 
-    name: str = Field(description="Host name")
-    attack: int = ranged(HOST_ATTACK, "Attack dice")
-    defense: int = ranged(HOST_DEFENSE, "Defense dice")
-    life: int = ranged(HOST_LIFE, "Life")
-    check_bonus: int = ranged(CHECK_BONUS, "Check bonus (talent)", 0)
-    free_totems: int = ranged(FREE_TOTEMS, "Free totems (talent, no check)", 0)
+    name: str = Field(description=N_("Host name"))
+    attack: int = ranged(HOST_ATTACK, N_("Attack dice"))
+    defense: int = ranged(HOST_DEFENSE, N_("Defense dice"))
+    life: int = ranged(HOST_LIFE, N_("Life"))
+    check_bonus: int = ranged(CHECK_BONUS, N_("Check bonus (talent)"), 0)
+    free_totems: int = ranged(FREE_TOTEMS, N_("Free totems (talent, no check)"), 0)
 
 
 class Deploy(Model):
     kind: Literal["deploy"] = "deploy"
     card: HostCard
-    support: bool = Field(False, description="Support host (items only)")
+    support: bool = Field(False, description=N_("Support host (items only)"))
 
 
 class AttachTotem(Model):
     kind: Literal["attach_totem"] = "attach_totem"
     host: int
     totem: Totem
-    from_hand: bool = Field(True, description="Played from the hand")
+    from_hand: bool = Field(True, description=N_("Played from the hand"))
 
 
 class RemoveTotem(Model):
     kind: Literal["remove_totem"] = "remove_totem"
     host: int
-    totem: int = Field(ge=0, description="Totem (its place on the host)")
+    totem: int = Field(ge=0, description=N_("Totem (its place on the host)"))
 
 
 class AddItem(Model):
     kind: Literal["add_item"] = "add_item"
     host: int
     item: Item
-    replace: Optional[int] = Field(None, ge=0, description="Item it replaces (to the discard pile)")
+    replace: Optional[int] = Field(None, ge=0, description=N_("Item it replaces (to the discard pile)"))
 
 
 class Instant(Model):
@@ -269,13 +288,14 @@ class Instant(Model):
 
     kind: Literal["instant"] = "instant"
     target: int
-    damage: int = ranged((0, LIFE_CAP), "Damage", 0)
-    heal: int = ranged((0, LIFE_CAP), "Heal", 0)
+    damage: int = ranged((0, LIFE_CAP), N_("Damage"), 0)
+    heal: int = ranged((0, LIFE_CAP), N_("Heal"), 0)
     condition: Optional[Literal["poisoned", "burning", "sleep", "shackled", "protected"]] = None
-    duration: Optional[int] = ranged(DURATION, f"Turns (blank: burning {BURNING_TICKS}, the others until cured)", None)
+    # (BURNING_TICKS is 3)
+    duration: Optional[int] = ranged(DURATION, N_("Turns (blank: burning 3, the others until cured)"), None)
     cure: Optional[ConditionKind] = None
-    remove_item: Optional[int] = Field(None, ge=0, description="Item to remove (to the discard pile)")
-    totem: Optional[int] = Field(None, ge=0, description="Totem to make dormant or wake")
+    remove_item: Optional[int] = Field(None, ge=0, description=N_("Item to remove (to the discard pile)"))
+    totem: Optional[int] = Field(None, ge=0, description=N_("Totem to make dormant or wake"))
     totem_dormant: Optional[bool] = None
     from_hand: bool = True
 
@@ -304,9 +324,9 @@ class Support(Model):
     """Instead of rolling, the striker's side uses an item or a support host: heal and/or flee."""
 
     kind: Literal["support"] = "support"
-    heal: int = ranged((0, LIFE_CAP), "Heal by (life)", 0)
+    heal: int = ranged((0, LIFE_CAP), N_("Heal by (life)"), 0)
     flee: bool = False
-    use_item: Optional[int] = Field(None, ge=0, description="Item used (then discarded)")  # on the striking host
+    use_item: Optional[int] = Field(None, ge=0, description=N_("Item used (then discarded)"))  # on the striking host
     from_hand: bool = False  # an item card played from the hand
     support_host: Optional[HostCard] = None  # a support host played from the hand
 
@@ -319,7 +339,7 @@ class EndTurn(Model):
 class AdjustLife(Model):
     kind: Literal["adjust_life"] = "adjust_life"
     host: int
-    delta: int = ranged(LIFE_CHANGE, "Life change")
+    delta: int = ranged(LIFE_CHANGE, N_("Life change"))
 
 
 class EditHost(Model):
@@ -327,19 +347,19 @@ class EditHost(Model):
 
     kind: Literal["edit_host"] = "edit_host"
     host: int
-    name: Optional[str] = Field(None, description="Host name")
-    attack: Optional[int] = ranged(HOST_ATTACK, "Attack dice", None)
-    defense: Optional[int] = ranged(HOST_DEFENSE, "Defense dice", None)
-    base_life: Optional[int] = ranged(HOST_LIFE, "Base life", None)
-    check_bonus: Optional[int] = ranged(CHECK_BONUS, "Check bonus (talent)", None)
-    free_totems: Optional[int] = ranged(FREE_TOTEMS, "Free totems (talent, no check)", None)
+    name: Optional[str] = Field(None, description=N_("Host name"))
+    attack: Optional[int] = ranged(HOST_ATTACK, N_("Attack dice"), None)
+    defense: Optional[int] = ranged(HOST_DEFENSE, N_("Defense dice"), None)
+    base_life: Optional[int] = ranged(HOST_LIFE, N_("Base life"), None)
+    check_bonus: Optional[int] = ranged(CHECK_BONUS, N_("Check bonus (talent)"), None)
+    free_totems: Optional[int] = ranged(FREE_TOTEMS, N_("Free totems (talent, no check)"), None)
 
 
 class SetHand(Model):
     kind: Literal["set_hand"] = "set_hand"
     player: int = Field(ge=0, le=MAX_PLAYERS - 1)
-    hand: int = ranged((0, HAND_LIMIT), "Cards in hand")
-    totems_in_hand: Optional[int] = ranged((0, HAND_LIMIT), "Of which totem cards", None)
+    hand: int = ranged((0, HAND_LIMIT), N_("Cards in hand"))
+    totems_in_hand: Optional[int] = ranged((0, HAND_LIMIT), N_("Of which totem cards"), None)
 
 
 Action = Annotated[
@@ -365,7 +385,12 @@ def build(model: type[M], **values: Any) -> M:
         raise InputError(_refusal_text(model, exc)) from None
 
 
-def _refusal_text(model: type[BaseModel], exc: ValidationError) -> str:
+def marked(msgid: str) -> Msg:
+    """A message marked N_() where it is written (a field's description), as a Msg to say it."""
+    return Msg.from_json({"msgid": msgid})
+
+
+def _refusal_text(model: type[BaseModel], exc: ValidationError) -> Any:
     err = exc.errors()[0]
     cls: Optional[type[BaseModel]] = model
     spec = None
@@ -378,8 +403,9 @@ def _refusal_text(model: type[BaseModel], exc: ValidationError) -> str:
     if spec is None:
         return message
     if err.get("type") in ("greater_than_equal", "less_than_equal") and spec.low is not None and spec.high is not None:
-        return f"{spec.label} must be between {spec.low} and {spec.high} (got {err.get('input')})."
-    return f"{spec.label}: {message.replace('Input should be', 'must be')}."
+        return Msg("{field} must be between {low} and {high} (got {got}).", field=marked(spec.label), low=spec.low,
+                   high=spec.high, got=str(err.get("input")))
+    return Msg("{field}: {problem}.", field=marked(spec.label), problem=message.replace("Input should be", "must be"))
 
 
 def _model_in(annotation: Any) -> Optional[type[BaseModel]]:
@@ -410,7 +436,8 @@ def find_host(state: State, host_id: int) -> Host:
     for h in state.hosts:
         if h.id == host_id:
             return h
-    raise InputError(f"There is no host #{host_id} on the table (hosts: {', '.join(f'#{h.id}' for h in state.hosts) or 'none'}).")
+    hosts = ", ".join(f"#{h.id}" for h in state.hosts) or Msg("none")
+    raise InputError(Msg("There is no host #{id} on the table (hosts: {hosts}).", id=str(host_id), hosts=hosts))
 
 
 def hosts_of(state: State, player: int) -> list[Host]:
@@ -454,17 +481,20 @@ def full_life(host: Host) -> int:
     return max(0, min(LIFE_CAP, host.base_life + sum(t.life for t in host.totems)))
 
 
-def life_change_refusal(host: Host, delta: int) -> Optional[str]:
+def life_change_refusal(host: Host, delta: int) -> Optional[Msg]:
     """Why this change of a host's current life is refused (None: it may be made). The + stops at
     the host's current maximum (`full_life`); a − is always allowed (at 0 or less the host falls)."""
     if delta == 0:
-        return f"Life change must be between {LIFE_CHANGE[0]} and {LIFE_CHANGE[1]} and not 0 (got 0)."
+        return Msg("Life change must be between {low} and {high} and not 0 (got 0).", low=LIFE_CHANGE[0],
+                   high=LIFE_CHANGE[1])
     top = full_life(host)
     if delta > 0 and host.life + delta > top:
         if host.life >= top:
-            return f"{host.name} is at its current maximum life ({host.life}, maximum {top}): the + stops there."
-        return (f"Life stops at {host.name}'s current maximum of {top}: it is at {host.life}, so the change must be "
-                f"between {LIFE_CHANGE[0]} and {top - host.life} (got {delta:+d}).")
+            return Msg("{host} is at its current maximum life ({life}, maximum {top}): the + stops there.",
+                       host=host.name, life=host.life, top=top)
+        return Msg("Life stops at {host}'s current maximum of {top}: it is at {life}, so the change must be between "
+                   "{low} and {high} (got {got}).", host=host.name, top=top, life=host.life, low=LIFE_CHANGE[0],
+                   high=top - host.life, got=f"{delta:+d}")
     return None
 
 
@@ -489,11 +519,11 @@ def totems_owned(state: State, player: int) -> int:
     return sum(len(h.totems) for h in hosts_of(state, player)) + state.players[player].totems_in_hand
 
 
-def marker_end(state: State, until: int) -> str:
+def marker_end(state: State, until: int) -> Msg:
     """When a marker placed with `until` ends, in the table's words."""
     last = until - 1
     n = len(state.players)
-    return f"the end of {state.players[last % n].name}'s turn in round {last // n + 1}"
+    return Msg("the end of {player}'s turn in round {round}", player=state.players[last % n].name, round=last // n + 1)
 
 
 def _marker_until(state: State) -> int:
@@ -510,14 +540,15 @@ def exchange_roles(state: State) -> Optional[tuple[Host, Host]]:
     return find_host(state, c.striker), find_host(state, _other(c, c.striker))
 
 
-def attacks_now(state: State) -> Optional[str]:
+def attacks_now(state: State) -> Optional[Msg]:
     """Who attacks and who defends in the coming exchange, in the table's words (None outside a fight):
     "Exchange 2: Raven (Bo) attacks, Wolfmother (Ana) defends."."""
     roles = exchange_roles(state)
     if roles is None:
         return None
     striker, target = roles
-    return f"Exchange {state.combat.exchanges + 1}: {_who(state, striker)} attacks, {_who(state, target)} defends."
+    return Msg("Exchange {number}: {striker} attacks, {target} defends.", number=state.combat.exchanges + 1,
+               striker=_who(state, striker), target=_who(state, target))
 
 
 def item_bonuses(host: Host, side: Literal["attack", "defense"]) -> list[cb.Bonus]:
@@ -534,7 +565,7 @@ def check_bonus(host: Host) -> int:
     return host.check_bonus + sum(i.check_bonus for i in host.items)
 
 
-def attack_refusal(state: State, attacker_id: int, defender_id: int) -> Optional[str]:
+def attack_refusal(state: State, attacker_id: int, defender_id: int) -> Optional[Msg]:
     """Why this attack can't start now, or None if it can (the UI greys out targets with this)."""
     why = play_refusal(state, "attack")
     if why:
@@ -543,23 +574,27 @@ def attack_refusal(state: State, attacker_id: int, defender_id: int) -> Optional
         a = find_host(state, attacker_id)
         d = find_host(state, defender_id)
     except InputError as e:
-        return str(e)
+        return e.args[0]
     if a.owner != current_player(state):
-        return f"{a.name} belongs to {state.players[a.owner].name}; only the player whose turn it is attacks."
+        return Msg("{host} belongs to {player}; only the player whose turn it is attacks.", host=a.name,
+                   player=state.players[a.owner].name)
     if d.owner == a.owner:
-        return f"{d.name} is {state.players[a.owner].name}'s own host."
+        return Msg("{host} is {player}'s own host.", host=d.name, player=state.players[a.owner].name)
     if is_resting(state, a):
-        return f"{a.name} is Resting until {marker_end(state, a.resting_until)}: a resting host can't start a combat."
+        return Msg("{host} is Resting until {when}: a resting host can't start a combat.", host=a.name,
+                   when=marker_end(state, a.resting_until))
     if has_condition(a, "sleep"):
-        return f"{a.name} is asleep and can't act."
+        return Msg("{host} is asleep and can't act.", host=a.name)
     if has_condition(a, "shackled"):
-        return f"{a.name} is shackled and can't attack."
+        return Msg("{host} is shackled and can't attack.", host=a.name)
     if is_protected(state, d):
-        return f"{d.name} is Protected until {marker_end(state, d.protected_until)}: it can't be attacked."
+        return Msg("{host} is Protected until {when}: it can't be attacked.", host=d.name,
+                   when=marker_end(state, d.protected_until))
     shared = binomial_keys(a) & binomial_keys(d)
     if shared:
         names = ", ".join(sorted(t.name for t in a.totems if t.key in shared))
-        return f"{a.name} and {d.name} share the binomial totem {names}: binomial partners can't fight each other."
+        return Msg("{attacker} and {defender} share the binomial totem {totem}: binomial partners can't fight each "
+                   "other.", attacker=a.name, defender=d.name, totem=names)
     return None
 
 
@@ -567,23 +602,33 @@ def attack_targets(state: State, attacker_id: int) -> list[int]:
     return [h.id for h in state.hosts if attack_refusal(state, attacker_id, h.id) is None]
 
 
-def play_refusal(state: State, kind: str) -> Optional[str]:
+# The card a player played this turn (State.played), in words.
+PLAYED_WORDS = {"deploy": Msg("deploy"), "totem": Msg("totem"), "remove_totem": Msg("remove a totem"),
+                "item": Msg("item"), "instant": Msg("instant"), "attack": Msg("attack")}
+
+
+def played_words(played: str) -> Any:
+    return PLAYED_WORDS.get(played, played)
+
+
+def play_refusal(state: State, kind: str) -> Optional[Msg]:
     """Why the current player can't play a card of this kind now (None: they may). One card a
     turn; round 1 only reveals hosts, round 2 fortifies; a host-less player may always deploy."""
     if state.winner is not None:
-        return f"The game is over: {outcome(state)}."
+        return Msg("The game is over: {outcome}.", outcome=outcome(state))
     if state.combat is not None:
-        return "A combat is under way: roll, or use an item/support host to heal or flee."
+        return Msg("A combat is under way: roll, or use an item/support host to heal or flee.")
     me = current_player(state)
     name = state.players[me].name
     if state.played is not None and (kind != "deploy" or hosts_of(state, me)):
-        return f"{name} already played a card this turn ({state.played}); end the turn."
+        return Msg("{player} already played a card this turn ({card}); end the turn.", player=name,
+                   card=played_words(state.played))
     if kind == "deploy":
         return None
     if phase(state) == "reveal":
-        return "Round 1 is the starting round: each player reveals a host (deploy) or passes."
+        return Msg("Round 1 is the starting round: each player reveals a host (deploy) or passes.")
     if phase(state) == "fortify" and kind in ("instant", "attack"):
-        return "Round 2 is the fortify round: add totems or items; attacks and instant actions start in round 3."
+        return Msg("Round 2 is the fortify round: add totems or items; attacks and instant actions start in round 3.")
     return None
 
 
@@ -613,14 +658,14 @@ def legal_actions(state: State) -> list[str]:
     return kinds
 
 
-def end_turn_label(state: State) -> str:
+def end_turn_label(state: State) -> Msg:
     """What ending the turn does now, in the words of the button."""
     if state.played == "attack":
-        return "End turn (no card drawn after a combat)"
-    label = "Pass and draw 1 card" if state.played is None else "End turn and draw 1 card"
-    if state.players[current_player(state)].hand + 1 > HAND_LIMIT:
-        label += " (then discard 1)"
-    return label
+        return Msg("End turn (no card drawn after a combat)")
+    over = state.players[current_player(state)].hand + 1 > HAND_LIMIT
+    if state.played is None:
+        return Msg("Pass and draw 1 card (then discard 1)") if over else Msg("Pass and draw 1 card")
+    return Msg("End turn and draw 1 card (then discard 1)") if over else Msg("End turn and draw 1 card")
 
 
 def moves(state: State) -> list[Move]:
@@ -630,8 +675,8 @@ def moves(state: State) -> list[Move]:
     attack pair and the + at a host's maximum life are listed greyed out with the reason."""
     kinds = legal_actions(state)
     if "place_dice" in kinds:
-        return [Move(kind="place_dice", label="Accept the suggested placement", action=PlaceDice()),
-                Move(kind="place_dice", label="Place them differently…", fields=field_specs(PlaceDice))]
+        return [Move(kind="place_dice", label=Msg("Accept the suggested placement"), action=PlaceDice()),
+                Move(kind="place_dice", label=Msg("Place them differently…"), fields=field_specs(PlaceDice))]
     out: list[Move] = []
     c = state.combat
     if "roll" in kinds:
@@ -639,30 +684,34 @@ def moves(state: State) -> list[Move]:
         # Short enough for a button on a 360 px phone whatever the hosts are called: the names stand
         # just above, in `attacks_now`.
         out += [
-            Move(kind="roll", action=Roll(), label=f"Roll exchange {c.exchanges + 1}: "
-                 f"{strike_dice(state, striker)} vs {defense_dice(target)} dice"),
-            Move(kind="support", label=f"{striker.name} flees", action=Support(flee=True)),
-            Move(kind="support", label="Flee or heal instead…",
+            Move(kind="roll", action=Roll(), label=Msg("Roll exchange {number}: {attack} vs {defense} dice",
+                                                       number=c.exchanges + 1, attack=strike_dice(state, striker),
+                                                       defense=defense_dice(target))),
+            Move(kind="support", label=Msg("{host} flees", host=striker.name), action=Support(flee=True)),
+            Move(kind="support", label=Msg("Flee or heal instead…"),
                  fields=field_specs(Support, use_item=list(range(len(striker.items))))),
         ]
     if "end_turn" in kinds:
         out += _plays(state)
         out.append(Move(kind="end_turn", label=end_turn_label(state), action=EndTurn()))
         if state.played != "attack":
-            out.append(Move(kind="end_turn", label="End turn without drawing", action=EndTurn(draw=False)))
+            out.append(Move(kind="end_turn", label=Msg("End turn without drawing"), action=EndTurn(draw=False)))
     if "edit_host" in kinds:
-        out += [Move(kind="edit_host", label=f"Correct {h.name}", fields=field_specs(EditHost, host=[h.id]))
+        out += [Move(kind="edit_host", label=Msg("Correct {host}", host=h.name), fields=field_specs(EditHost, host=[h.id]))
                 for h in state.hosts]
     for h in state.hosts if "adjust_life" in kinds else ():
-        out.append(Move(kind="adjust_life", label=f"{h.name} life -1", action=AdjustLife(host=h.id, delta=-1)))
-        out.append(Move(kind="adjust_life", label=f"{h.name} life +1", action=AdjustLife(host=h.id, delta=1),
+        out.append(Move(kind="adjust_life", label=Msg("{host} life -1", host=h.name), action=AdjustLife(host=h.id, delta=-1)))
+        out.append(Move(kind="adjust_life", label=Msg("{host} life +1", host=h.name), action=AdjustLife(host=h.id, delta=1),
                         why_not=life_change_refusal(h, 1)))
     for p, pl in enumerate(state.players if "set_hand" in kinds else ()):
         if pl.hand > 0:
-            out.append(Move(kind="set_hand", label=f"{pl.name} hand -1", action=SetHand(player=p, hand=pl.hand - 1)))
+            out.append(Move(kind="set_hand", label=Msg("{player} hand -1", player=pl.name),
+                            action=SetHand(player=p, hand=pl.hand - 1)))
         if pl.hand < HAND_LIMIT:
-            out.append(Move(kind="set_hand", label=f"{pl.name} hand +1", action=SetHand(player=p, hand=pl.hand + 1)))
-        out.append(Move(kind="set_hand", label=f"{pl.name}'s hand", fields=field_specs(SetHand, player=[p])))
+            out.append(Move(kind="set_hand", label=Msg("{player} hand +1", player=pl.name),
+                            action=SetHand(player=p, hand=pl.hand + 1)))
+        out.append(Move(kind="set_hand", label=Msg("{player}'s hand", player=pl.name),
+                        fields=field_specs(SetHand, player=[p])))
     return out
 
 
@@ -670,28 +719,31 @@ def _plays(state: State) -> list[Move]:
     """The cards the current player may play (greyed out with the reason when not now)."""
     me = current_player(state)
     mine = hosts_of(state, me)
-    out = [Move(kind="deploy", label="Deploy a host", why_not=play_refusal(state, "deploy"),
+    out = [Move(kind="deploy", label=Msg("Deploy a host"), why_not=play_refusal(state, "deploy"),
                 fields=_form(Deploy, "card", HostCard))]
     for h in mine:
         if not h.support:
-            out.append(Move(kind="attach_totem", label=f"Attach a totem to {h.name}",
+            out.append(Move(kind="attach_totem", label=Msg("Attach a totem to {host}", host=h.name),
                             why_not=play_refusal(state, "attach_totem"),
                             fields=_form(AttachTotem, "totem", Totem, host=[h.id])))
         replace = list(range(len(h.items))) if len(h.items) >= MAX_ITEMS else [None]
-        out.append(Move(kind="add_item", label=f"Item for {h.name}", why_not=play_refusal(state, "add_item"),
+        out.append(Move(kind="add_item", label=Msg("Item for {host}", host=h.name), why_not=play_refusal(state, "add_item"),
                         fields=_form(AddItem, "item", Item, host=[h.id], replace=replace)))
-        out += [Move(kind="remove_totem", label=f"Remove {t.name} from {h.name}", action=RemoveTotem(host=h.id, totem=i),
-                     why_not=play_refusal(state, "remove_totem")) for i, t in enumerate(h.totems)]
+        out += [Move(kind="remove_totem", label=Msg("Remove {totem} from {host}", totem=t.name, host=h.name),
+                     action=RemoveTotem(host=h.id, totem=i), why_not=play_refusal(state, "remove_totem"))
+                for i, t in enumerate(h.totems)]
     for h in state.hosts:
-        out.append(Move(kind="instant", label=f"Instant action on {h.name}", why_not=play_refusal(state, "instant"),
+        out.append(Move(kind="instant", label=Msg("Instant action on {host}", host=h.name),
+                        why_not=play_refusal(state, "instant"),
                         fields=field_specs(Instant, target=[h.id], condition=[*CONDITIONS, "protected"],
                                            cure=[c.kind for c in h.conditions], remove_item=list(range(len(h.items))),
                                            totem=list(range(len(h.totems))))))
     others = [d for d in state.hosts if d.owner != me]
-    out += [Move(kind="attack", label=f"{a.name} attacks {d.name}", action=Attack(attacker=a.id, defender=d.id),
-                 why_not=attack_refusal(state, a.id, d.id)) for a in mine for d in others]
+    out += [Move(kind="attack", label=Msg("{attacker} attacks {defender}", attacker=a.name, defender=d.name),
+                 action=Attack(attacker=a.id, defender=d.id), why_not=attack_refusal(state, a.id, d.id))
+            for a in mine for d in others]
     if mine and not others:
-        out.append(Move(kind="attack", label="Attack", why_not="There is no opposing host on the table."))
+        out.append(Move(kind="attack", label=Msg("Attack"), why_not=Msg("There is no opposing host on the table.")))
     return out
 
 
@@ -712,20 +764,20 @@ def singularity_chance(state: State, host: Host, totems: Optional[int] = None) -
     if count <= host.free_totems:
         return None
     bonus = check_bonus(host)
-    why = f"{host.name}'s singularity check" + (f" ({bonus:+d} from talents and items)" if bonus else "")
+    why = (Msg("{host}'s singularity check ({bonus} from talents and items)", host=host.name, bonus=f"{bonus:+d}")
+           if bonus else Msg("{host}'s singularity check", host=host.name))
     passes, fails = threshold_outcomes(count, bonus=bonus)
     return Chance(count=1, die=D6, why=why, who=owner_name(state, host),
                   outcomes=[passes, fails] if fails.probability > 0 else [passes])
 
 
-def _wild_die(n: int) -> tuple[str, list[Outcome]]:
-    """What the wild die adds to a side's roll: a note for the why (which the dice pad shows: the
-    golden die is the wild one, and it is entered first), and its two outcomes."""
+def _wild_outcomes(n: int) -> list[Outcome]:
+    """What the wild die adds to a side's roll of six: its two outcomes (the why says which die it
+    is, which the dice pad shows: the golden die is the wild one, and it is entered first)."""
     if n != cb.WILD_AT:
-        return "", []
-    return (", with a wild die (enter the golden die first)",
-            [Outcome(label=f"wild die 6: all {n} count as 6", probability=1 / 6),
-             Outcome(label=f"wild die 1: all {n} count as 1", probability=1 / 6)])
+        return []
+    return [Outcome(label=Msg("wild die 6: all {n} count as 6", n=n), probability=1 / 6),
+            Outcome(label=Msg("wild die 1: all {n} count as 1", n=n), probability=1 / 6)]
 
 
 def attack_chance(state: State, striker: Host, target: Host, number: int) -> Chance:
@@ -733,20 +785,26 @@ def attack_chance(state: State, striker: Host, target: Host, number: int) -> Cha
     exchange's (hits each way) before any die is rolled."""
     n = strike_dice(state, striker)
     dist = odds_mod.exchange_odds(n, defense_dice(target), item_bonuses(striker, "attack"), item_bonuses(target, "defense"))
-    note, wild = _wild_die(n)
-    return Chance(count=n, die=D6, who=owner_name(state, striker),
-                  why=f"{striker.name}'s attack on {target.name}, exchange {number}{note}",
-                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first="wild" if wild else "")
+    wild = _wild_outcomes(n)
+    why = (Msg("{striker}'s attack on {target}, exchange {number}, with a wild die (enter the golden die first)",
+               striker=striker.name, target=target.name, number=number) if wild else
+           Msg("{striker}'s attack on {target}, exchange {number}", striker=striker.name, target=target.name,
+               number=number))
+    return Chance(count=n, die=D6, who=owner_name(state, striker), why=why,
+                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first=WILD if wild else "")
 
 
 def defense_chance(state: State, striker: Host, target: Host, number: int, attack_rolled: list[int]) -> Chance:
     """The struck host's defense dice, rolled by its owner once the attack dice are known."""
     n = defense_dice(target)
     dist = odds_mod.exchange_given_attack(attack_rolled, n, item_bonuses(striker, "attack"), item_bonuses(target, "defense"))
-    note, wild = _wild_die(n)
-    return Chance(count=n, die=D6, who=owner_name(state, target),
-                  why=f"{target.name}'s defense against {striker.name}, exchange {number}{note}",
-                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first="wild" if wild else "")
+    wild = _wild_outcomes(n)
+    why = (Msg("{target}'s defense against {striker}, exchange {number}, with a wild die (enter the golden die first)",
+               target=target.name, striker=striker.name, number=number) if wild else
+           Msg("{target}'s defense against {striker}, exchange {number}", target=target.name, striker=striker.name,
+               number=number))
+    return Chance(count=n, die=D6, who=owner_name(state, target), why=why,
+                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first=WILD if wild else "")
 
 
 # --- 5. apply ------------------------------------------------------------------------------------
@@ -781,14 +839,14 @@ def defense_chance(state: State, striker: Host, target: Host, number: int, attac
 def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     """The next state and what happened. Raises RuleError/InputError, changing nothing."""
     if state.winner is not None:
-        raise RuleError(f"The game is over: {outcome(state)}.")
+        raise RuleError(Msg("The game is over: {outcome}.", outcome=outcome(state)))
     kind = action.kind
     if state.combat is not None and state.combat.pending is not None and kind != "place_dice":
-        raise RuleError("Place the item bonuses of the roll first (or take the suggestion).")
+        raise RuleError(Msg("Place the item bonuses of the roll first (or take the suggestion)."))
     if state.combat is not None and kind not in ("roll", "place_dice", "support", "adjust_life", "set_hand"):
-        raise RuleError("A combat is under way: roll, or use an item/support host to heal or flee.")
+        raise RuleError(Msg("A combat is under way: roll, or use an item/support host to heal or flee."))
     if state.combat is None and kind in ("roll", "place_dice", "support"):
-        raise RuleError("There is no combat under way.")
+        raise RuleError(Msg("There is no combat under way."))
     if kind in PLAYS:
         why = play_refusal(state, kind)
         if why:
@@ -805,22 +863,30 @@ def apply(state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]
 def _own_host(state: State, host_id: int) -> Host:
     h = find_host(state, host_id)
     if h.owner != current_player(state):
-        raise RuleError(f"{h.name} belongs to {state.players[h.owner].name}; it isn't their turn.")
+        raise RuleError(Msg("{host} belongs to {player}; it isn't their turn.", host=h.name,
+                            player=state.players[h.owner].name))
     return h
 
 
-def _check_name(what: str, name: str) -> str:
+def _check_name(what: Literal["host", "totem", "item"], name: str) -> str:
     name = name.strip()
     if not 1 <= len(name) <= NAME_LENGTH:
-        raise InputError(f"A {what} name has 1 to {NAME_LENGTH} characters (got {len(name)}).")
+        n, most = len(name), NAME_LENGTH
+        raise InputError(Msg("A host name has 1 to {most} characters (got {n}).", most=most, n=n) if what == "host" else
+                         Msg("A totem name has 1 to {most} characters (got {n}).", most=most, n=n) if what == "totem" else
+                         Msg("An item name has 1 to {most} characters (got {n}).", most=most, n=n))
     return name
 
 
-def _check_index(what: str, index: int, length: int, holder: str) -> None:
+def _check_index(what: Literal["totem", "item"], index: int, length: int, holder: str) -> None:
+    totem = what == "totem"
     if length == 0:
-        raise RuleError(f"{holder} has no {what}s.")
+        raise RuleError(Msg("{host} has no totems.", host=holder) if totem else Msg("{host} has no items.", host=holder))
     if not 0 <= index < length:
-        raise InputError(f"{holder}'s {what} index must be between 0 and {length - 1} (got {index}).")
+        raise InputError(
+            Msg("{host}'s totem index must be between 0 and {high} (got {got}).", host=holder, high=length - 1, got=index)
+            if totem else
+            Msg("{host}'s item index must be between 0 and {high} (got {got}).", host=holder, high=length - 1, got=index))
 
 
 def _change_life(host: Host, delta: int) -> int:
@@ -829,18 +895,22 @@ def _change_life(host: Host, delta: int) -> int:
     return host.life
 
 
-def _gain_cards(s: State, player: int, count: int, ev: list[Event], what: str) -> None:
+def _gain_cards(s: State, player: int, count: int, ev: list[Event], what: Any) -> None:
+    """`what`: the cards in words (a Msg, or a totem's name); the event's data keeps them in English."""
     p = s.players[player]
     total = p.hand + count
     p.hand = min(HAND_LIMIT, total)
     discard = max(0, total - HAND_LIMIT)
-    data = dict(player=player, count=count, hand=p.hand, discard=discard, what=what)
+    data = dict(player=player, count=count, hand=p.hand, discard=discard,
+                what=what.english if isinstance(what, Msg) else what)
     if discard:
         ev.append(event("cards_gained",
-                        f"{p.name} takes {what} into hand: {total} cards, over the limit of {HAND_LIMIT}: "
-                        f"discard {discard} of your choice (hand stays {HAND_LIMIT}).", **data))
+                        Msg("{player} takes {what} into hand: {total} cards, over the limit of {limit}: discard "
+                            "{discard} of your choice (hand stays {limit}).", player=p.name, what=what, total=total,
+                            limit=HAND_LIMIT, discard=discard), **data))
     elif count:
-        ev.append(event("cards_gained", f"{p.name} takes {what} into hand ({p.hand} cards).", **data))
+        ev.append(event("cards_gained", Msg("{player} takes {what} into hand ({hand} cards).", player=p.name, what=what,
+                                            hand=p.hand), **data))
 
 
 def _play_card(s: State, player: int) -> None:
@@ -849,19 +919,18 @@ def _play_card(s: State, player: int) -> None:
     p.totems_in_hand = min(p.totems_in_hand, p.hand)
 
 
-def _dice_text(host: Host) -> str:
-    return f"attack {attack_dice(host)} {_dice_word(attack_dice(host))}, defense {defense_dice(host)} {_dice_word(defense_dice(host))}"
-
-
-def _dice_word(n: int) -> str:
-    return "die" if n == 1 else "dice"
+def _dice_text(host: Host) -> Msg:
+    """"attack 3 dice, defense 1 die"."""
+    return Msg("attack {attack}, defense {defense}", attack=NMsg("{n} die", "{n} dice", attack_dice(host)),
+               defense=NMsg("{n} die", "{n} dice", defense_dice(host)))
 
 
 def _who(s: State, host: Host) -> str:
+    """A host and its owner, as names: "Wolfmother (Ana)"."""
     return f"{host.name} ({s.players[host.owner].name})"
 
 
-def _life_event(h: Host, before: int, cause: str, text: str) -> Event:
+def _life_event(h: Host, before: int, cause: str, text: Msg) -> Event:
     return event("life", text, host=h.id, before=before, life=h.life, change=h.life - before, cause=cause)
 
 
@@ -876,15 +945,16 @@ def _deploy(s: State, a: Deploy, dice: Dice, ev: list[Event]) -> None:
     _play_card(s, me)
     if first_play:
         s.played = "deploy"
+    said = dict(host=_who(s, h), dice=_dice_text(h), life=h.life, when=marker_end(s, h.protected_until))
     ev.append(event(
         "deployed",
-        f"{_who(s, h)} {'joins as a support host' if a.support else 'is deployed'}: "
-        f"{_dice_text(h)}, life {h.life}. Protected until {marker_end(s, h.protected_until)} (one full round).",
+        Msg("{host} joins as a support host: {dice}, life {life}. Protected until {when} (one full round).", **said)
+        if a.support else Msg("{host} is deployed: {dice}, life {life}. Protected until {when} (one full round).", **said),
         host=h.id, name=h.name, player=me, support=a.support, attack_dice=attack_dice(h), defense_dice=defense_dice(h),
         life=h.life, protected_until=h.protected_until,
     ))
     if not first_play:
-        ev.append(event("deploy_again", "A host-less player may deploy a host at once, even after playing a card.",
+        ev.append(event("deploy_again", Msg("A host-less player may deploy a host at once, even after playing a card."),
                         player=me))
 
 
@@ -904,16 +974,19 @@ def _end_turn(s: State, a: EndTurn, dice: Dice, ev: list[Event]) -> None:
     name = s.players[me].name
     drew = s.played != "attack" and a.draw
     if s.played == "attack":
-        text = f"{name} ends the turn (no card is drawn after a combat)."
+        text = Msg("{player} ends the turn (no card is drawn after a combat).", player=name)
     elif a.draw:
         total = s.players[me].hand + 1
         if total > HAND_LIMIT:
-            text = f"{name} draws 1 card: that is {total}, so discard 1 of your choice (hand limit {HAND_LIMIT})."
+            text = Msg("{player} draws 1 card: that is {total}, so discard 1 of your choice (hand limit {limit}).",
+                       player=name, total=total, limit=HAND_LIMIT)
+        elif s.played is None:
+            text = Msg("{player} passes and draws 1 card ({total} in hand).", player=name, total=total)
         else:
-            text = f"{name} {'passes and ' if s.played is None else 'ends the turn and '}draws 1 card ({total} in hand)."
+            text = Msg("{player} ends the turn and draws 1 card ({total} in hand).", player=name, total=total)
         s.players[me].hand = min(HAND_LIMIT, total)
     else:
-        text = f"{name} ends the turn without drawing."
+        text = Msg("{player} ends the turn without drawing.", player=name)
     ev.append(event("turn_ended", text, player=me, drew=drew, hand=s.players[me].hand))
     s.turn_no += 1
     s.played = None
@@ -924,14 +997,17 @@ def _end_turn(s: State, a: EndTurn, dice: Dice, ev: list[Event]) -> None:
 def _start_turn(s: State, ev: list[Event]) -> None:
     """Start of a turn: markers end, conditions tick (before the player acts), wins are checked."""
     me = current_player(s)
-    ev.append(event("turn", f"Round {round_no(s)}: {s.players[me].name}'s turn.", round=round_no(s), player=me))
+    ev.append(event("turn", Msg("Round {round}: {player}'s turn.", round=round_no(s), player=s.players[me].name),
+                    round=round_no(s), player=me))
     for h in s.hosts:
         if h.protected_until is not None and s.turn_no >= h.protected_until:
             h.protected_until = None
-            ev.append(event("marker_ended", f"{_who(s, h)} is no longer Protected.", host=h.id, marker="protected"))
+            ev.append(event("marker_ended", Msg("{host} is no longer Protected.", host=_who(s, h)), host=h.id,
+                            marker="protected"))
         if h.resting_until is not None and s.turn_no >= h.resting_until:
             h.resting_until = None
-            ev.append(event("marker_ended", f"{_who(s, h)} is no longer Resting.", host=h.id, marker="resting"))
+            ev.append(event("marker_ended", Msg("{host} is no longer Resting.", host=_who(s, h)), host=h.id,
+                            marker="resting"))
     every = s.settings.condition_tick == "every_turn"
     for h in list(s.hosts):
         if every or h.owner == me:
@@ -942,23 +1018,31 @@ def _start_turn(s: State, ev: list[Event]) -> None:
 
 
 def _tick(s: State, h: Host, ev: list[Event]) -> None:
-    when = "every turn" if s.settings.condition_tick == "every_turn" else "its owner's turn"
+    every = s.settings.condition_tick == "every_turn"
     kept: list[Condition] = []
     for c in h.conditions:
         left = None if c.ticks_left is None else c.ticks_left - 1
         if c.kind == "poisoned":
             _change_life(h, -POISON_DAMAGE)
-            ev.append(event("condition_tick", f"{_who(s, h)} is Poisoned: −{POISON_DAMAGE} life → {h.life} (at the start of {when}, until cured).",
+            said = dict(host=_who(s, h), damage=POISON_DAMAGE, life=h.life)
+            ev.append(event("condition_tick",
+                            Msg("{host} is Poisoned: −{damage} life → {life} (at the start of every turn, until cured).",
+                                **said) if every else
+                            Msg("{host} is Poisoned: −{damage} life → {life} (at the start of its owner's turn, until "
+                                "cured).", **said),
                             host=h.id, condition=c.kind, damage=POISON_DAMAGE, life=h.life, ticks_left=left))
         elif c.kind == "burning":
             _change_life(h, -BURNING_DAMAGE)
-            more = "" if left is None else f", {left} more"
-            ev.append(event("condition_tick", f"{_who(s, h)} is Burning: −{BURNING_DAMAGE} life → {h.life}{more}.",
+            said = dict(host=_who(s, h), damage=BURNING_DAMAGE, life=h.life)
+            ev.append(event("condition_tick",
+                            Msg("{host} is Burning: −{damage} life → {life}.", **said) if left is None else
+                            Msg("{host} is Burning: −{damage} life → {life}, {left} more.", left=left, **said),
                             host=h.id, condition=c.kind, damage=BURNING_DAMAGE, life=h.life, ticks_left=left))
         if c.ticks_left is not None:
             c.ticks_left -= 1
             if c.ticks_left <= 0:
-                ev.append(event("condition_ended", f"{c.kind.capitalize()} on {h.name} has run its course and ends.",
+                ev.append(event("condition_ended", Msg("{condition} on {host} has run its course and ends.",
+                                                       condition=CONDITION_NAMES[c.kind], host=h.name),
                                 host=h.id, condition=c.kind))
                 continue
         kept.append(c)
@@ -968,20 +1052,24 @@ def _tick(s: State, h: Host, ev: list[Event]) -> None:
 def _remove_fallen(s: State, ev: list[Event]) -> None:
     """Hosts at 0 life or less outside a combat leave the table (RULES.md: one threshold)."""
     for h in [h for h in s.hosts if h.life <= 0]:
-        _take_off_table(s, h, ev, f"is at {h.life} life")
+        _take_off_table(s, h, ev, Msg("is at {life} life", life=h.life))
 
 
-def _take_off_table(s: State, h: Host, ev: list[Event], why: str) -> None:
+def _take_off_table(s: State, h: Host, ev: list[Event], why: Msg) -> None:
+    """`why`: what the host does or is ("falls at -2 life"): the sentence's verb; the event's data
+    keeps it in English as the cause."""
     # Decision: with no victor, the totems go back into the encounter deck (as in a singularity
     # event) and the items to the discard pile.
     s.hosts = [x for x in s.hosts if x.id != h.id]
-    parts = [f"{_who(s, h)} {why}: take the host card off the table to the discard pile"]
+    parts: list[Msg] = [Msg("{host} {why}: take the host card off the table to the discard pile", host=_who(s, h),
+                            why=why)]
     if h.items:
-        parts.append(f"its items ({', '.join(i.name for i in h.items)}) to the discard pile")
+        parts.append(Msg("its items ({items}) to the discard pile", items=", ".join(i.name for i in h.items)))
     if h.totems:
-        parts.append(f"shuffle its totems ({', '.join(t.name for t in h.totems)}) back into the encounter deck")
-    ev.append(event("host_removed", ", ".join(parts) + ".", host=h.id, name=h.name, player=h.owner, life=h.life,
-                    items=[i.name for i in h.items], totems=[t.name for t in h.totems], cause=why))
+        parts.append(Msg("shuffle its totems ({totems}) back into the encounter deck",
+                         totems=", ".join(t.name for t in h.totems)))
+    ev.append(event("host_removed", joined(parts) + ".", host=h.id, name=h.name, player=h.owner, life=h.life,
+                    items=[i.name for i in h.items], totems=[t.name for t in h.totems], cause=why.english))
 
 
 # --- Fortifying ---
@@ -992,9 +1080,10 @@ def _attach_totem(s: State, a: AttachTotem, dice: Dice, ev: list[Event]) -> None
     _check_name("totem", t.name)
     h = _own_host(s, a.host)
     if h.support:
-        raise RuleError(f"{h.name} is a support host: it can carry items but not totems.")
+        raise RuleError(Msg("{host} is a support host: it can carry items but not totems.", host=h.name))
     if t.key in binomial_keys(h):
-        raise RuleError(f"{h.name} already carries a {t.name} card: a host can't carry both cards of one binomial totem.")
+        raise RuleError(Msg("{host} already carries a {totem} card: a host can't carry both cards of one binomial totem.",
+                            host=h.name, totem=t.name))
     me = current_player(s)
     if a.from_hand:
         if s.players[me].totems_in_hand:
@@ -1005,11 +1094,14 @@ def _attach_totem(s: State, a: AttachTotem, dice: Dice, ev: list[Event]) -> None
     h.totems.append(attached)
     before = h.life
     _change_life(h, t.life)
+    mods = dict(attack=f"{t.attack:+d}", defense=f"{t.defense:+d}", life=f"{t.life:+d}")
+    said = dict(host=_who(s, h), totem=t.name, dice=_dice_text(h), before=before, life=h.life,
+                mods=Msg("{attack} attack, {defense} defense, {life} life, dormant", **mods) if t.dormant else
+                Msg("{attack} attack, {defense} defense, {life} life", **mods))
     ev.append(event(
         "totem_attached",
-        f"{_who(s, h)} bonds with {t.name} ({t.attack:+d} attack, {t.defense:+d} defense, {t.life:+d} life"
-        f"{', dormant' if t.dormant else ''}): {_dice_text(h)}; life {before} → {h.life}"
-        f"{' (capped at 24)' if before + t.life > LIFE_CAP else ''}.",
+        Msg("{host} bonds with {totem} ({mods}): {dice}; life {before} → {life} (capped at {cap}).", cap=LIFE_CAP, **said)
+        if before + t.life > LIFE_CAP else Msg("{host} bonds with {totem} ({mods}): {dice}; life {before} → {life}.", **said),
         host=h.id, totem=attached.model_dump(mode="json"), life_before=before, life=h.life,
         attack_dice=attack_dice(h), defense_dice=defense_dice(h),
     ))
@@ -1024,10 +1116,12 @@ def _remove_totem(s: State, a: RemoveTotem, dice: Dice, ev: list[Event]) -> None
     s.played = "remove_totem"
     before = h.life
     _change_life(h, -t.life)
+    said = dict(totem=t.name, host=_who(s, h), dice=_dice_text(h), before=before, life=h.life)
     ev.append(event(
         "totem_removed",
-        f"{t.name} leaves {_who(s, h)} for the hand: {_dice_text(h)}; life {before} → {h.life}"
-        f" ({'a damage of ' + str(t.life) if t.life > 0 else 'its life modifier taken away'}).",
+        Msg("{totem} leaves {host} for the hand: {dice}; life {before} → {life} (a damage of {damage}).", damage=t.life,
+            **said) if t.life > 0 else
+        Msg("{totem} leaves {host} for the hand: {dice}; life {before} → {life} (its life modifier taken away).", **said),
         host=h.id, totem=t.name, life_before=before, life=h.life,
     ))
     _gain_cards(s, h.owner, 1, ev, t.name)
@@ -1044,18 +1138,29 @@ def _add_item(s: State, a: AddItem, dice: Dice, ev: list[Event]) -> None:
         _check_index("item", a.replace, len(h.items), h.name)
         replaced = h.items.pop(a.replace)
     elif len(h.items) >= MAX_ITEMS:
-        raise RuleError(f"{h.name} already carries {MAX_ITEMS} items, the most a host can: choose one to replace.")
+        raise RuleError(Msg("{host} already carries {most} items, the most a host can: choose one to replace.",
+                            host=h.name, most=MAX_ITEMS))
     _play_card(s, h.owner)
     s.played = "item"
     h.items.append(it.model_copy(update={"name": it.name.strip()}))
-    text = f"{_who(s, h)} takes the item {it.name}"
-    if replaced:
-        text += f" (replacing {replaced.name}, which goes to the discard pile)"
     before = h.life
     if it.life:
         _change_life(h, it.life)
-        text += f"; life {before} → {h.life}{' (capped at 24)' if before + it.life > LIFE_CAP else ''}"
-    ev.append(event("item_added", text + ".", host=h.id, item=it.name.strip(),
+    capped = before + it.life > LIFE_CAP
+    said = dict(host=_who(s, h), item=it.name, before=before, life=h.life)
+    if replaced:
+        said["old"] = replaced.name
+        text = (Msg("{host} takes the item {item} (replacing {old}, which goes to the discard pile).", **said)
+                if not it.life else
+                Msg("{host} takes the item {item} (replacing {old}, which goes to the discard pile); life {before} → "
+                    "{life} (capped at {cap}).", cap=LIFE_CAP, **said) if capped else
+                Msg("{host} takes the item {item} (replacing {old}, which goes to the discard pile); life {before} → "
+                    "{life}.", **said))
+    else:
+        text = (Msg("{host} takes the item {item}.", **said) if not it.life else
+                Msg("{host} takes the item {item}; life {before} → {life} (capped at {cap}).", cap=LIFE_CAP, **said)
+                if capped else Msg("{host} takes the item {item}; life {before} → {life}.", **said))
+    ev.append(event("item_added", text, host=h.id, item=it.name.strip(),
                     replaced=replaced.name if replaced else None, life_before=before, life=h.life))
 
 
@@ -1067,17 +1172,19 @@ def _instant(s: State, a: Instant, dice: Dice, ev: list[Event]) -> None:
     if a.remove_item is not None:
         _check_index("item", a.remove_item, len(h.items), h.name)
     if (a.totem is None) != (a.totem_dormant is None):
-        raise InputError("To make a totem dormant or wake it, give both the totem index and dormant true/false.")
+        raise InputError(Msg("To make a totem dormant or wake it, give both the totem index and dormant true/false."))
     if a.totem is not None:
         _check_index("totem", a.totem, len(h.totems), h.name)
     if not (a.damage or a.heal or a.condition or a.cure or a.remove_item is not None or a.totem is not None):
-        raise InputError("An instant action needs an effect: damage, healing, a condition, a cure, an item removed or a totem made dormant.")
+        raise InputError(Msg("An instant action needs an effect: damage, healing, a condition, a cure, an item removed "
+                             "or a totem made dormant."))
     harmful = (
         a.damage > 0 or a.condition in CONDITIONS or a.remove_item is not None or bool(a.totem_dormant)
     )
     me = current_player(s)
     if harmful and h.owner != me and is_protected(s, h):
-        raise RuleError(f"{h.name} is Protected until {marker_end(s, h.protected_until)}: it can't be attacked, not even by an instant action.")
+        raise RuleError(Msg("{host} is Protected until {when}: it can't be attacked, not even by an instant action.",
+                            host=h.name, when=marker_end(s, h.protected_until)))
     if a.from_hand:
         _play_card(s, me)
     s.played = "instant"
@@ -1085,31 +1192,44 @@ def _instant(s: State, a: Instant, dice: Dice, ev: list[Event]) -> None:
     if a.damage or a.heal:
         before = h.life
         _change_life(h, a.heal - a.damage)
-        ev.append(_life_event(h, before, "instant", f"{who}: {'−' + str(a.damage) + ' damage ' if a.damage else ''}"
-                                                       f"{'+' + str(a.heal) + ' healing ' if a.heal else ''}→ life {before} → {h.life}."))
+        said = dict(host=who, damage=a.damage, heal=a.heal, before=before, life=h.life)
+        ev.append(_life_event(h, before, "instant",
+                              Msg("{host}: −{damage} damage +{heal} healing → life {before} → {life}.", **said)
+                              if a.damage and a.heal else
+                              Msg("{host}: −{damage} damage → life {before} → {life}.", **said) if a.damage else
+                              Msg("{host}: +{heal} healing → life {before} → {life}.", **said)))
     if a.cure:
         had = has_condition(h, a.cure)
         h.conditions = [c for c in h.conditions if c.kind != a.cure]
-        ev.append(event("cured", f"{who} is cured of {a.cure}." if had else f"{who} wasn't {a.cure}; nothing to cure.",
+        condition = CONDITION_WORDS[a.cure]
+        ev.append(event("cured", Msg("{host} is cured of {condition}.", host=who, condition=condition) if had else
+                        Msg("{host} wasn't {condition}; nothing to cure.", host=who, condition=condition),
                         host=h.id, condition=a.cure, had=had))
     if a.condition == "protected":
         h.protected_until = _marker_until(s)
-        ev.append(event("protected", f"{who} is Protected until {marker_end(s, h.protected_until)}.",
+        ev.append(event("protected", Msg("{host} is Protected until {when}.", host=who,
+                                         when=marker_end(s, h.protected_until)),
                         host=h.id, until=h.protected_until))
     elif a.condition:
         ticks = a.duration if a.duration is not None else (BURNING_TICKS if a.condition == "burning" else None)
         h.conditions = [c for c in h.conditions if c.kind != a.condition] + [Condition(kind=a.condition, ticks_left=ticks)]
-        ev.append(event("condition", f"{who} is {a.condition}{'' if ticks is None else f' for {ticks} turns'}"
-                                     f"{' until cured' if ticks is None else ''}.",
+        condition = CONDITION_WORDS[a.condition]
+        ev.append(event("condition", Msg("{host} is {condition} until cured.", host=who, condition=condition)
+                        if ticks is None else
+                        NMsg("{host} is {condition} for {n} turn.", "{host} is {condition} for {n} turns.", ticks,
+                             host=who, condition=condition),
                         host=h.id, condition=a.condition, ticks=ticks))
     if a.remove_item is not None:
         it = h.items.pop(a.remove_item)
-        ev.append(event("item_lost", f"{who} loses the item {it.name}: to the discard pile.", host=h.id, item=it.name))
+        ev.append(event("item_lost", Msg("{host} loses the item {item}: to the discard pile.", host=who, item=it.name),
+                        host=h.id, item=it.name))
     if a.totem is not None:
         t = h.totems[a.totem]
         t.dormant = bool(a.totem_dormant)
-        ev.append(event("totem_dormant", f"{t.name} on {who} is {'dormant: its dice no longer count' if t.dormant else 'awake again'}; "
-                                         f"{_dice_text(h)}.", host=h.id, totem=t.name, dormant=t.dormant))
+        said = dict(totem=t.name, host=who, dice=_dice_text(h))
+        ev.append(event("totem_dormant", Msg("{totem} on {host} is dormant: its dice no longer count; {dice}.", **said)
+                        if t.dormant else Msg("{totem} on {host} is awake again; {dice}.", **said),
+                        host=h.id, totem=t.name, dormant=t.dormant))
     _remove_fallen(s, ev)
 
 
@@ -1120,7 +1240,8 @@ def _adjust_life(s: State, a: AdjustLife, dice: Dice, ev: list[Event]) -> None:
         raise InputError(why)
     before = h.life
     _change_life(h, a.delta)
-    ev.append(_life_event(h, before, "adjust", f"{_who(s, h)}: life {before} → {h.life} ({a.delta:+d})."))
+    ev.append(_life_event(h, before, "adjust", Msg("{host}: life {before} → {life} ({change}).", host=_who(s, h),
+                                                   before=before, life=h.life, change=f"{a.delta:+d}")))
     if s.combat is not None and h.id in (s.combat.attacker, s.combat.defender):
         _check_combat_end(s, dice, ev)
     _remove_fallen(s, ev)
@@ -1131,31 +1252,54 @@ def _edit_host(s: State, a: EditHost, dice: Dice, ev: list[Event]) -> None:
     changes: dict[str, Any] = {}
     if a.name is not None:
         h.name = changes["name"] = _check_name("host", a.name)
-    for field, label in (("attack", "attack"), ("defense", "defense"), ("base_life", "base life"),
-                         ("check_bonus", "singularity check bonus"), ("free_totems", "totems without a check")):
+    for field in ("attack", "defense", "base_life", "check_bonus", "free_totems"):
         value = getattr(a, field)
         if value is not None:
             setattr(h, field, value)
             changes[field] = value
     if not changes:
-        raise InputError(f"Nothing to change: give a name, attack ({HOST_ATTACK[0]}–{HOST_ATTACK[1]}), defense "
-                         f"({HOST_DEFENSE[0]}–{HOST_DEFENSE[1]}), base life ({HOST_LIFE[0]}–{HOST_LIFE[1]}) or a talent.")
-    words = {"name": "name", "attack": "attack", "defense": "defense", "base_life": "base life",
-             "check_bonus": "singularity check bonus", "free_totems": "totems without a check"}
-    said = ", ".join(f"{words[k]} {v}" for k, v in changes.items())
-    ev.append(event("host_edited", f"{_who(s, h)} corrected: {said}; {_dice_text(h)}.", host=h.id, changes=changes))
+        raise InputError(Msg("Nothing to change: give a name, attack ({attack}), defense ({defense}), base life ({life}) "
+                             "or a talent.", attack=f"{HOST_ATTACK[0]}–{HOST_ATTACK[1]}",
+                             defense=f"{HOST_DEFENSE[0]}–{HOST_DEFENSE[1]}", life=f"{HOST_LIFE[0]}–{HOST_LIFE[1]}"))
+    said = joined([_change_words(k, v) for k, v in changes.items()])
+    ev.append(event("host_edited", Msg("{host} corrected: {changes}; {dice}.", host=_who(s, h), changes=said,
+                                       dice=_dice_text(h)), host=h.id, changes=changes))
+
+
+def _change_words(field: str, value: Any) -> Msg:
+    """One corrected number of a host card, in words: "base life 9"."""
+    if field == "name":
+        return Msg("name {value}", value=value)
+    if field == "attack":
+        return Msg("attack {value}", value=value)
+    if field == "defense":
+        return Msg("defense {value}", value=value)
+    if field == "base_life":
+        return Msg("base life {value}", value=value)
+    if field == "check_bonus":
+        return Msg("singularity check bonus {value}", value=value)
+    return Msg("totems without a check {value}", value=value)
 
 
 def _set_hand(s: State, a: SetHand, dice: Dice, ev: list[Event]) -> None:
-    require_range("Player", a.player, 0, len(s.players) - 1)
+    _in_range(Msg("Player"), a.player, 0, len(s.players) - 1)
     p = s.players[a.player]
     p.hand = a.hand
     if a.totems_in_hand is not None:
-        require_range("Totems in hand", a.totems_in_hand, 0, a.hand)
+        _in_range(Msg("Totems in hand"), a.totems_in_hand, 0, a.hand)
         p.totems_in_hand = a.totems_in_hand
     p.totems_in_hand = min(p.totems_in_hand, p.hand)
-    ev.append(event("hand", f"{p.name} has {p.hand} cards in hand ({p.totems_in_hand} of them totems).",
+    ev.append(event("hand", NMsg("{player} has {n} card in hand ({totems} of them totems).",
+                                 "{player} has {n} cards in hand ({totems} of them totems).", p.hand, player=p.name,
+                                 totems=p.totems_in_hand),
                     player=a.player, hand=p.hand, totems_in_hand=p.totems_in_hand))
+
+
+def _in_range(field: Msg, value: int, low: int, high: int) -> None:
+    """Refuse a number outside low..high, naming the range (as `base.require_range`, in words)."""
+    if not low <= value <= high:
+        raise InputError(Msg("{field} must be between {low} and {high} (got {got}).", field=field, low=low, high=high,
+                             got=str(value)))
 
 
 # --- Singularity ---
@@ -1164,11 +1308,12 @@ def _set_hand(s: State, a: SetHand, dice: Dice, ev: list[Event]) -> None:
 def _singularity_check(s: State, h: Host, dice: Dice, ev: list[Event]) -> None:
     """Whenever a host gains totems: 1d6 + bonuses must reach its new totem count."""
     count = len(h.totems)
-    plural = "s" if count != 1 else ""
     chance = singularity_chance(s, h)
     if chance is None:
-        ev.append(event("singularity_check", f"{h.name} carries {count} totem{plural}: no singularity check "
-                                             f"(talent: up to {h.free_totems} without one).",
+        ev.append(event("singularity_check", NMsg("{host} carries {n} totem: no singularity check (talent: up to {free} "
+                                                  "without one).", "{host} carries {n} totems: no singularity check "
+                                                  "(talent: up to {free} without one).", count, host=h.name,
+                                                  free=h.free_totems),
                         host=h.id, totems=count, bonus=0, face=None, total=None, passed=True))
         return
     bonus = check_bonus(h)
@@ -1176,8 +1321,12 @@ def _singularity_check(s: State, h: Host, dice: Dice, ev: list[Event]) -> None:
     total = roll + bonus
     shown = f"{roll} {'+' if bonus >= 0 else '−'} {abs(bonus)} = {total}" if bonus else str(roll)
     passed = total >= count
-    said = f"rolled {shown} ≥ {count}, passed." if passed else f"rolled {shown} < {count}, failed!"
-    ev.append(event("singularity_check", f"Singularity check for {h.name} ({count} totem{plural}): {said}",
+    text = (NMsg("Singularity check for {host} ({n} totem): rolled {roll} ≥ {n}, passed.",
+                 "Singularity check for {host} ({n} totems): rolled {roll} ≥ {n}, passed.", count, host=h.name, roll=shown)
+            if passed else
+            NMsg("Singularity check for {host} ({n} totem): rolled {roll} < {n}, failed!",
+                 "Singularity check for {host} ({n} totems): rolled {roll} < {n}, failed!", count, host=h.name, roll=shown))
+    ev.append(event("singularity_check", text,
                     host=h.id, totems=count, bonus=bonus, face=roll, total=total, passed=passed))
     if not passed:
         _singularity_event(s, ev)
@@ -1194,12 +1343,14 @@ def _singularity_event(s: State, ev: list[Event]) -> None:
             _change_life(h, -t.life)
         h.totems = []
         removed.append(dict(host=h.id, name=h.name, owner=h.owner, totems=names, life_before=before, life=h.life))
-    ev.append(event("singularity_event", "SINGULARITY EVENT: every totem leaves every host on the table and is "
-                                         "shuffled back into the encounter deck (totems in hands stay).", removed=removed))
+    ev.append(event("singularity_event", Msg("SINGULARITY EVENT: every totem leaves every host on the table and is "
+                                             "shuffled back into the encounter deck (totems in hands stay)."),
+                    removed=removed))
     for r in removed:
         h = find_host(s, r["host"])
-        ev.append(event("totems_returned", f"Take {', '.join(r['totems'])} off {_who(s, h)}: life {r['life_before']} → "
-                                           f"{h.life}; {_dice_text(h)}.",
+        ev.append(event("totems_returned", Msg("Take {totems} off {host}: life {before} → {life}; {dice}.",
+                                               totems=", ".join(r["totems"]), host=_who(s, h), before=r["life_before"],
+                                               life=h.life, dice=_dice_text(h)),
                         host=h.id, totems=r["totems"], life_before=r["life_before"], life=h.life))
     _remove_fallen(s, ev)
 
@@ -1217,8 +1368,9 @@ def _attack(s: State, a: Attack, dice: Dice, ev: list[Event]) -> None:
     n_a, n_d = strike_dice(s, att), defense_dice(dfn)
     ev.append(event(
         "attack",
-        f"{_who(s, att)} attacks {_who(s, dfn)}: {n_a} attack {_dice_word(n_a)} vs {n_d} defense {_dice_word(n_d)}. "
-        "The attacker rolls first.",
+        Msg("{attacker} attacks {defender}: {attack} vs {defense}. The attacker rolls first.", attacker=_who(s, att),
+            defender=_who(s, dfn), attack=NMsg("{n} attack die", "{n} attack dice", n_a),
+            defense=NMsg("{n} defense die", "{n} defense dice", n_d)),
         attacker=att.id, defender=dfn.id, attack_dice=n_a, defense_dice=n_d,
     ))
 
@@ -1246,14 +1398,16 @@ def _roll(s: State, a: Roll, dice: Dice, ev: list[Event]) -> None:
             suggested_attack=[list(p) for p in pa], suggested_defense=[list(p) for p in pd],
         )
         preview = cb.resolve(a_rolled, d_rolled, ab, db, pa, pd)
-        ev.append(event("rolled", f"{striker.name} rolls {cb.fmt_rolled(a_rolled)} against {target.name}'s "
-                                  f"{cb.fmt_rolled(d_rolled)}.",
+        ev.append(event("rolled", Msg("{striker} rolls {attack} against {target}'s {defense}.", striker=striker.name,
+                                      attack=cb.fmt_rolled(a_rolled), target=target.name,
+                                      defense=cb.fmt_rolled(d_rolled)),
                         striker=striker.id, target=target.id, attack_rolled=a_rolled, defense_rolled=d_rolled))
         ev.append(event(
             "place_bonuses",
-            f"Place the item bonuses. Suggested (most hits): attack {fmt_dice(preview.attack_values)} vs "
-            f"defense {fmt_dice(preview.defense_values)}, {target.name} would take {preview.damage_to_defender}, "
-            f"{striker.name} {preview.damage_to_attacker}.",
+            Msg("Place the item bonuses. Suggested (most hits): attack {attack} vs defense {defense}, {target} would take "
+                "{to_target}, {striker} {to_striker}.", attack=fmt_dice(preview.attack_values),
+                defense=fmt_dice(preview.defense_values), target=target.name, to_target=preview.damage_to_defender,
+                striker=striker.name, to_striker=preview.damage_to_attacker),
             attack_values=list(preview.attack_values), defense_values=list(preview.defense_values),
             damage_to_target=preview.damage_to_defender, damage_to_striker=preview.damage_to_attacker,
         ))
@@ -1283,7 +1437,8 @@ def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[Event]) -> None:
     number = c.exchanges + 1
     outcomes = [p.outcome for p in ex.pairs]
     ev.append(event(
-        "exchange", f"Exchange {number}: {striker.name} strikes, {target.name} defends.",
+        "exchange", Msg("Exchange {number}: {striker} strikes, {target} defends.", number=number, striker=striker.name,
+                        target=target.name),
         number=number, striker=striker.id, target=target.id, striker_name=striker.name, target_name=target.name,
         attack_rolled=list(ex.attack_rolled), defense_rolled=list(ex.defense_rolled),
         attack_values=list(ex.attack_values), defense_values=list(ex.defense_values), outcomes=outcomes,
@@ -1292,7 +1447,9 @@ def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[Event]) -> None:
     ev.extend(event("exchange_detail", line, number=number) for line in ex.lines())
     _change_life(target, -ex.damage_to_defender)
     _change_life(striker, -ex.damage_to_attacker)
-    ev.append(event("exchange_result", f"{target.name} life → {target.life}, {striker.name} life → {striker.life}.",
+    ev.append(event("exchange_result", Msg("{target} life → {target_life}, {striker} life → {striker_life}.",
+                                           target=target.name, target_life=target.life, striker=striker.name,
+                                           striker_life=striker.life),
                     target=target.id, striker=striker.id, target_life=target.life, striker_life=striker.life))
     s.last_exchange = ExchangeRecord(
         striker=striker.id, target=target.id,
@@ -1304,7 +1461,8 @@ def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[Event]) -> None:
     c.striker = target.id  # the tables turn: the defender counter-attacks
     if not _check_combat_end(s, dice, ev):
         n_a, n_d = strike_dice(s, target), defense_dice(striker)
-        ev.append(event("strike_back", f"{target.name} now strikes back ({n_a} attack vs {n_d} defense), or heals/flees instead.",
+        ev.append(event("strike_back", Msg("{host} now strikes back ({attack} attack vs {defense} defense), or heals/flees "
+                                           "instead.", host=target.name, attack=n_a, defense=n_d),
                         striker=target.id, attack_dice=n_a, defense_dice=n_d))
 
 
@@ -1316,35 +1474,43 @@ def _support(s: State, a: Support, dice: Dice, ev: list[Event]) -> None:
     if a.support_host is not None:
         _check_name("host", a.support_host.name)
     if not (a.heal or a.flee or a.use_item is not None or a.from_hand or a.support_host):
-        raise InputError("Say what the support does: heal, flee, an item used, a card from the hand or a support host.")
+        raise InputError(Msg("Say what the support does: heal, flee, an item used, a card from the hand or a support "
+                             "host."))
     who = _who(s, h)
     if a.use_item is not None:
         it = h.items.pop(a.use_item)
-        ev.append(event("item_used", f"{who} uses {it.name}: to the discard pile.", host=h.id, item=it.name))
+        ev.append(event("item_used", Msg("{host} uses {item}: to the discard pile.", host=who, item=it.name), host=h.id,
+                        item=it.name))
     if a.from_hand:
         _play_card(s, h.owner)
-        ev.append(event("card_played", f"{s.players[h.owner].name} plays a card from the hand.", player=h.owner))
+        ev.append(event("card_played", Msg("{player} plays a card from the hand.", player=s.players[h.owner].name),
+                        player=h.owner))
     if a.support_host is not None:
         sh = _new_host(s, h.owner, a.support_host, True)
-        ev.append(event("support_host", f"{_who(s, sh)} joins as a support host: Protected until {marker_end(s, sh.protected_until)}.",
+        ev.append(event("support_host", Msg("{host} joins as a support host: Protected until {when}.", host=_who(s, sh),
+                                            when=marker_end(s, sh.protected_until)),
                         host=sh.id, name=sh.name, player=sh.owner, until=sh.protected_until))
     if a.heal:
         before = h.life
         _change_life(h, a.heal)
-        ev.append(_life_event(h, before, "heal", f"{who} heals {a.heal}: life {before} → {h.life}"
-                                                    f"{' (capped at 24)' if before + a.heal > LIFE_CAP else ''}."))
+        said = dict(host=who, heal=a.heal, before=before, life=h.life)
+        ev.append(_life_event(h, before, "heal",
+                              Msg("{host} heals {heal}: life {before} → {life} (capped at {cap}).", cap=LIFE_CAP, **said)
+                              if before + a.heal > LIFE_CAP else Msg("{host} heals {heal}: life {before} → {life}.", **said)))
     if a.flee:
         other = find_host(s, _other(c, h.id))
         h.protected_until = _marker_until(s)
-        ev.append(event("fled", f"{who} flees the fight: both hosts survive; {h.name} is Protected until "
-                                f"{marker_end(s, h.protected_until)}.", host=h.id, other=other.id, until=h.protected_until))
+        ev.append(event("fled", Msg("{host} flees the fight: both hosts survive; {name} is Protected until {when}.",
+                                    host=who, name=h.name, when=marker_end(s, h.protected_until)),
+                        host=h.id, other=other.id, until=h.protected_until))
         pairs = binomial_keys(h) | binomial_keys(other)
         s.combat = None
         _rest_binomials(s, pairs, {h.id, other.id}, ev)
         return
     c.striker = _other(c, h.id)
     nxt = find_host(s, c.striker)
-    ev.append(event("roles_swap", f"{h.name} used the strike to support instead of rolling; the tables turn: {nxt.name} strikes next.",
+    ev.append(event("roles_swap", Msg("{host} used the strike to support instead of rolling; the tables turn: {next} "
+                                      "strikes next.", host=h.name, next=nxt.name),
                     striker=nxt.id))
 
 
@@ -1358,25 +1524,30 @@ def _check_combat_end(s: State, dice: Dice, ev: list[Event]) -> bool:
     pairs = binomial_keys(att) | binomial_keys(dfn)
     s.combat = None
     if len(fallen) == 2:
-        ev.append(event("both_fall", "Both hosts fall in the same exchange: no victor.", hosts=[att.id, dfn.id]))
+        ev.append(event("both_fall", Msg("Both hosts fall in the same exchange: no victor."), hosts=[att.id, dfn.id]))
         for h in fallen:
-            _take_off_table(s, h, ev, f"falls at {h.life} life")
+            _take_off_table(s, h, ev, Msg("falls at {life} life", life=h.life))
         _rest_binomials(s, pairs, {att.id, dfn.id}, ev)
         return True
     loser = fallen[0]
     winner = dfn if loser is att else att
-    ev.append(event("fight_won", f"{_who(s, loser)} falls at {loser.life} life: {_who(s, winner)} wins the fight.",
+    ev.append(event("fight_won", Msg("{loser} falls at {life} life: {winner} wins the fight.", loser=_who(s, loser),
+                                     life=loser.life, winner=_who(s, winner)),
                     winner=winner.id, loser=loser.id, winner_name=winner.name, loser_name=loser.name, life=loser.life))
     s.hosts = [h for h in s.hosts if h.id != loser.id]
-    ev.append(event("host_removed", f"Take {loser.name} off the table to the discard pile.", host=loser.id,
-                    name=loser.name, player=loser.owner, life=loser.life, items=[], totems=[], cause="lost the fight"))
+    ev.append(event("host_removed", Msg("Take {host} off the table to the discard pile.", host=loser.name), host=loser.id,
+                    name=loser.name, player=loser.owner, life=loser.life, items=[], totems=[],
+                    cause=Msg("lost the fight").english))
     if loser.items:
-        _gain_cards(s, winner.owner, len(loser.items), ev, f"{loser.name}'s items ({', '.join(i.name for i in loser.items)})")
+        _gain_cards(s, winner.owner, len(loser.items), ev,
+                    Msg("{host}'s items ({items})", host=loser.name, items=", ".join(i.name for i in loser.items)))
     if loser.totems:
         names = ", ".join(t.name for t in loser.totems)
         vessel = next((i for i in winner.items if i.vessel), None)
         if vessel is not None:
-            _gain_cards(s, winner.owner, len(loser.totems), ev, f"the totems {names} (captured by the vessel {vessel.name}; no singularity check)")
+            _gain_cards(s, winner.owner, len(loser.totems), ev,
+                        Msg("the totems {totems} (captured by the vessel {vessel}; no singularity check)", totems=names,
+                            vessel=vessel.name))
             p = s.players[winner.owner]
             p.totems_in_hand = min(p.hand, p.totems_in_hand + len(loser.totems))
         else:
@@ -1385,14 +1556,17 @@ def _check_combat_end(s: State, dice: Dice, ev: list[Event]) -> bool:
                 winner.totems.append(t)
                 _change_life(winner, t.life)
             winner.support = False  # carrying totems, it is a Dizhi now
-            ev.append(event("totems_absorbed", f"{winner.name} absorbs {names}: {_dice_text(winner)}; life {before} → {winner.life}.",
+            ev.append(event("totems_absorbed", Msg("{host} absorbs {totems}: {dice}; life {before} → {life}.",
+                                                   host=winner.name, totems=names, dice=_dice_text(winner),
+                                                   before=before, life=winner.life),
                             host=winner.id, totems=[t.name for t in loser.totems], life_before=before, life=winner.life,
                             attack_dice=attack_dice(winner), defense_dice=defense_dice(winner)))
             _singularity_check(s, winner, dice, ev)
     if any(h.id == winner.id for h in s.hosts) and winner.life > 0:
         winner.resting_until = _marker_until(s)
-        ev.append(event("resting", f"{winner.name} rests until {marker_end(s, winner.resting_until)}: it can't start a combat "
-                                   "(it can still be attacked).", host=winner.id, until=winner.resting_until))
+        ev.append(event("resting", Msg("{host} rests until {when}: it can't start a combat (it can still be attacked).",
+                                       host=winner.name, when=marker_end(s, winner.resting_until)),
+                        host=winner.id, until=winner.resting_until))
     _rest_binomials(s, pairs, {att.id, dfn.id}, ev)
     _remove_fallen(s, ev)
     return True
@@ -1409,8 +1583,10 @@ def _rest_binomials(s: State, pairs: set[str], fighters: set[int], ev: list[Even
             if h.resting_until != until:
                 h.resting_until = until
                 name = next(t.name for t in h.totems if t.key == key)
-                ev.append(event("binomial_rest", f"{_who(s, h)} holds a {name} card, a binomial totem that fought: "
-                                                 f"Resting until {marker_end(s, until)}.", host=h.id, totem=name, until=until))
+                ev.append(event("binomial_rest", Msg("{host} holds a {totem} card, a binomial totem that fought: Resting "
+                                                     "until {when}.", host=_who(s, h), totem=name,
+                                                     when=marker_end(s, until)),
+                                host=h.id, totem=name, until=until))
 
 
 # --- Win detection ---
@@ -1431,6 +1607,19 @@ def _update_lone(s: State, at_turn_start: bool) -> None:
         s.lone_since = s.turn_no if at_turn_start else s.turn_no + 1
 
 
+LAST_STANDING = N_("last host standing")  # State.win_reason (the other: "<n> totems")
+
+
+def win_reason_words(reason: Optional[str]) -> Any:
+    """State.win_reason in words: kept in English in the state, said in the phone's language."""
+    if reason == LAST_STANDING:
+        return Msg("last host standing")
+    count = (reason or "").split(" ")[0]
+    if count.isdigit() and reason == f"{count} totems":
+        return NMsg("{n} totem", "{n} totems", int(count))
+    return reason or ""
+
+
 def _check_lone_win(s: State, ev: list[Event]) -> None:
     """The lone player wins once every other player has had a full turn to deploy a new host."""
     if s.lone_player is None or s.winner is not None:
@@ -1440,9 +1629,10 @@ def _check_lone_win(s: State, ev: list[Event]) -> None:
     others = set(range(n)) - {s.lone_player}
     if others <= had_turn:
         s.winner = s.lone_player
-        s.win_reason = "last host standing"
-        ev.append(event("win", f"A full round passed with no new opposing host: {s.players[s.winner].name} wins, "
-                               "the last player with a host on the table.", player=s.winner, reason=s.win_reason))
+        s.win_reason = LAST_STANDING
+        ev.append(event("win", Msg("A full round passed with no new opposing host: {player} wins, the last player with a "
+                                   "host on the table.", player=s.players[s.winner].name),
+                        player=s.winner, reason=s.win_reason))
 
 
 def _check_totem_goal(s: State, ev: list[Event]) -> None:
@@ -1456,8 +1646,10 @@ def _check_totem_goal(s: State, ev: list[Event]) -> None:
         if owned >= goal:
             s.winner = p
             s.win_reason = f"{owned} totems"
-            ev.append(event("win", f"{s.players[p].name} owns {owned} totems, reaching the goal of {goal}: "
-                                   f"{s.players[p].name} wins.", player=p, reason=s.win_reason))
+            ev.append(event("win", NMsg("{player} owns {n} totem, reaching the goal of {goal}: {player} wins.",
+                                        "{player} owns {n} totems, reaching the goal of {goal}: {player} wins.", owned,
+                                        player=s.players[p].name, goal=goal),
+                            player=p, reason=s.win_reason))
             return
 
 
@@ -1493,102 +1685,113 @@ def combat_odds(state: State, attacker_id: int, defender_id: int) -> odds_mod.Fi
 # --- Describe, headline, outcome -------------------------------------------------------------------
 
 
-def describe(action: Action) -> str:
+def describe(action: Action) -> Msg:
     k = action.kind
     if k == "deploy":
-        return f"deploy {action.card.name}{' (support)' if action.support else ''}"
+        name = action.card.name
+        return Msg("deploy {host} (support)", host=name) if action.support else Msg("deploy {host}", host=name)
     if k == "attach_totem":
-        return f"attach {action.totem.name}"
+        return Msg("attach {totem}", totem=action.totem.name)
     if k == "remove_totem":
-        return "remove a totem"
+        return Msg("remove a totem")
     if k == "add_item":
-        return f"item {action.item.name}"
+        return Msg("item {item}", item=action.item.name)
     if k == "instant":
-        bits = [f"{action.damage} damage" if action.damage else "", f"heal {action.heal}" if action.heal else "",
-                action.condition or "", f"cure {action.cure}" if action.cure else "",
-                "remove an item" if action.remove_item is not None else "",
-                "totem dormant" if action.totem_dormant else ("totem awake" if action.totem is not None else "")]
-        return "instant: " + ", ".join(b for b in bits if b)
+        bits = [Msg("{n} damage", n=action.damage) if action.damage else None,
+                Msg("heal {n}", n=action.heal) if action.heal else None,
+                CONDITION_WORDS.get(action.condition) if action.condition else None,
+                Msg("cure {condition}", condition=CONDITION_WORDS[action.cure]) if action.cure else None,
+                Msg("remove an item") if action.remove_item is not None else None,
+                Msg("totem dormant") if action.totem_dormant else Msg("totem awake") if action.totem is not None else None]
+        return Msg("instant: {effects}", effects=joined([b for b in bits if b is not None]))
     if k == "attack":
-        return f"attack host #{action.defender}"
+        return Msg("attack host #{id}", id=str(action.defender))
     if k == "roll":
-        return "combat roll"
+        return Msg("combat roll")
     if k == "place_dice":
-        return "place item bonuses"
+        return Msg("place item bonuses")
     if k == "support":
         if action.flee:
-            return "flee"
+            return Msg("flee")
         if action.support_host is not None:
-            return f"support host {action.support_host.name}"
-        return f"heal {action.heal}" if action.heal else "support"
+            return Msg("support host {host}", host=action.support_host.name)
+        return Msg("heal {n}", n=action.heal) if action.heal else Msg("support")
     if k == "end_turn":
-        return "end turn"
+        return Msg("end turn")
     if k == "adjust_life":
-        return f"life {action.delta:+d}"
+        return Msg("life {change}", change=f"{action.delta:+d}")
     if k == "edit_host":
-        return "edit host"
-    return "set hand size"
+        return Msg("edit host")
+    return Msg("set hand size")
 
 
-def label(state: State, action: Action) -> str:
+def label(state: State, action: Action) -> Msg:
     """`describe` with the hosts and players named, for undo and the history ("Wolfmother attacks
     Raven", "Raven life -1", "Raven flees"): a host's number means nothing at the table. `state` is
     the one the action is applied to."""
     k = action.kind
     name = lambda host_id: find_host(state, host_id).name  # noqa: E731
     if k == "attack":
-        return f"{name(action.attacker)} attacks {name(action.defender)}"
+        return Msg("{attacker} attacks {defender}", attacker=name(action.attacker), defender=name(action.defender))
     if k in ("roll", "place_dice", "support") and state.combat is not None:
         striker, target = exchange_roles(state)
         if k == "roll":
-            return f"combat roll, {striker.name} attacks {target.name}"
+            return Msg("combat roll, {striker} attacks {target}", striker=striker.name, target=target.name)
         if k == "place_dice":
-            return f"place item bonuses, {striker.name} attacks {target.name}"
-        return f"{striker.name}: {describe(action)}" if not action.flee else f"{striker.name} flees"
+            return Msg("place item bonuses, {striker} attacks {target}", striker=striker.name, target=target.name)
+        return (Msg("{host}: {action}", host=striker.name, action=describe(action)) if not action.flee
+                else Msg("{host} flees", host=striker.name))
     if k == "attach_totem":
-        return f"attach {action.totem.name} to {name(action.host)}"
+        return Msg("attach {totem} to {host}", totem=action.totem.name, host=name(action.host))
     if k == "remove_totem":
         host = find_host(state, action.host)
-        return f"remove {host.totems[action.totem].name} from {host.name}"
+        return Msg("remove {totem} from {host}", totem=host.totems[action.totem].name, host=host.name)
     if k == "add_item":
         host = find_host(state, action.host)
-        replaced = f", replacing {host.items[action.replace].name}" if action.replace is not None else ""
-        return f"item {action.item.name} for {host.name}{replaced}"
+        if action.replace is not None:
+            return Msg("item {item} for {host}, replacing {old}", item=action.item.name, host=host.name,
+                       old=host.items[action.replace].name)
+        return Msg("item {item} for {host}", item=action.item.name, host=host.name)
     if k == "instant":
-        return f"{describe(action)} on {name(action.target)}"
+        return Msg("{action} on {host}", action=describe(action), host=name(action.target))
     if k == "adjust_life":
-        return f"{name(action.host)} life {action.delta:+d}"
+        return Msg("{host} life {change}", host=name(action.host), change=f"{action.delta:+d}")
     if k == "edit_host":
-        return f"correct {name(action.host)}"
+        return Msg("correct {host}", host=name(action.host))
     if k == "end_turn":
-        return f"end {state.players[current_player(state)].name}'s turn"
+        return Msg("end {player}'s turn", player=state.players[current_player(state)].name)
     if k == "set_hand":
-        return f"{state.players[action.player].name}'s hand: {action.hand}"
+        return Msg("{player}'s hand: {n}", player=state.players[action.player].name, n=action.hand)
     return describe(action)
 
 
-def headline(state: State) -> str:
+def headline(state: State) -> Msg:
     if state.winner is not None:
-        return f"{state.players[state.winner].name} wins"
+        return Msg("{player} wins", player=state.players[state.winner].name)
     r = round_no(state)
     if state.combat is not None:
         c = state.combat
         a, d = find_host(state, c.attacker), find_host(state, c.defender)
-        return f"Round {r} · {a.name} vs {d.name} · {find_host(state, c.striker).name} strikes"
-    label = {"reveal": " · Reveal", "fortify": " · Fortify", "play": ""}[phase(state)]
-    return f"Round {r}{label} · {state.players[current_player(state)].name}"
+        return Msg("Round {round} · {attacker} vs {defender} · {striker} strikes", round=r, attacker=a.name,
+                   defender=d.name, striker=find_host(state, c.striker).name)
+    player = state.players[current_player(state)].name
+    return {"reveal": Msg("Round {round} · Reveal · {player}", round=r, player=player),
+            "fortify": Msg("Round {round} · Fortify · {player}", round=r, player=player),
+            "play": Msg("Round {round} · {player}", round=r, player=player)}[phase(state)]
 
 
-def outcome(state: State) -> Optional[str]:
+def outcome(state: State) -> Optional[Msg]:
     if state.winner is None:
         return None
-    return f"{state.players[state.winner].name} wins ({state.win_reason})"
+    return Msg("{player} wins ({reason})", player=state.players[state.winner].name,
+               reason=win_reason_words(state.win_reason))
 
 
 GAME = Game(
     key="klaw",
-    title="KLAW: Were-Wars",
-    summary="Hosts, totems, items and conditions; rolls and explains every combat and singularity check.",
+    # Translators: the game's published name, printed in English on its box: keep it as it is.
+    title=N_("KLAW: Were-Wars"),
+    summary=Msg("Hosts, totems, items and conditions; rolls and explains every combat and singularity check."),
     Settings=Settings,
     State=State,
     Action=Action,

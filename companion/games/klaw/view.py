@@ -7,7 +7,11 @@ the game's moves (`GAME.legal_moves`); the rolls and their odds from the chance 
 models (`field_specs`); the fight odds from the odds module; what just happened from the typed
 events in the history. Forms build their action with `R.build` (a value out of its range is refused
 with the range) and dispatch it as it is: at a table rolling physical dice the frame asks for each
-die the rules reach, the singularity check after a fight too."""
+die the rules reach, the singularity check after a fight too.
+
+Every word is said in the phone's language at draw time: the view's own through `_()`/`ngettext`,
+the rules' (events, move labels, refusals, roll reasons, odds) as the Msgs they are (`render`, or
+`text`, which renders one). Names the table typed (players, hosts, totems, items) stay as typed."""
 
 from __future__ import annotations
 
@@ -19,25 +23,34 @@ from companion.games.base import Event, FieldSpec, InputError, Move, field_specs
 from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
 from companion.games.klaw.odds import first_exchange_summary, win_chance_text
+from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, wide_button
+from companion.ui.widgets import (FormDialog, icon_button, radio_row, section, switch_row, tagged, text, track,
+                                  wide_button)
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
 # the frame reconciles it with what the phone shows, so its controls keep their identity.
 RECONCILED = True
 WIDE = True  # a desktop puts the players (and their hosts) side by side
+LARGE_TEXT = 1.3  # from this text size on, the two fighters stand one above the other
 
 ATTACK_COLOR = ft.Colors.RED_700
 DEFENSE_COLOR = ft.Colors.BLUE_700
 WILD_COLOR = ft.Colors.AMBER_800  # the wild die is the golden one
-PHASE_HINT = {
-    "reveal": "Round 1, the starting round: each player reveals one host (deploy it) or passes.",
-    "fortify": "Round 2, the fortify round: add a totem or an item to a host, or pass. No attacks yet.",
-    "play": "Regular play: play one card (deploy, totem, item, instant action, attack) or pass, then end the turn.",
+NONE = "none"  # a choice's value for "none" (never shown)
+INSTANT_CONDITIONS = (NONE, *R.CONDITIONS, "protected")  # the instant form's radio values
+OWNER_TURN, EVERY_TURN = "owner_turn", "every_turn"  # Settings.condition_tick's values
+PHASE_HINT = {  # said with _() where shown
+    "reveal": N_("Round 1, the starting round: each player reveals one host (deploy it) or passes."),
+    "fortify": N_("Round 2, the fortify round: add a totem or an item to a host, or pass. No attacks yet."),
+    "play": N_("Regular play: play one card (deploy, totem, item, instant action, attack) or pass, then end the turn."),
 }
-REMINDER = (f"At the end of the turn draw 1 card (not after a combat). Hand limit {R.HAND_LIMIT}: over it, "
-            f"discard down to {R.HAND_LIMIT}.")
+
+
+def _reminder() -> str:
+    return _("At the end of the turn draw 1 card (not after a combat). Hand limit {limit}: over it, discard down to "
+             "{limit}.", limit=R.HAND_LIMIT)
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -51,24 +64,44 @@ def _specs(model) -> dict[str, FieldSpec]:
 def _range_text(spec: FieldSpec) -> str:
     """A field's range as a hint: '1–3', or '−3 to +3' when it reaches below zero."""
     if spec.low is not None and spec.high is not None and spec.low < 0:
-        return f"−{-spec.low} to +{spec.high}"
+        return _("−{low} to +{high}", low=-spec.low, high=spec.high)
     return spec.hint
+
+
+def _label(spec: FieldSpec) -> str:
+    """A model field's label (its description, marked N_() in the rules) in the phone's language."""
+    return _(spec.label)
 
 
 def _num_field(spec: FieldSpec, value: int | str = "", *, label: str = "", note: str = "",
                width: Optional[int] = None) -> ft.TextField:
     """A number field for one model field: its label and its range from the model."""
     helper = ", ".join(x for x in (note, _range_text(spec)) if x)
-    return ft.TextField(label=label or spec.label, value=str(value), helper=helper or None, width=width,
-                        keyboard_type=ft.KeyboardType.NUMBER, expand=width is None)
+    return ft.TextField(label=label or _label(spec), value=str(value), helper=helper or None, helper_max_lines=3,
+                        width=width, keyboard_type=ft.KeyboardType.NUMBER, expand=width is None)
+
+
+FORM_WIDTH = 288  # a dialog's fields on a 360 px phone
+
+
+def _side_by_side(frame, fields: list[ft.TextField]) -> ft.Control:
+    """Number fields in one row when each one's label fits its share of a phone's dialog at this
+    phone's text size; else one under another (a label too long for its field breaks mid-word and
+    runs over the field: German labels are long, and the largest text size triples a word)."""
+    share = FORM_WIDTH / len(fields) - 40  # a field's own padding, and the gap
+    if all(frame.app.sizes.fits(f.label or "", share, "body_large") for f in fields):
+        return ft.Row(fields, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)
+    for f in fields:
+        f.expand = False  # in a scrolling column, a field that expands would ask for endless height
+    return ft.Column(fields, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def _name_field(spec: FieldSpec, value: str = "", *, label: str = "") -> ft.TextField:
-    return ft.TextField(label=label or spec.label, value=value, max_length=R.NAME_LENGTH)
+    return ft.TextField(label=label or _label(spec), value=value, max_length=R.NAME_LENGTH)
 
 
 def _read(field: ft.TextField, spec: FieldSpec, default: Optional[int] = None) -> int:
-    return whole_number(field, spec.label, default)
+    return whole_number(field, _label(spec), default)
 
 
 def _find(moves: list[Move], kind: str, **match: Any) -> Optional[Move]:
@@ -114,10 +147,19 @@ def _badge(text: str, color, icon=None) -> ft.Control:
         bgcolor=color, border_radius=14, padding=ft.Padding.symmetric(horizontal=10, vertical=4))
 
 
-def dice_icons(n: int, color, label: str) -> ft.Control:
-    """A side's dice as die icons (max 6), with the count for readers at arm's length."""
-    icons = [ft.Icon(ft.Icons.CASINO, color=color, size=26) for _ in range(n)] or [text("no dice", italic=True)]
-    return ft.Row([ft.Container(text(label, ft.TextThemeStyle.TITLE_SMALL), width=70),
+def _side_label_width(sizes) -> int:
+    """The width the dice rows' labels share ("Attack", "Defense"), so their dice line up: wide enough
+    for the longer one in this phone's language and text size (German "Verteidigung" at the largest
+    text is three times "Attack" at normal size; a fixed width broke it mid-word)."""
+    longest = max(len(_("Attack")), len(_("Defense")))
+    return max(70, round(longest * sizes(14) * 0.62) + 4)
+
+
+def dice_icons(n: int, color, label: str, width: int = 70) -> ft.Control:
+    """A side's dice as die icons (max 6), with the count for readers at arm's length; the icons wrap
+    under the label when the row is full."""
+    icons = [ft.Icon(ft.Icons.CASINO, color=color, size=26) for _i in range(n)] or [text(_("no dice"), italic=True)]
+    return ft.Row([ft.Container(text(label, ft.TextThemeStyle.TITLE_SMALL), width=width),
                    ft.Text(str(n), size=22, weight=ft.FontWeight.BOLD, color=color, width=22), *icons],
                   spacing=2, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True)
 
@@ -132,12 +174,12 @@ def rolled_dice(label: str, rolled: list[int], color) -> ft.Control:
         if i == wild:
             dice.append(tagged("klaw-wild", ft.Column([
                 ft.Container(die_square(v, color, size=size), border=ft.Border.all(3, WILD_COLOR), border_radius=10),
-                ft.Text("wild", size=12, weight=ft.FontWeight.BOLD, color=WILD_COLOR),
+                ft.Text(_("wild"), size=12, weight=ft.FontWeight.BOLD, color=WILD_COLOR),
             ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)))
         else:
             dice.append(die_square(v, color, size=size))
     rows = [text(label, ft.TextThemeStyle.TITLE_SMALL),
-            ft.Row(dice or [text("no dice", italic=True)], wrap=True, spacing=6, run_spacing=6,
+            ft.Row(dice or [text(_("no dice"), italic=True)], wrap=True, spacing=6, run_spacing=6,
                    vertical_alignment=ft.CrossAxisAlignment.START)]
     effect = cb.apply_wild(rolled)[1]
     if effect:
@@ -154,27 +196,35 @@ def die_square(value: Optional[int], color, *, faded: bool = False, size: int = 
 
 
 def _host_line(s: R.State, h: R.Host) -> str:
-    return (f"{h.name} ({R.owner_name(s, h)}) · life {h.life}/{R.full_life(h)} · "
-            f"{R.attack_dice(h)} attack, {R.defense_dice(h)} defense")
+    return _("{host} ({player}) · life {life}/{full} · {attack} attack, {defense} defense", host=h.name,
+             player=R.owner_name(s, h), life=h.life, full=R.full_life(h), attack=R.attack_dice(h),
+             defense=R.defense_dice(h))
 
 
 def _item_text(it: R.Item) -> str:
     bits = []
-    for side, bonus in (("attack", it.attack_bonus()), ("defense", it.defense_bonus())):
-        if bonus:
-            bits.append(f"+{bonus.plus} to {bonus.dice} {side} {'die' if bonus.dice == 1 else 'dice'}")
+    attack, defense = it.attack_bonus(), it.defense_bonus()
+    if attack:
+        bits.append(ngettext("+{plus} to {n} attack die", "+{plus} to {n} attack dice", attack.dice, plus=attack.plus))
+    if defense:
+        bits.append(ngettext("+{plus} to {n} defense die", "+{plus} to {n} defense dice", defense.dice,
+                             plus=defense.plus))
     if it.life:
-        bits.append(f"+{it.life} life")
+        bits.append(_("+{life} life", life=it.life))
     if it.check_bonus:
-        bits.append(f"check {it.check_bonus:+d}")
+        bits.append(_("check {bonus}", bonus=f"{it.check_bonus:+d}"))
     if it.vessel:
-        bits.append("vessel")
+        bits.append(_("vessel"))
     return f"{it.name}" + (f" ({', '.join(bits)})" if bits else "")
 
 
 def _totem_text(t: R.Totem) -> str:
-    pair = f", pair {t.pair}" if t.pair and t.pair.strip().casefold() != t.name.strip().casefold() else ""
-    return f"{t.name} ({t.attack:+d} att, {t.defense:+d} def, {t.life:+d} life{pair}){' · dormant' if t.dormant else ''}"
+    mods = dict(totem=t.name, attack=f"{t.attack:+d}", defense=f"{t.defense:+d}", life=f"{t.life:+d}")
+    if t.pair and t.pair.strip().casefold() != t.name.strip().casefold():
+        said = _("{totem} ({attack} att, {defense} def, {life} life, pair {pair})", pair=t.pair, **mods)
+    else:
+        said = _("{totem} ({attack} att, {defense} def, {life} life)", **mods)
+    return _("{totem} · dormant", totem=said) if t.dormant else said
 
 
 # --- the panel -----------------------------------------------------------------------------------
@@ -189,10 +239,11 @@ def panel(frame) -> ft.Control:
     wiped = _singularity_events(last)
     if wiped:
         told.append(kept("singularity", wiped, lambda: tagged("klaw-singularity", section(
-            "Singularity event: take these off the table",
+            _("Singularity event: take these off the table"),
             *[text(e.text, ft.TextThemeStyle.BODY_LARGE) for e in wiped]))))
     if last:
-        told.append(kept("last", last, lambda: tagged("klaw-last", section("Just happened", *[text(e.text) for e in last]))))
+        told.append(kept("last", last, lambda: tagged("klaw-last", section(_("Just happened"),
+                                                                            *[text(e.text) for e in last]))))
     now = kept("now", (_table(s), _of_kinds(moves, NOW_MOVES)), lambda: _now(frame, s, moves))
     parts: list[ft.Control] = [ft.ResponsiveRow(
         [ft.Container(now, col={"xs": 12, "lg": 7}),
@@ -249,39 +300,46 @@ def _now(frame, s: R.State, moves: list[Move]) -> ft.Control:
     me = R.current_player(s)
     name = s.players[me].name
     ph = R.phase(s)
-    title = f"Round {R.round_no(s)}{ {'reveal': ' · Reveal', 'fortify': ' · Fortify'}.get(ph, '')} · {name}'s turn"
+    said = dict(round=R.round_no(s), player=name)
+    title = (_("Round {round} · Reveal · {player}'s turn", **said) if ph == "reveal" else
+             _("Round {round} · Fortify · {player}'s turn", **said) if ph == "fortify" else
+             _("Round {round} · {player}'s turn", **said))
     rows: list[ft.Control] = []
     if s.winner is not None:
-        title = f"{s.players[s.winner].name} wins"
+        title = _("{player} wins", player=s.players[s.winner].name)
         rows.append(text(R.outcome(s) or "", ft.TextThemeStyle.HEADLINE_SMALL, bold=True))
     elif s.combat is not None:
         c = s.combat
         rows.append(tagged("klaw-attacks-now", text(R.attacks_now(s), ft.TextThemeStyle.TITLE_MEDIUM,
                                                     bold=True)))
-        rows.append(text(f"A fight is on: {R.find_host(s, c.attacker).name} against {R.find_host(s, c.defender).name}. "
-                         "It goes on until a host falls; the roles swap after each exchange.", ft.TextThemeStyle.BODY_LARGE))
+        rows.append(text(_("A fight is on: {attacker} against {defender}. It goes on until a host falls; the roles swap "
+                           "after each exchange.", attacker=R.find_host(s, c.attacker).name,
+                           defender=R.find_host(s, c.defender).name), ft.TextThemeStyle.BODY_LARGE))
         accept = _find(moves, "place_dice", attack=None, defense=None)
         roll, support = _find(moves, "roll"), next((m for m in moves if m.kind == "support" and not m.ready), None)
         if accept is not None:
-            rows.append(text("Place the item bonuses of the roll (below) first.", bold=True))
-            rows.append(wide_button(accept.label, guard(lambda e: frame.dispatch(accept.action)), icon=ft.Icons.CHECK))
+            rows.append(text(_("Place the item bonuses of the roll (below) first."), bold=True))
+            rows.append(wide_button(render(accept.label), guard(lambda e: frame.dispatch(accept.action)),
+                                    icon=ft.Icons.CHECK))
         if roll is not None:
-            rows.append(tagged("klaw-roll", wide_button(roll.label, guard(lambda e: frame.dispatch(roll.action, pulse=True)),
+            rows.append(tagged("klaw-roll", wide_button(render(roll.label),
+                                                       guard(lambda e: frame.dispatch(roll.action, pulse=True)),
                                                        icon=ft.Icons.CASINO)))
         if support is not None:
-            rows.append(wide_button(support.label, guard(lambda e: support_dialog(frame)),
+            rows.append(wide_button(render(support.label), guard(lambda e: support_dialog(frame)),
                                    icon=ft.Icons.DIRECTIONS_RUN, filled=False))
     else:
-        rows.append(text(PHASE_HINT[ph], ft.TextThemeStyle.BODY_LARGE))
+        rows.append(text(_(PHASE_HINT[ph]), ft.TextThemeStyle.BODY_LARGE))
         rows += _turn_buttons(frame, s, moves)
-        rows.append(text(REMINDER, ft.TextThemeStyle.BODY_SMALL, italic=True))
+        rows.append(text(_reminder(), ft.TextThemeStyle.BODY_SMALL, italic=True))
         if s.lone_player is not None and s.winner is None:
-            rows.append(text(f"Only {s.players[s.lone_player].name} has hosts on the table: they win after one more "
-                             "full round unless another player deploys a host.", bold=True))
+            rows.append(text(_("Only {player} has hosts on the table: they win after one more full round unless another "
+                               "player deploys a host.", player=s.players[s.lone_player].name), bold=True))
     if s.settings.totem_goal:
         owned = ", ".join(f"{p.name} {R.totems_owned(s, i)}" for i, p in enumerate(s.players))
-        rows.append(text(f"Totem goal {s.settings.totem_goal}: {owned}.", ft.TextThemeStyle.BODY_SMALL))
-    return section("Now", tagged("klaw-turn", text(title, ft.TextThemeStyle.HEADLINE_SMALL, bold=True)),
+        rows.append(text(_("Totem goal {goal}: {owned}.", goal=s.settings.totem_goal, owned=owned),
+                         ft.TextThemeStyle.BODY_SMALL))
+    return section(_("Now"), tagged("klaw-turn", text(title, ft.TextThemeStyle.HEADLINE_SMALL, bold=True)),
                    *rows)
 
 
@@ -295,18 +353,18 @@ def _turn_buttons(frame, s: R.State, moves: list[Move]) -> list[ft.Control]:
     can_attack = any(_open(m) and m.ready for m in attacks)
     rows: list[ft.Control] = []
     if s.played is not None:
-        rows.append(text(f"{s.players[R.current_player(s)].name} has played this turn ({s.played}).",
-                         bold=True))
-    deploy_button = lambda filled: wide_button(deploy.label, guard(lambda e: deploy_dialog(frame)),  # noqa: E731
+        rows.append(text(_("{player} has played this turn ({card}).", player=s.players[R.current_player(s)].name,
+                           card=R.played_words(s.played)), bold=True))
+    deploy_button = lambda filled: wide_button(render(deploy.label), guard(lambda e: deploy_dialog(frame)),  # noqa: E731
                                               icon=ft.Icons.PERSON_ADD, filled=filled)
-    end_button = lambda filled: wide_button(end.label, guard(lambda e: frame.dispatch(end.action)),  # noqa: E731
+    end_button = lambda filled: wide_button(render(end.label), guard(lambda e: frame.dispatch(end.action)),  # noqa: E731
                                            icon=ft.Icons.SKIP_NEXT, filled=filled)
     others: list[ft.Control] = []
     if _open(deploy) and not mine:
         rows.append(tagged("klaw-primary", deploy_button(True)))
         others.append(end_button(False))
     elif can_attack:
-        rows.append(tagged("klaw-primary", wide_button("Attack…", guard(lambda e: attack_dialog(frame)),
+        rows.append(tagged("klaw-primary", wide_button(_("Attack…"), guard(lambda e: attack_dialog(frame)),
                                                       icon=ft.Icons.FLASH_ON)))
         others.append(end_button(False))
     else:
@@ -315,10 +373,10 @@ def _turn_buttons(frame, s: R.State, moves: list[Move]) -> list[ft.Control]:
         others.insert(0, deploy_button(False))
     blocked = [m.why_not for m in attacks if m.why_not]
     if not can_attack and mine and blocked and R.play_refusal(s, "attack") is None:
-        rows.append(text(f"No attack possible now: {blocked[0]}", italic=True))
+        rows.append(text(_("No attack possible now: {reason}", reason=blocked[0]), italic=True))
     if no_draw is not None:
         others.append(tagged("klaw-no-draw", wide_button(
-            no_draw.label, guard(lambda e: frame.dispatch(no_draw.action)), icon=ft.Icons.NOT_INTERESTED, filled=False)))
+            render(no_draw.label), guard(lambda e: frame.dispatch(no_draw.action)), icon=ft.Icons.NOT_INTERESTED, filled=False)))
     if others:  # (big_button sets expand, which a wrapping Row can't hold: a column of full-width buttons)
         rows.append(ft.Column(others, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     return rows
@@ -333,11 +391,16 @@ def _combat(frame, s: R.State, last: list[Event], moves: list[Move]) -> ft.Contr
     if c is not None:
         att, dfn = R.find_host(s, c.attacker), R.find_host(s, c.defender)
         striker, target = R.exchange_roles(s)
-        rows.append(ft.Row([_fighter(s, att, striker.id == att.id), _fighter(s, dfn, striker.id == dfn.id)], spacing=8,
-                           vertical_alignment=ft.CrossAxisAlignment.START))
+        fighters = [_fighter(s, att, striker.id == att.id), _fighter(s, dfn, striker.id == dfn.id)]
+        if frame.app.sizes.scale >= LARGE_TEXT:  # side by side, a host's name would break mid-word
+            rows.append(ft.Column(fighters, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+        else:
+            for side in fighters:
+                side.expand = True  # the Row's child is the Semantics: it takes the half
+            rows.append(ft.Row(fighters, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
         odds = R.combat_odds(s, att.id, dfn.id)
         rows.append(tagged("klaw-odds", ft.Column([
-            text(f"Chance from here: {win_chance_text(odds, att.name, dfn.name)}.",
+            text(_("Chance from here: {chances}.", chances=win_chance_text(odds, att.name, dfn.name)),
                  ft.TextThemeStyle.BODY_LARGE, bold=True),
             *[text(line) for line in first_exchange_summary(odds.first_exchange, target.name, striker.name)],
         ], spacing=2)))
@@ -347,7 +410,7 @@ def _combat(frame, s: R.State, last: list[Event], moves: list[Move]) -> ft.Contr
             rows.append(_next_roll(s, striker))
     if s.last_exchange is not None:
         rows.append(_exchange_view(s, s.last_exchange, last))
-    title = "Fight" if c is not None else "The fight is over"
+    title = _("Fight") if c is not None else _("The fight is over")
     return tagged("klaw-combat", section(title, *rows))
 
 
@@ -355,36 +418,35 @@ def _next_roll(s: R.State, striker: R.Host) -> ft.Control:
     """What the next exchange rolls first, as the rules declare it: who rolls how many dice, and why
     (its odds are the first exchange's, above)."""
     chance = R.GAME.chance_for(s, R.Roll())
-    shackled = (" Shackled: it strikes with fewer dice." if R.has_condition(striker, "shackled")
-                and R.strike_dice(s, striker) < R.attack_dice(striker) else "")
-    said = ("Neither side has dice: nothing can happen in an exchange." if chance is None else
-            f"Next: {chance.who} rolls {chance.count} {chance.die.label} for {chance.why}. Each side's owner rolls "
-            "its own dice. Roll with the button at the top.")
-    return text(said + shackled, ft.TextThemeStyle.BODY_SMALL)
+    said = [_("Neither side has dice: nothing can happen in an exchange.") if chance is None else
+            _("Next: {who} rolls {dice} {die} for {why}. Each side's owner rolls its own dice. Roll with the button at "
+              "the top.", who=chance.who, dice=chance.count, die=chance.die.label, why=chance.why)]
+    if R.has_condition(striker, "shackled") and R.strike_dice(s, striker) < R.attack_dice(striker):
+        said.append(_("Shackled: it strikes with fewer dice."))
+    return text(" ".join(said), ft.TextThemeStyle.BODY_SMALL)
 
 
 def _fighter(s: R.State, h: R.Host, striking: bool) -> ft.Control:
     """One side of the fight: whether it attacks or defends in the coming exchange, its life and dice."""
-    role = "Attacks now" if striking else "Defends now"
+    role = _("Attacks now") if striking else _("Defends now")
     box = ft.Container(ft.Column([
         text(role, ft.TextThemeStyle.LABEL_LARGE, bold=True,
              color=ATTACK_COLOR if striking else DEFENSE_COLOR),
         text(h.name, ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
         tagged(f"klaw-fight-life-{h.id}", ft.Text(f"{h.life}", size=34, weight=ft.FontWeight.BOLD)),
-        text(f"of {R.full_life(h)} · {R.strike_dice(s, h)} att · {R.defense_dice(h)} def", ft.TextThemeStyle.BODY_SMALL),
+        text(_("of {full} · {attack} att · {defense} def", full=R.full_life(h), attack=R.strike_dice(s, h),
+               defense=R.defense_dice(h)), ft.TextThemeStyle.BODY_SMALL),
     ], spacing=0), padding=10, border_radius=10,
         border=ft.Border.all(3 if striking else 1, ATTACK_COLOR if striking else ft.Colors.OUTLINE_VARIANT))
-    side = tagged(f"klaw-fighter-{h.id}", box)
-    side.expand = True  # the Row's child is the Semantics: it takes the half
-    return side
+    return tagged(f"klaw-fighter-{h.id}", box)
 
 
-OUTCOME_WORDS = {
-    "hit": ("HIT", ft.Colors.GREEN_700),
-    "tie": ("tie", ft.Colors.GREY_600),
-    "block": ("BLOCK: hit back", ft.Colors.ORANGE_800),
-    "uncontested attack": ("uncontested HIT", ft.Colors.GREEN_700),
-    "uncontested defense": ("uncontested: hit back", ft.Colors.ORANGE_800),
+OUTCOME_WORDS = {  # said with _() where shown
+    cb.HIT: (N_("HIT"), ft.Colors.GREEN_700),
+    cb.TIE: (N_("tie"), ft.Colors.GREY_600),
+    cb.BLOCK: (N_("BLOCK: hit back"), ft.Colors.ORANGE_800),
+    cb.UNCONTESTED_ATTACK: (N_("uncontested HIT"), ft.Colors.GREEN_700),
+    cb.UNCONTESTED_DEFENSE: (N_("uncontested: hit back"), ft.Colors.ORANGE_800),
 }
 
 
@@ -392,25 +454,27 @@ def _exchange_view(s: R.State, ex: R.ExchangeRecord, last: list[Event]) -> ft.Co
     names = {h.id: h.name for h in s.hosts}
     # A host that fell has left the table: its name is in the exchange's event.
     said = next((e.data for e in last if e.kind == "exchange"), {})
-    striker = names.get(ex.striker) or said.get("striker_name") or "the striker"
-    target = names.get(ex.target) or said.get("target_name") or "the struck host"
+    striker = names.get(ex.striker) or said.get("striker_name") or _("the striker")
+    target = names.get(ex.target) or said.get("target_name") or _("the struck host")
     rows = [
-        text(f"Last exchange: {striker} attacked {target}", ft.TextThemeStyle.TITLE_SMALL, bold=True),
-        rolled_dice(f"{striker} rolled (attack)", ex.attack_rolled, ATTACK_COLOR),
-        rolled_dice(f"{target} rolled (defense)", ex.defense_rolled, DEFENSE_COLOR),
-        text("Sorted high to low and paired:", ft.TextThemeStyle.BODY_SMALL),
+        text(_("Last exchange: {striker} attacked {target}", striker=striker, target=target), ft.TextThemeStyle.TITLE_SMALL,
+             bold=True),
+        rolled_dice(_("{host} rolled (attack)", host=striker), ex.attack_rolled, ATTACK_COLOR),
+        rolled_dice(_("{host} rolled (defense)", host=target), ex.defense_rolled, DEFENSE_COLOR),
+        text(_("Sorted high to low and paired:"), ft.TextThemeStyle.BODY_SMALL),
     ]
     for i, outcome in enumerate(ex.outcomes):
         a = ex.attack_values[i] if i < len(ex.attack_values) else None
         d = ex.defense_values[i] if i < len(ex.defense_values) else None
         word, color = OUTCOME_WORDS.get(outcome, (outcome, ft.Colors.GREY_600))
         rows.append(ft.Row([
-            die_square(a, ATTACK_COLOR), ft.Container(ft.Text(word, color=color, weight=ft.FontWeight.BOLD, size=16,
+            die_square(a, ATTACK_COLOR), ft.Container(ft.Text(_(word), color=color, weight=ft.FontWeight.BOLD, size=16,
                                                               text_align=ft.TextAlign.CENTER),
                                                       expand=True, alignment=ft.Alignment.CENTER),
             die_square(d, DEFENSE_COLOR),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    rows.append(tagged("klaw-exchange", text(f"{target} takes {ex.damage_to_target}, {striker} takes {ex.damage_to_striker}.",
+    rows.append(tagged("klaw-exchange", text(_("{target} takes {damage}, {striker} takes {back}.", target=target,
+                                               damage=ex.damage_to_target, striker=striker, back=ex.damage_to_striker),
                                              ft.TextThemeStyle.TITLE_MEDIUM, bold=True)))
     return ft.Container(ft.Column(rows, spacing=6), padding=10, border_radius=10,
                         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
@@ -426,11 +490,12 @@ def _pending(frame, s: R.State) -> ft.Control:
     p = s.combat.pending
     a_sorted, d_sorted = _sorted_rolls(p)
 
-    def describe(side: str, values, bonuses, placement) -> list[ft.Control]:
+    def describe(attacking: bool, values, bonuses, placement) -> list[ft.Control]:
         out = []
         for (plus, n), pos in zip(bonuses, placement):
-            on = ", ".join(f"{values[i]} (#{i + 1})" for i in pos) or "no die"
-            out.append(text(f"{side} item {cb.Bonus(plus, n)}: suggested on {on}."))
+            said = dict(bonus=cb.Bonus(plus, n).words(), dice=", ".join(f"{values[i]} (#{i + 1})" for i in pos) or _("no die"))
+            out.append(text(_("Attack item {bonus}: suggested on {dice}.", **said) if attacking else
+                            _("Defense item {bonus}: suggested on {dice}.", **said)))
         return out
 
     pa = tuple(tuple(x) for x in p.suggested_attack)
@@ -440,19 +505,20 @@ def _pending(frame, s: R.State) -> ft.Control:
     preview = cb.resolve(p.attack_rolled, p.defense_rolled, ab, db, pa, pd)
     striker, struck = (h.name for h in R.exchange_roles(s))
     return ft.Container(ft.Column([
-        text("Item bonuses to place", ft.TextThemeStyle.TITLE_SMALL, bold=True),
-        rolled_dice(f"{striker} rolled (attack)", p.attack_rolled, ATTACK_COLOR),
-        rolled_dice(f"{struck} rolled (defense)", p.defense_rolled, DEFENSE_COLOR),
-        text(f"Attack rolled {', '.join(map(str, a_sorted)) or 'none'} · defense {', '.join(map(str, d_sorted)) or 'none'} "
-             "(sorted, #1 = highest)."),
-        *describe("Attack", a_sorted, p.attack_bonuses, pa),
-        *describe("Defense", d_sorted, p.defense_bonuses, pd),
-        text(f"With the suggestion (most hits): attack {', '.join(map(str, preview.attack_values))} vs defense "
-             f"{', '.join(map(str, preview.defense_values))}: {struck} −{preview.damage_to_defender}, "
-             f"{striker} −{preview.damage_to_attacker}.", bold=True),
-        wide_button("Accept the suggested placement", frame.app.guard(lambda e: frame.dispatch(R.PlaceDice())),
+        text(_("Item bonuses to place"), ft.TextThemeStyle.TITLE_SMALL, bold=True),
+        rolled_dice(_("{host} rolled (attack)", host=striker), p.attack_rolled, ATTACK_COLOR),
+        rolled_dice(_("{host} rolled (defense)", host=struck), p.defense_rolled, DEFENSE_COLOR),
+        text(_("Attack rolled {attack} · defense {defense} (sorted, #1 = highest).",
+               attack=", ".join(map(str, a_sorted)) or _("none"), defense=", ".join(map(str, d_sorted)) or _("none"))),
+        *describe(True, a_sorted, p.attack_bonuses, pa),
+        *describe(False, d_sorted, p.defense_bonuses, pd),
+        text(_("With the suggestion (most hits): attack {attack} vs defense {defense}: {struck} −{to_struck}, {striker} "
+               "−{to_striker}.", attack=", ".join(map(str, preview.attack_values)),
+               defense=", ".join(map(str, preview.defense_values)), struck=struck, to_struck=preview.damage_to_defender,
+               striker=striker, to_striker=preview.damage_to_attacker), bold=True),
+        wide_button(_("Accept the suggested placement"), frame.app.guard(lambda e: frame.dispatch(R.PlaceDice())),
                    icon=ft.Icons.CHECK),
-        wide_button("Place them differently…", frame.app.guard(lambda e: placement_dialog(frame)), filled=False),
+        wide_button(_("Place them differently…"), frame.app.guard(lambda e: placement_dialog(frame)), filled=False),
     ], spacing=6), padding=10, border_radius=10, border=ft.Border.all(2, ft.Colors.PRIMARY))
 
 
@@ -462,14 +528,17 @@ def placement_dialog(frame) -> None:
     a_sorted, d_sorted = _sorted_rolls(p)
     fields: list[tuple[str, ft.TextField]] = []
     controls: list[ft.Control] = [
-        text(f"Attack dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(a_sorted)) or 'none'}"),
-        text(f"Defense dice, high to low: {', '.join(f'#{i + 1}={v}' for i, v in enumerate(d_sorted)) or 'none'}"),
-        text("For each item, type the die numbers (#) it goes on, e.g. “2 3”.", ft.TextThemeStyle.BODY_SMALL),
+        text(_("Attack dice, high to low: {dice}",
+               dice=", ".join(f"#{i + 1}={v}" for i, v in enumerate(a_sorted)) or _("none"))),
+        text(_("Defense dice, high to low: {dice}",
+               dice=", ".join(f"#{i + 1}={v}" for i, v in enumerate(d_sorted)) or _("none"))),
+        text(_("For each item, type the die numbers (#) it goes on, e.g. “2 3”."), ft.TextThemeStyle.BODY_SMALL),
     ]
     for side, bonuses, sugg in (("attack", p.attack_bonuses, p.suggested_attack), ("defense", p.defense_bonuses, p.suggested_defense)):
         for (plus, n), pos in zip(bonuses, sugg):
-            f = ft.TextField(label=f"{side.capitalize()} item +{plus} to {n}: dice #", value=" ".join(str(i + 1) for i in pos),
-                             keyboard_type=ft.KeyboardType.NUMBER)
+            label = (_("Attack item +{plus} to {n}: dice #", plus=plus, n=n) if side == "attack" else
+                     _("Defense item +{plus} to {n}: dice #", plus=plus, n=n))
+            f = ft.TextField(label=label, value=" ".join(str(i + 1) for i in pos), keyboard_type=ft.KeyboardType.NUMBER)
             fields.append((side, f))
             controls.append(f)
 
@@ -478,21 +547,25 @@ def placement_dialog(frame) -> None:
         for side, f in fields:
             parts = (f.value or "").replace(",", " ").split()
             if not all(x.isdigit() for x in parts):
-                raise InputError("Die numbers are whole numbers like “2 3”.")
+                raise InputError(_("Die numbers are whole numbers like “2 3”."))
             out[side].append([int(x) - 1 for x in parts])
         frame.dispatch(R.PlaceDice(attack=out["attack"], defense=out["defense"]))
 
-    _dialog(frame, "Place the item bonuses", controls, [("Use this placement", apply, None)])
+    _dialog(frame, _("Place the item bonuses"), controls, [(_("Use this placement"), apply, None)])
 
 
 CARD_START = {"attack": 2, "defense": 2, "life": 9, "check_bonus": 0, "free_totems": 0}  # a form's first values
+# A support host's card fields (said with _() where shown): the card model's labels, for the support host.
+SUPPORT_LABELS = {"attack": N_("Support attack dice"), "defense": N_("Support defense dice"), "life": N_("Support life"),
+                  "check_bonus": N_("Support check bonus (talent)"),
+                  "free_totems": N_("Support free totems (talent, no check)")}
 
 
-def _card_fields(specs: dict[str, FieldSpec], *, prefix: str = "", lowest: bool = False) -> dict[str, ft.TextField]:
-    """The number fields of a host card, labelled and ranged by the card model (`lowest`: filled
-    with the smallest card, as a support host usually is)."""
-    label = lambda k: prefix + specs[k].label[0].lower() + specs[k].label[1:] if prefix else ""  # noqa: E731
-    return {k: _num_field(specs[k], specs[k].low if lowest and specs[k].low is not None else start, label=label(k))
+def _card_fields(specs: dict[str, FieldSpec], *, support: bool = False, lowest: bool = False) -> dict[str, ft.TextField]:
+    """The number fields of a host card, labelled and ranged by the card model (`support`: labelled as
+    the support host's; `lowest`: filled with the smallest card, as a support host usually is)."""
+    return {k: _num_field(specs[k], specs[k].low if lowest and specs[k].low is not None else start,
+                          label=_(SUPPORT_LABELS[k]) if support else "")
             for k, start in CARD_START.items()}
 
 
@@ -505,25 +578,25 @@ def support_dialog(frame) -> None:
     s: R.State = frame.loaded.game_state
     h = R.find_host(s, s.combat.striker)
     specs, card_specs = _specs(R.Support), _specs(R.HostCard)
-    heal = _num_field(specs["heal"], 0, note=f"life now {h.life} of {R.full_life(h)}")
-    flee_row, flee = switch_row("Flee the fight (both survive; the fleeing host is Protected a full round)", False)
-    hand_row, from_hand = switch_row("Play an item or action card from the hand", False)
-    item = ft.Dropdown(label="Use an item on this host (then discarded)", value="none",
-                       options=[ft.DropdownOption(key="none", text="No item")] +
+    heal = _num_field(specs["heal"], 0, note=_("life now {life} of {full}", life=h.life, full=R.full_life(h)))
+    flee_row, flee = switch_row(_("Flee the fight (both survive; the fleeing host is Protected a full round)"), False)
+    hand_row, from_hand = switch_row(_("Play an item or action card from the hand"), False)
+    item = ft.Dropdown(label=_("Use an item on this host (then discarded)"), value=NONE,
+                       options=[ft.DropdownOption(key="none", text=_("No item"))] +
                                [ft.DropdownOption(key=str(i), text=it.name) for i, it in enumerate(h.items)])
 
     # A support host played from the hand: its card's numbers, asked for only when switched on.
-    sh_name = _name_field(card_specs["name"], label="Support host name")
-    sh = _card_fields(card_specs, prefix="Support ", lowest=True)
-    sh_fields = ft.Column([text("It joins the table as a support host (items only, Protected a full round)."),
-                           sh_name, ft.Row([sh["attack"], sh["defense"]], spacing=8), sh["life"]], spacing=8,
+    sh_name = _name_field(card_specs["name"], label=_("Support host name"))
+    sh = _card_fields(card_specs, support=True, lowest=True)
+    sh_fields = ft.Column([text(_("It joins the table as a support host (items only, Protected a full round).")),
+                           sh_name, _side_by_side(frame, [sh["attack"], sh["defense"]]), sh["life"]], spacing=8,
                           visible=False)
 
     def toggle_support(e):
         sh_fields.visible = bool(sh_on.value)
         sh_fields.update()
 
-    sh_row, sh_on = switch_row("Play a support host from the hand", False, toggle_support)
+    sh_row, sh_on = switch_row(_("Play a support host from the hand"), False, toggle_support)
 
     def apply():
         use = None if item.value in (None, "none") else int(item.value)
@@ -533,11 +606,11 @@ def support_dialog(frame) -> None:
         frame.dispatch(R.build(R.Support, heal=_read(heal, specs["heal"], 0), flee=bool(flee.value), use_item=use,
                                from_hand=bool(from_hand.value), support_host=card))
 
-    _dialog(frame, f"{h.name}: support instead of rolling", [
-        text("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
-             "If it doesn't flee, the other host strikes next."),
+    _dialog(frame, _("{host}: support instead of rolling", host=h.name), [
+        text(_("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
+               "If it doesn't flee, the other host strikes next.")),
         heal, flee_row, hand_row, *([item] if h.items else []), sh_row, sh_fields,
-    ], [("Do it", apply, None)])
+    ], [(_("Do it"), apply, None)])
 
 
 def attack_dialog(frame) -> None:
@@ -548,7 +621,7 @@ def attack_dialog(frame) -> None:
     able = [h for h in mine if any(_open(m) and m.action.attacker == h.id for m in attacks)]
     chosen = {"id": (able or mine)[0].id}
     targets = ft.Column(spacing=GAP)
-    form = FormDialog(frame.app, "Attack", error_id="klaw-form-error", modal=False)
+    form = FormDialog(frame.app, _("Attack"), error_id="klaw-form-error", modal=False)
 
     def draw(update: bool = True) -> None:
         a = R.find_host(s, chosen["id"])
@@ -557,18 +630,19 @@ def attack_dialog(frame) -> None:
             d = R.find_host(s, m.action.defender)
             head = text(_host_line(s, d), ft.TextThemeStyle.BODY_LARGE, bold=True)
             if m.why_not:
-                rows.append(ft.Container(ft.Column([head, text(f"Can't: {m.why_not}", color=ft.Colors.ERROR)], spacing=2),
+                rows.append(ft.Container(ft.Column([head, text(_("Can't: {reason}", reason=m.why_not), color=ft.Colors.ERROR)],
+                                                   spacing=2),
                                          padding=8, border_radius=8, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
                 continue
             odds = R.combat_odds(s, a.id, d.id)
             rows.append(ft.Container(ft.Column([
                 head,
-                text(f"Win chance: {win_chance_text(odds)}.", bold=True),
+                text(_("Win chance: {chances}.", chances=win_chance_text(odds)), bold=True),
                 *[text(x, ft.TextThemeStyle.BODY_SMALL) for x in first_exchange_summary(odds.first_exchange, d.name, a.name)],
-                form.button(f"Attack {d.name}", lambda m=m: frame.dispatch(m.action), icon=ft.Icons.FLASH_ON),
+                form.button(_("Attack {host}", host=d.name), lambda m=m: frame.dispatch(m.action), icon=ft.Icons.FLASH_ON),
             ], spacing=4), padding=8, border_radius=8, border=ft.Border.all(2, ft.Colors.PRIMARY)))
         if not rows:
-            rows.append(text("No opposing host on the table."))
+            rows.append(text(_("No opposing host on the table.")))
         targets.controls = rows
         if update:
             targets.update()
@@ -577,13 +651,25 @@ def attack_dialog(frame) -> None:
         chosen["id"] = int(group.value)
         draw()
 
+    def pick(value: str) -> None:  # a tap on an attacker's words, as on its radio
+        if value != group.value:
+            group.value = value
+            group.update()
+            picked(None)
+
+    def attacker(h: R.Host) -> str:
+        n = R.strike_dice(s, h)
+        if h in able:
+            return ngettext("{host}: {n} attack die, life {life}", "{host}: {n} attack dice, life {life}", n,
+                            host=h.name, life=h.life)
+        return ngettext("{host}: {n} attack die, life {life} (can't attack now)",
+                        "{host}: {n} attack dice, life {life} (can't attack now)", n, host=h.name, life=h.life)
+
     group = ft.RadioGroup(value=str(chosen["id"]), on_change=picked, content=ft.Column([
-        ft.Container(ft.Radio(value=str(h.id), label=f"{h.name}: {R.strike_dice(s, h)} attack dice, life {h.life}"
-                              + ("" if h in able else " (can't attack now)")), height=TAP)
-        for h in mine], spacing=0))
+        radio_row(str(h.id), attacker(h), pick) for h in mine], spacing=0))
     draw(update=False)
-    form.fields.controls = [text("Attacker", ft.TextThemeStyle.TITLE_SMALL), group,
-                            text("Target", ft.TextThemeStyle.TITLE_SMALL), targets]
+    form.fields.controls = [text(_("Attacker"), ft.TextThemeStyle.TITLE_SMALL), group,
+                            text(_("Target"), ft.TextThemeStyle.TITLE_SMALL), targets]
     form.show()
 
 
@@ -595,21 +681,23 @@ def _player(frame, s: R.State, p: int, moves: list[Move]) -> ft.Control:
     now = p == R.current_player(s) and s.winner is None
     hand = frame.kept(f"hand-{p}", (pl, R.totems_owned(s, p), _of_kinds(moves, {"set_hand"})),
                       lambda: _hand(frame, s, p, moves))
-    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [text("No host on the table.", italic=True)]
-    title = f"{pl.name}{' · playing now' if now else ''}"
+    cards = [_host_card(frame, s, h, moves) for h in R.hosts_of(s, p)] or [text(_("No host on the table."), italic=True)]
+    title = _("{player} · playing now", player=pl.name) if now else pl.name
     return tagged(f"klaw-player-{p}", section(title, hand, *cards))
 
 
 def _hand(frame, s: R.State, p: int, moves: list[Move]) -> ft.Control:
     """A player's hand (a stepper) and the totems they own."""
     pl = s.players[p]
-    hand_row = track("Hand", pl.hand, identifier=f"klaw-hand-{p}", name=f"{pl.name} hand",
-                     unit=f"cards (limit {R.HAND_LIMIT})", sizes=frame.app.sizes,
+    hand_row = track(_("Hand"), pl.hand, identifier=f"klaw-hand-{p}", name=_("{player} hand", player=pl.name),
+                     unit=_("cards (limit {limit})", limit=R.HAND_LIMIT), sizes=frame.app.sizes,
                      on_minus=_step(frame, _find(moves, "set_hand", player=p, hand=pl.hand - 1)),
                      on_plus=_step(frame, _find(moves, "set_hand", player=p, hand=pl.hand + 1)))
     totem_row = ft.Row([
-        text(f"Totems owned: {R.totems_owned(s, p)} ({pl.totems_in_hand} of them in hand)", expand=True),
-        icon_button(ft.Icons.EDIT_NOTE, f"{pl.name} totem cards in hand", frame.app.guard(lambda e: hand_dialog(frame, p))),
+        text(_("Totems owned: {owned} ({in_hand} of them in hand)", owned=R.totems_owned(s, p), in_hand=pl.totems_in_hand),
+             expand=True),
+        icon_button(ft.Icons.EDIT_NOTE, _("{player} totem cards in hand", player=pl.name),
+                    frame.app.guard(lambda e: hand_dialog(frame, p))),
     ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
     return ft.Column([hand_row, totem_row], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -619,8 +707,8 @@ def hand_dialog(frame, p: int) -> None:
     pl = s.players[p]
     specs = _specs(R.SetHand)
     hand = _num_field(specs["hand"], pl.hand)
-    totems = _num_field(specs["totems_in_hand"], pl.totems_in_hand, note="for a totem-count goal")
-    _dialog(frame, f"{pl.name}'s hand", [hand, totems], [("Save", lambda: frame.dispatch(R.build(
+    totems = _num_field(specs["totems_in_hand"], pl.totems_in_hand, note=_("for a totem-count goal"))
+    _dialog(frame, _("{player}'s hand", player=pl.name), [hand, totems], [(_("Save"), lambda: frame.dispatch(R.build(
         R.SetHand, player=p, hand=_read(hand, specs["hand"]), totems_in_hand=_read(totems, specs["totems_in_hand"]))), None)])
 
 
@@ -630,7 +718,7 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
     names = tuple(x.name for x in s.players)  # a marker says whose turn it ends on
     others = _of_kinds(moves, HOST_MOVES - {"adjust_life"})
     unlived = h.model_copy(update={"life": 0})
-    head = frame.kept(f"host-{h.id}-head", (unlived, s.turn_no, names), lambda: _host_head(s, h))
+    head = frame.kept(f"host-{h.id}-head", (unlived, s.turn_no, names), lambda: _host_head(s, h, frame.app.sizes))
     life = frame.kept(f"host-{h.id}-life", (h.name, h.life, R.full_life(h), _of_kinds(moves, {"adjust_life"})),
                       lambda: _host_life(frame, h, moves))
     tail = frame.kept(f"host-{h.id}-tail", (unlived, others), lambda: _host_tail(frame, h, moves))
@@ -641,29 +729,34 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
                                                      bgcolor=ft.Colors.SURFACE_CONTAINER_LOW))
 
 
-def _host_head(s: R.State, h: R.Host) -> ft.Control:
+def _host_head(s: R.State, h: R.Host, sizes) -> ft.Control:
     badges: list[ft.Control] = []
     if h.support:
-        badges.append(_badge("Support host", ft.Colors.BLUE_GREY_600))
+        badges.append(_badge(_("Support host"), ft.Colors.BLUE_GREY_600))
     if R.is_protected(s, h):
-        badges.append(_badge(f"Protected until {R.marker_end(s, h.protected_until)}", ft.Colors.TEAL_700, ft.Icons.SHIELD))
+        badges.append(_badge(_("Protected until {when}", when=R.marker_end(s, h.protected_until)), ft.Colors.TEAL_700,
+                             ft.Icons.SHIELD))
     if R.is_resting(s, h):
-        badges.append(_badge(f"Resting until {R.marker_end(s, h.resting_until)}", ft.Colors.INDIGO_600, ft.Icons.HOTEL))
+        badges.append(_badge(_("Resting until {when}", when=R.marker_end(s, h.resting_until)), ft.Colors.INDIGO_600,
+                             ft.Icons.HOTEL))
     for c in h.conditions:
-        left = "until cured" if c.ticks_left is None else f"{c.ticks_left} turn{'s' if c.ticks_left != 1 else ''} left"
+        left = _("until cured") if c.ticks_left is None else ngettext("{n} turn left", "{n} turns left", c.ticks_left)
         color = {"poisoned": ft.Colors.GREEN_800, "burning": ft.Colors.DEEP_ORANGE_700}.get(c.kind, ft.Colors.PURPLE_700)
-        badges.append(_badge(f"{c.kind.capitalize()} · {left}", color, ft.Icons.WARNING_AMBER))
+        badges.append(_badge(_("{condition} · {left}", condition=R.CONDITION_NAMES[c.kind], left=left), color,
+                             ft.Icons.WARNING_AMBER))
     t_att, t_def = R.totem_dice(h)
-    dice_note = (f"base {h.attack} att / {h.defense} def" + (f", totems {t_att:+d} / {t_def:+d}" if h.totems else "")
-                 + f", max {R.MAX_DICE}")
+    dice_note = (_("base {attack} att / {defense} def, totems {totem_attack} / {totem_defense}, max {most}",
+                   attack=h.attack, defense=h.defense, totem_attack=f"{t_att:+d}", totem_defense=f"{t_def:+d}",
+                   most=R.MAX_DICE) if h.totems else
+                 _("base {attack} att / {defense} def, max {most}", attack=h.attack, defense=h.defense, most=R.MAX_DICE))
     rows: list[ft.Control] = [
         ft.Row([text(h.name, ft.TextThemeStyle.TITLE_LARGE, bold=True, expand=True)]),
     ]
     if badges:
         rows.append(tagged(f"klaw-badges-{h.id}", ft.Row(badges, wrap=True, spacing=6, run_spacing=6)))
     rows += [
-        tagged(f"klaw-attack-{h.id}", dice_icons(R.attack_dice(h), ATTACK_COLOR, "Attack")),
-        tagged(f"klaw-defense-{h.id}", dice_icons(R.defense_dice(h), DEFENSE_COLOR, "Defense")),
+        tagged(f"klaw-attack-{h.id}", dice_icons(R.attack_dice(h), ATTACK_COLOR, _("Attack"), _side_label_width(sizes))),
+        tagged(f"klaw-defense-{h.id}", dice_icons(R.defense_dice(h), DEFENSE_COLOR, _("Defense"), _side_label_width(sizes))),
         text(dice_note, ft.TextThemeStyle.BODY_SMALL),
     ]
     return ft.Column(rows, spacing=8)
@@ -673,7 +766,8 @@ def _host_life(frame, h: R.Host, moves: list[Move]) -> ft.Control:
     full = R.full_life(h)
     bar = ft.ProgressBar(value=max(0.0, min(1.0, h.life / full)) if full else 0, bar_height=12, border_radius=6,
                          color=ft.Colors.GREEN_600 if h.life * 2 > full else ft.Colors.RED_600)
-    return track("", h.life, identifier=f"klaw-life-{h.id}", name=f"{h.name} life", unit=f"/ {full} life", under=bar,
+    return track("", h.life, identifier=f"klaw-life-{h.id}", name=_("{host} life", host=h.name),
+                 unit=_("/ {full} life", full=full), under=bar,
                  sizes=frame.app.sizes, on_minus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=-1)),
                  on_plus=_step(frame, _find(moves, "adjust_life", host=h.id, delta=1)))
 
@@ -684,35 +778,38 @@ def _host_tail(frame, h: R.Host, moves: list[Move]) -> ft.Control:
     rows: list[ft.Control] = []
     if h.totems:
         rows.append(tagged(f"klaw-totems-{h.id}", text(
-            f"Totems ({len(h.totems)}): " + ", ".join(t.name for t in h.totems), ft.TextThemeStyle.TITLE_SMALL)))
+            _("Totems ({n}): {names}", n=len(h.totems), names=", ".join(t.name for t in h.totems)),
+            ft.TextThemeStyle.TITLE_SMALL)))
         for i, t in enumerate(h.totems):
             line: list[ft.Control] = [text(_totem_text(t), expand=True)]
             remove = _find(moves, "remove_totem", host=h.id, totem=i)
             if _open(remove):
-                line.append(icon_button(ft.Icons.CLOSE, remove.label, guard(lambda e, m=remove: frame.dispatch(m.action))))
+                line.append(icon_button(ft.Icons.CLOSE, render(remove.label),
+                                        guard(lambda e, m=remove: frame.dispatch(m.action))))
             rows.append(ft.Row(line, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     if h.items:
         rows.append(tagged(f"klaw-items-{h.id}", ft.Column(
-            [text(f"Items ({len(h.items)} of {R.MAX_ITEMS})", ft.TextThemeStyle.TITLE_SMALL),
+            [text(_("Items ({n} of {most})", n=len(h.items), most=R.MAX_ITEMS), ft.TextThemeStyle.TITLE_SMALL),
              *[text(_item_text(it)) for it in h.items]], spacing=4)))
     if h.check_bonus or h.free_totems:
-        rows.append(text(f"Talents: singularity check {h.check_bonus:+d}, {h.free_totems} totems without a check",
-                         ft.TextThemeStyle.BODY_SMALL))
+        rows.append(text(_("Talents: singularity check {bonus}, {free} totems without a check", bonus=f"{h.check_bonus:+d}",
+                           free=h.free_totems), ft.TextThemeStyle.BODY_SMALL))
     acts: list[ft.Control] = []
 
     def small(words, icon, move, fn):
-        return wide_button(words, guard(fn), icon=icon, filled=False, disabled=not _open(move), tooltip=move.why_not)
+        return wide_button(words, guard(fn), icon=icon, filled=False, disabled=not _open(move),
+                           tooltip=None if move.why_not is None else render(move.why_not))
 
     totem, item = _find(moves, "attach_totem", host=h.id), _find(moves, "add_item", host=h.id)
     instant, edit = _find(moves, "instant", target=h.id), _find(moves, "edit_host", host=h.id)
     if totem is not None:
-        acts.append(small("Totem", ft.Icons.PETS, totem, lambda e: totem_dialog(frame, h.id)))
+        acts.append(small(_("Totem"), ft.Icons.PETS, totem, lambda e: totem_dialog(frame, h.id)))
     if item is not None:
-        acts.append(small("Item", ft.Icons.SHIELD_MOON, item, lambda e: item_dialog(frame, h.id)))
+        acts.append(small(_("Item"), ft.Icons.SHIELD_MOON, item, lambda e: item_dialog(frame, h.id)))
     if _open(instant):
-        acts.append(small("Instant", ft.Icons.BOLT, instant, lambda e: instant_dialog(frame, h.id)))
+        acts.append(small(_("Instant"), ft.Icons.BOLT, instant, lambda e: instant_dialog(frame, h.id)))
     if edit is not None:
-        acts.append(small("Edit", ft.Icons.EDIT, edit, lambda e: edit_dialog(frame, h.id)))
+        acts.append(small(_("Edit"), ft.Icons.EDIT, edit, lambda e: edit_dialog(frame, h.id)))
     rows.append(ft.Row(acts, wrap=True, spacing=8, run_spacing=8))
     return ft.Column(rows, spacing=8)
 
@@ -725,28 +822,32 @@ def deploy_dialog(frame) -> None:
     specs = _specs(R.HostCard)
     name = _name_field(specs["name"])
     card = _card_fields(specs)
-    support_row, support = switch_row(_specs(R.Deploy)["support"].label, False)
+    support_row, support = switch_row(_label(_specs(R.Deploy)["support"]), False)
 
     def apply():
         frame.dispatch(R.build(R.Deploy, card=_read_card(name, card, specs), support=bool(support.value)))
 
-    _dialog(frame, f"{s.players[R.current_player(s)].name} deploys a host", [
-        text("Copy the host card's numbers. It is Protected for one full round (it can't be attacked)."),
-        name, ft.Row([card["attack"], card["defense"]], spacing=8), card["life"],
-        ft.Row([card["check_bonus"], card["free_totems"]], spacing=8), support_row,
-    ], [("Deploy", apply, ft.Icons.PERSON_ADD)])
+    _dialog(frame, _("{player} deploys a host", player=s.players[R.current_player(s)].name), [
+        text(_("Copy the host card's numbers. It is Protected for one full round (it can't be attacked).")),
+        name, _side_by_side(frame, [card["attack"], card["defense"]]), card["life"],
+        _side_by_side(frame, [card["check_bonus"], card["free_totems"]]), support_row,
+    ], [(_("Deploy"), apply, ft.Icons.PERSON_ADD)])
 
 
 def _check_text(s: R.State, h: R.Host) -> str:
     """The singularity check attaching one more totem makes, as the rules declare it (with its odds)."""
-    count = len(h.totems) + 1
-    carries = f"{h.name} will carry {count} totem{'s' if count != 1 else ''}"
-    chance = R.singularity_chance(s, h, count)
+    totems = len(h.totems) + 1
+    chance = R.singularity_chance(s, h, totems)
     if chance is None:
-        return f"{carries}: no singularity check (talent: up to {h.free_totems} without one)."
-    odds = "; ".join(f"{o.label} {o.percent}" for o in chance.outcomes)
-    return (f"{carries}. Singularity check: {chance.who} rolls {chance.count} {chance.die.label} for {chance.why}: "
-            f"{odds}. On a fail EVERY totem leaves EVERY host on the table.")
+        return ngettext("{host} will carry {n} totem: no singularity check (talent: up to {free} without one).",
+                        "{host} will carry {n} totems: no singularity check (talent: up to {free} without one).", totems,
+                        host=h.name, free=h.free_totems)
+    odds = "; ".join(f"{render(o.label)} {fmt_percent(o.probability)}" for o in chance.outcomes)
+    return ngettext("{host} will carry {n} totem. Singularity check: {who} rolls {dice} {die} for {why}: {odds}. On a "
+                    "fail EVERY totem leaves EVERY host on the table.",
+                    "{host} will carry {n} totems. Singularity check: {who} rolls {dice} {die} for {why}: {odds}. On a "
+                    "fail EVERY totem leaves EVERY host on the table.", totems, host=h.name, who=chance.who,
+                    dice=chance.count, die=chance.die.label, why=chance.why, odds=odds)
 
 
 def totem_dialog(frame, host_id: int) -> None:
@@ -755,9 +856,9 @@ def totem_dialog(frame, host_id: int) -> None:
     specs = _specs(R.Totem)
     name = _name_field(specs["name"])
     mods = {k: _num_field(specs[k], 0) for k in ("attack", "defense", "life")}
-    pair = ft.TextField(label=specs["pair"].label)
-    dormant_row, dormant = switch_row(specs["dormant"].label, False)
-    hand_row, from_hand = switch_row(_specs(R.AttachTotem)["from_hand"].label, True)
+    pair = ft.TextField(label=_label(specs["pair"]))
+    dormant_row, dormant = switch_row(_label(specs["dormant"]), False)
+    hand_row, from_hand = switch_row(_label(_specs(R.AttachTotem)["from_hand"]), True)
     held = ", ".join(t.name for t in h.totems)
 
     def apply():
@@ -765,12 +866,12 @@ def totem_dialog(frame, host_id: int) -> None:
                  "pair": (pair.value or "").strip() or None, "dormant": bool(dormant.value)}
         frame.dispatch(R.build(R.AttachTotem, host=h.id, totem=totem, from_hand=bool(from_hand.value)), pulse=True)
 
-    _dialog(frame, f"Attach a totem to {h.name}", [
+    _dialog(frame, _("Attach a totem to {host}", host=h.name), [
         tagged("klaw-check", text(_check_text(s, h), bold=True)),
-        text(f"Already carries: {held}. A host can't carry both cards of one binomial totem." if held else
-             "A host can't carry both cards of one binomial totem.", ft.TextThemeStyle.BODY_SMALL),
-        name, ft.Row(list(mods.values()), spacing=8), pair, dormant_row, hand_row,
-    ], [("Attach", apply, ft.Icons.PETS)])
+        text(_("Already carries: {totems}. A host can't carry both cards of one binomial totem.", totems=held) if held else
+             _("A host can't carry both cards of one binomial totem."), ft.TextThemeStyle.BODY_SMALL),
+        name, _side_by_side(frame, list(mods.values())), pair, dormant_row, hand_row,
+    ], [(_("Attach"), apply, ft.Icons.PETS)])
 
 
 def item_dialog(frame, host_id: int) -> None:
@@ -780,7 +881,7 @@ def item_dialog(frame, host_id: int) -> None:
     name = _name_field(specs["name"])
     nums = {k: _num_field(specs[k], 0) for k in ("attack_plus", "attack_dice", "defense_plus", "defense_dice", "life",
                                                    "check_bonus")}
-    vessel_row, vessel = switch_row(specs["vessel"].label, False)
+    vessel_row, vessel = switch_row(_label(specs["vessel"]), False)
 
     def make(replace: Optional[int]) -> Callable[[], None]:
         def apply():
@@ -790,15 +891,17 @@ def item_dialog(frame, host_id: int) -> None:
         return apply
 
     if len(h.items) >= R.MAX_ITEMS:
-        note = text(f"{h.name} already carries {R.MAX_ITEMS} items, the most a host can: choose the one this replaces "
-                    "(it goes to the discard pile).", bold=True)
-        actions = [(f"Replace {it.name}", make(i), None) for i, it in enumerate(h.items)]
+        note = text(_("{host} already carries {most} items, the most a host can: choose the one this replaces (it goes "
+                      "to the discard pile).", host=h.name, most=R.MAX_ITEMS), bold=True)
+        actions = [(_("Replace {item}", item=it.name), make(i), None) for i, it in enumerate(h.items)]
     else:
-        note = text(f"Items: {len(h.items)} of {R.MAX_ITEMS}. “+3 to two dice”: Attack + 3 on attack dice 2.")
-        actions = [("Add item", make(None), ft.Icons.ADD)]
-    _dialog(frame, f"Item for {h.name}", [note, name, ft.Row([nums["attack_plus"], nums["attack_dice"]], spacing=8),
-                                          ft.Row([nums["defense_plus"], nums["defense_dice"]], spacing=8),
-                                          ft.Row([nums["life"], nums["check_bonus"]], spacing=8), vessel_row], actions)
+        note = text(_("Items: {n} of {most}. “+3 to two dice”: Attack + 3 on attack dice 2.", n=len(h.items),
+                      most=R.MAX_ITEMS))
+        actions = [(_("Add item"), make(None), ft.Icons.ADD)]
+    _dialog(frame, _("Item for {host}", host=h.name), [
+        note, name, _side_by_side(frame, [nums["attack_plus"], nums["attack_dice"]]),
+        _side_by_side(frame, [nums["defense_plus"], nums["defense_dice"]]),
+        _side_by_side(frame, [nums["life"], nums["check_bonus"]]), vessel_row], actions)
 
 
 def instant_dialog(frame, host_id: int) -> None:
@@ -807,17 +910,20 @@ def instant_dialog(frame, host_id: int) -> None:
     specs = _specs(R.Instant)
     damage, heal = _num_field(specs["damage"], 0), _num_field(specs["heal"], 0)
     # Radios, not a drop-down: one tap each, all choices visible at arm's length.
-    cond = ft.RadioGroup(value="none", content=ft.Row([
-        ft.Container(ft.Radio(value=c, label=c.capitalize() if c != "none" else "No condition"), height=TAP)
-        for c in ("none", *R.CONDITIONS, "protected")], wrap=True, spacing=4, run_spacing=0))
+    cond = ft.RadioGroup(value=NONE, content=ft.Row([
+        ft.Container(ft.Radio(value=c, label=render(R.CONDITION_NAMES[c]) if c != "none" else _("No condition")), height=TAP)
+        for c in INSTANT_CONDITIONS], wrap=True, spacing=4, run_spacing=0))
     duration = _num_field(specs["duration"], "")
-    cure = ft.Dropdown(label="Cure a condition", value="none", options=[
-        ft.DropdownOption(key="none", text="None"), *[ft.DropdownOption(key=c.kind, text=c.kind.capitalize()) for c in h.conditions]])
-    item = ft.Dropdown(label="Remove an item (to the discard pile)", value="none", options=[
-        ft.DropdownOption(key="none", text="None"), *[ft.DropdownOption(key=str(i), text=it.name) for i, it in enumerate(h.items)]])
-    totem = ft.Dropdown(label="Make a totem dormant / wake it", value="none", options=[
-        ft.DropdownOption(key="none", text="None"), *[ft.DropdownOption(key=str(i), text=f"{t.name} ({'wake' if t.dormant else 'make dormant'})")
-                                                      for i, t in enumerate(h.totems)]])
+    cure = ft.Dropdown(label=_("Cure a condition"), value=NONE, options=[
+        ft.DropdownOption(key="none", text=_("None")),
+        *[ft.DropdownOption(key=c.kind, text=render(R.CONDITION_NAMES[c.kind])) for c in h.conditions]])
+    item = ft.Dropdown(label=_("Remove an item (to the discard pile)"), value=NONE, options=[
+        ft.DropdownOption(key="none", text=_("None")),
+        *[ft.DropdownOption(key=str(i), text=it.name) for i, it in enumerate(h.items)]])
+    totem = ft.Dropdown(label=_("Make a totem dormant / wake it"), value=NONE, options=[
+        ft.DropdownOption(key="none", text=_("None")),
+        *[ft.DropdownOption(key=str(i), text=_("{totem} (wake)", totem=t.name) if t.dormant else
+                            _("{totem} (make dormant)", totem=t.name)) for i, t in enumerate(h.totems)]])
 
     def apply():
         ti = None if totem.value in (None, "none") else int(totem.value)
@@ -829,12 +935,12 @@ def instant_dialog(frame, host_id: int) -> None:
             remove_item=None if item.value in (None, "none") else int(item.value),
             totem=ti, totem_dormant=None if ti is None else not h.totems[ti].dormant))
 
-    _dialog(frame, f"Instant action on {h.name}", [
-        text(f"{_host_line(s, h)}. Poisoned: −{R.POISON_DAMAGE} a turn until cured. Burning: −{R.BURNING_DAMAGE} a turn "
-             f"for {R.BURNING_TICKS} turns."),
-        ft.Row([damage, heal], spacing=8), text("Give a condition", ft.TextThemeStyle.TITLE_SMALL), cond, duration,
+    _dialog(frame, _("Instant action on {host}", host=h.name), [
+        text(_("{host}. Poisoned: −{poison} a turn until cured. Burning: −{burning} a turn for {turns} turns.",
+               host=_host_line(s, h), poison=R.POISON_DAMAGE, burning=R.BURNING_DAMAGE, turns=R.BURNING_TICKS)),
+        _side_by_side(frame, [damage, heal]), text(_("Give a condition"), ft.TextThemeStyle.TITLE_SMALL), cond, duration,
         *([cure] if h.conditions else []), *([item] if h.items else []), *([totem] if h.totems else []),
-    ], [("Apply", apply, ft.Icons.BOLT)])
+    ], [(_("Apply"), apply, ft.Icons.BOLT)])
 
 
 def edit_dialog(frame, host_id: int) -> None:
@@ -850,11 +956,11 @@ def edit_dialog(frame, host_id: int) -> None:
             changes["name"] = name.value or ""
         frame.dispatch(R.build(R.EditHost, host=h.id, **changes))
 
-    _dialog(frame, f"Correct {h.name}", [
-        text("Fix a host card's printed numbers or talents. Current life changes with − / + on the card."),
-        name, ft.Row([nums["attack"], nums["defense"]], spacing=8), nums["base_life"],
-        ft.Row([nums["check_bonus"], nums["free_totems"]], spacing=8),
-    ], [("Save", apply, ft.Icons.SAVE)])
+    _dialog(frame, _("Correct {host}", host=h.name), [
+        text(_("Fix a host card's printed numbers or talents. Current life changes with − / + on the card.")),
+        name, _side_by_side(frame, [nums["attack"], nums["defense"]]), nums["base_life"],
+        _side_by_side(frame, [nums["check_bonus"], nums["free_totems"]]),
+    ], [(_("Save"), apply, ft.Icons.SAVE)])
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -866,35 +972,51 @@ class SetupForm:
     def __init__(self, app):
         self.app = app
         specs = _specs(R.Settings)
-        self.names: list[ft.TextField] = [self._name_field(i, f"Player {i + 1}") for i in range(R.MIN_PLAYERS)]
+        self.names: list[ft.TextField] = [self._name_field(i, _("Player {n}", n=i + 1)) for i in range(R.MIN_PLAYERS)]
         self.rows = ft.Column(spacing=8)
-        self.guide = tagged("klaw-deck-guide", ft.Text(R.deck_guide(R.MIN_PLAYERS), theme_style=ft.TextThemeStyle.BODY_MEDIUM,
-                                                       weight=ft.FontWeight.BOLD))
-        self.add = wide_button("Add a player", self._add, icon=ft.Icons.PERSON_ADD, filled=False)
-        self.goal_on = ft.Switch(label="Also win by owning a number of totems", value=False, on_change=self._goal)
-        self.goal = ft.TextField(label="Totem goal", value="6", helper=f"{specs['totem_goal'].hint} totems owned (on hosts and in hand)",
-                                 keyboard_type=ft.KeyboardType.NUMBER, visible=False)
-        self.tick = ft.RadioGroup(value="owner_turn", content=ft.Column([
-            ft.Container(ft.Radio(value="owner_turn", label="Poison/burning tick on the owner's turn (book)"), height=TAP),
-            ft.Container(ft.Radio(value="every_turn", label="… on every player's turn"), height=TAP),
+        self.guide = tagged("klaw-deck-guide", ft.Text(render(R.deck_guide(R.MIN_PLAYERS)),
+                                                       theme_style=ft.TextThemeStyle.BODY_MEDIUM, weight=ft.FontWeight.BOLD))
+        self.add = wide_button(_("Add a player"), self._add, icon=ft.Icons.PERSON_ADD, filled=False)
+        # switch_row, radio_row: their words wrap (a Switch's or a Radio's own label is cut off at the
+        # largest text size, in German first); a field's long words stand above it, its label short.
+        self.goal_row, self.goal_on = switch_row(_("Also win by owning a number of totems"), False, self._goal)
+        self.goal = ft.TextField(label=_("Totem goal"), value="6",
+                                 helper=_("{range} totems owned (on hosts and in hand)", range=specs["totem_goal"].hint),
+                                 helper_max_lines=3, keyboard_type=ft.KeyboardType.NUMBER, visible=False)
+        self.tick = ft.RadioGroup(value=OWNER_TURN, content=ft.Column([
+            radio_row(OWNER_TURN, _("Poison/burning tick on the owner's turn (book)"), self._tick),
+            radio_row(EVERY_TURN, _("… on every player's turn"), self._tick),
         ], spacing=0))
-        self.shackled = ft.TextField(label="Attack dice of a shackled host striking back",
+        self.shackled_words = ft.Text(_("Attack dice of a shackled host striking back"),
+                                      theme_style=ft.TextThemeStyle.BODY_LARGE)
+        self.shackled = ft.TextField(label=_("Shackled attack dice"), helper_max_lines=3,
                                      value=str(R.Settings().shackled_max_dice),
                                      helper=specs["shackled_max_dice"].hint, keyboard_type=ft.KeyboardType.NUMBER)
         self._draw_rows()
 
+    def _roomy(self, label: str) -> bool:
+        """Whether a name field's label fits beside its remove button on a 360 px phone."""
+        sizes = getattr(self.app, "sizes", None)
+        return sizes is None or sizes.fits(label, FORM_WIDTH - 100, "body_medium")
+
     def _name_field(self, i: int, value: str = "") -> ft.TextField:
-        return ft.TextField(label=f"Player {i + 1} name", value=value, max_length=30, expand=True)
+        return ft.TextField(label=_("Player {n} name", n=i + 1), value=value, max_length=30, expand=True)
 
     def _draw_rows(self) -> None:
         rows = []
         for i, f in enumerate(self.names):
-            f.label = f"Player {i + 1} name"
-            remove = icon_button(ft.Icons.DELETE_OUTLINE, f"Remove player {i + 1}", lambda e, i=i: self._remove(i),
+            f.label = _("Player {n} name", n=i + 1)
+            remove = icon_button(ft.Icons.DELETE_OUTLINE, _("Remove player {n}", n=i + 1), lambda e, i=i: self._remove(i),
                                  disabled=len(self.names) <= R.MIN_PLAYERS)
-            rows.append(ft.Row([f, remove], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+            if self._roomy(f.label):
+                f.expand = True
+                rows.append(ft.Row([f, remove], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+            else:  # the name's label takes the whole width, or it breaks and runs over the name
+                f.expand = False
+                rows.append(ft.Column([f, ft.Row([remove], alignment=ft.MainAxisAlignment.END)], spacing=0,
+                                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
         self.rows.controls = rows
-        self.guide.content.value = R.deck_guide(len(self.names))
+        self.guide.content.value = render(R.deck_guide(len(self.names)))
         self.add.disabled = len(self.names) >= R.MAX_PLAYERS
 
     def _refresh(self) -> None:
@@ -904,7 +1026,7 @@ class SetupForm:
 
     def _add(self, e) -> None:
         if len(self.names) < R.MAX_PLAYERS:
-            self.names.append(self._name_field(len(self.names), f"Player {len(self.names) + 1}"))
+            self.names.append(self._name_field(len(self.names), _("Player {n}", n=len(self.names) + 1)))
             self._refresh()
 
     def _remove(self, i: int) -> None:
@@ -912,27 +1034,33 @@ class SetupForm:
             self.names.pop(i)
             self._refresh()
 
+    def _tick(self, value: str) -> None:
+        """A tap on a tick choice's words picks it, as a tap on its radio does."""
+        if value != self.tick.value:
+            self.tick.value = value
+            self.tick.update()
+
     def _goal(self, e) -> None:
         self.goal.visible = bool(self.goal_on.value)
         self.goal.update()
 
     def controls(self) -> list[ft.Control]:
         return [
-            ft.Text("Players, in turn order", theme_style=ft.TextThemeStyle.TITLE_SMALL),
+            ft.Text(_("Players, in turn order"), theme_style=ft.TextThemeStyle.TITLE_SMALL),
             self.rows, self.add, self.guide,
-            ft.Text(f"Each player starts with {R.STARTING_HOSTS} hosts and {R.STARTING_ENCOUNTER_CARDS} encounter cards "
-                    f"in hand ({R.STARTING_HAND}).",
+            ft.Text(_("Each player starts with {hosts} hosts and {cards} encounter cards in hand ({total}).",
+                      hosts=R.STARTING_HOSTS, cards=R.STARTING_ENCOUNTER_CARDS, total=R.STARTING_HAND),
                     theme_style=ft.TextThemeStyle.BODY_SMALL),
-            self.goal_on, self.goal, self.tick, self.shackled,
+            self.goal_row, self.goal, self.tick, self.shackled_words, self.shackled,
         ]
 
     def collect(self) -> dict:
         goal = None
         if self.goal_on.value:
-            goal = whole_number(self.goal, "Totem goal")
+            goal = whole_number(self.goal, _("Totem goal"))
         return {
             "players": [f.value or "" for f in self.names],
             "totem_goal": goal,
             "condition_tick": self.tick.value or "owner_turn",
-            "shackled_max_dice": whole_number(self.shackled, "Shackled attack dice", R.Settings().shackled_max_dice),
+            "shackled_max_dice": whole_number(self.shackled, _("Shackled attack dice"), R.Settings().shackled_max_dice),
         }

@@ -10,16 +10,23 @@ writes it into the action's `Journal`, which puts it in the data of the next eve
 logs (`"lines": [{turn, phase, account, amount, reason, balance}, …]`). The ledger is then the
 campaign's opening lines (`rules.opening_lines`) followed by `lines_in(the logged events)`, in
 order (`rules.ledger` does both), so each balance always equals the sum of its lines.
+
+A line's reason is words for people: a `Msg` (kept in the log as its JSON, said in each phone's
+language on the ledger screen), or a plain sentence in a line logged before the app spoke languages.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Literal, Mapping, Protocol
 
-from companion.games.base import Event, Model, RuleError
+from companion.games.base import Event, Model, RuleError, Words
+from companion.i18n import N_, Msg, Text
 
 Account = Literal["loan", "cash", "interest", "reputation"]
 ACCOUNTS: tuple[Account, ...] = ("loan", "cash", "interest", "reputation")
+ACCOUNT_NAMES = (N_("loan"), N_("cash"), N_("interest"), N_("reputation"))  # as a line or a form names one
+ACCOUNT_TITLES: dict[str, Msg] = {"loan": Msg("Loan"), "cash": Msg("Cash"), "interest": Msg("Interest"),
+                                  "reputation": Msg("Reputation")}
 # The book's three Nuyen piles may never go below zero; reputation may (RULES.md §2, 3e).
 NEVER_NEGATIVE = ("loan", "cash", "interest")
 LINES = "lines"  # the key of an event's data that carries the ledger lines the action posted
@@ -30,7 +37,7 @@ class Line(Model):
     phase: str
     account: Account
     amount: int
-    reason: str
+    reason: Words
     balance: int
 
 
@@ -62,7 +69,7 @@ class Journal(list):
     def events(self) -> list[Event]:
         """The events, every posted line on one of them (lines after the last event go on it)."""
         if self.unlogged:
-            assert self, "an action posted ledger lines but logged no event to carry them"
+            assert self  # an action posted ledger lines but logged no event to carry them
             self[-1] = _with_lines(self[-1], self.unlogged)
             self.unlogged = []
         return list(self)
@@ -73,7 +80,7 @@ def _with_lines(e: Event, lines: list[Line]) -> Event:
     return e.model_copy(update={"data": {**e.data, LINES: carried}})
 
 
-def post(books: Books, journal: Journal, account: Account, amount: int, reason: str) -> None:
+def post(books: Books, journal: Journal, account: Account, amount: int, reason: Text) -> None:
     """Change one balance by `amount` and write its ledger line into `journal`. A zero change writes
     nothing."""
     if amount == 0:
@@ -81,7 +88,8 @@ def post(books: Books, journal: Journal, account: Account, amount: int, reason: 
     before = getattr(books, account)
     after = before + amount
     if account in NEVER_NEGATIVE and after < 0:
-        raise RuleError(f"Not enough {account}: {before} Nuyen, {reason.lower()} needs {-amount}.")
+        raise RuleError(Msg("Not enough {account}: {before} Nuyen; “{reason}” needs {needed}.",
+                            account=Msg.from_json({"msgid": account}), before=before, reason=reason, needed=-amount))
     setattr(books, account, after)
     journal.unlogged.append(
         Line(turn=books.turn, phase=books.phase, account=account, amount=amount, reason=reason, balance=after)

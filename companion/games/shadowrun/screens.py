@@ -3,7 +3,8 @@ interest and reputation as a line (turn, phase, amount, reason, balance after), 
 and a chart of total debt and reputation at the end of each turn, drawn with flet.canvas.
 
 The lines are not in the state (it keeps only the balances): they are read from the campaign's log,
-the events of the actions in effect (`campaign_ledger`)."""
+the events of the actions in effect (`campaign_ledger`). Every word in the phone's language: the
+lines' reasons are the rules' messages (an old save's plain sentences shown as they are)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import flet as ft
 import flet.canvas as cv
 
 from companion.games.shadowrun import rules as R
-from companion.games.shadowrun.ledger import ACCOUNTS, Line, balances_by_turn, lines_for, reconciles, totals
+from companion.games.shadowrun.ledger import ACCOUNT_TITLES, ACCOUNTS, Line, balances_by_turn, lines_for, reconciles, totals
+from companion.i18n import _, fmt_number, render
 from companion.log import Loaded, NotFound, replay
 from companion.ui.style import GAP
 from companion.ui.widgets import section, tagged, wide_button
@@ -23,10 +25,15 @@ REP_COLOR = ft.Colors.INDIGO_600
 CHART_HEIGHT = 220
 
 
+def signed(amount: int) -> str:
+    """A change with its sign, in the phone's numbers: +3, -2."""
+    return ("+" if amount > 0 else "") + fmt_number(amount)
+
+
 def chart_shapes(rows: list[dict], width: float, height: float = CHART_HEIGHT) -> list[cv.Shape]:
     """Debt and reputation per turn as two polylines, with a zero line and the axis values."""
     if not rows:
-        return [cv.Text(width / 2, height / 2, "No turns yet", alignment=ft.Alignment.CENTER)]
+        return [cv.Text(width / 2, height / 2, _("No turns yet"), alignment=ft.Alignment.CENTER)]
     left, right, top, bottom = 34, 12, 12, 26
     w, h = max(40.0, width - left - right), height - top - bottom
     values = [r["debt"] for r in rows] + [r["reputation"] for r in rows]
@@ -45,14 +52,15 @@ def chart_shapes(rows: list[dict], width: float, height: float = CHART_HEIGHT) -
     shapes: list[cv.Shape] = [
         cv.Line(left, top, left, top + h, paint=axis),
         cv.Line(left, y(0), left + w, y(0), paint=axis),
-        cv.Text(left - 6, y(high), str(high), style=small, alignment=ft.Alignment.CENTER_RIGHT),
+        cv.Text(left - 6, y(high), fmt_number(high), style=small, alignment=ft.Alignment.CENTER_RIGHT),
         cv.Text(left - 6, y(0), "0", style=small, alignment=ft.Alignment.CENTER_RIGHT),
     ]
     if low < 0:
-        shapes.append(cv.Text(left - 6, y(low), str(low), style=small, alignment=ft.Alignment.CENTER_RIGHT))
+        shapes.append(cv.Text(left - 6, y(low), fmt_number(low), style=small, alignment=ft.Alignment.CENTER_RIGHT))
     step = max(1, len(rows) // 8)
     for r in rows[::step]:
-        label = "setup" if r["turn"] == 0 else f"T{r['turn']}"
+        # Under the chart, short: "setup", then T1, T2… (the turn, abbreviated in each language).
+        label = _("setup") if r["turn"] == 0 else _("T{turn}", turn=r["turn"])
         shapes.append(cv.Text(x(r["turn"]), top + h + 4, label, style=small, alignment=ft.Alignment.TOP_CENTER))
     for key, color in (("debt", DEBT_COLOR), ("reputation", REP_COLOR)):
         paint = ft.Paint(color=color, stroke_width=3, style=ft.PaintingStyle.STROKE)
@@ -100,7 +108,10 @@ class LedgerScreen:
         self.rows: list[dict] = []
         self.replayed: dict[int, list] = {}  # an old save's actions, replayed for their lines (campaign_ledger)
         self.body = ft.Column(spacing=GAP)
-        self.title = ft.Text("Ledger", theme_style=ft.TextThemeStyle.TITLE_LARGE)
+        # Two lines at most: "Kassenbuch · <the campaign's name>" outgrew one at a large text size.
+        self.title = ft.Text(_("Ledger"), theme_style=ft.TextThemeStyle.TITLE_LARGE, max_lines=2,
+                             overflow=ft.TextOverflow.ELLIPSIS)
+        self.appbar = ft.AppBar(title=self.title)
         self.canvas = cv.Canvas(shapes=[], expand=True, on_resize=self._resized)
         self._unsubscribe = None
 
@@ -108,7 +119,7 @@ class LedgerScreen:
         self._draw()
         return ft.View(
             route=f"/c/{self.campaign_id}/ledger",
-            appbar=ft.AppBar(title=self.title),
+            appbar=self.appbar,
             controls=[self.body],
             scroll=ft.ScrollMode.AUTO,
             padding=12,
@@ -137,15 +148,20 @@ class LedgerScreen:
         self.refresh()
 
     def _draw(self) -> None:
-        back = wide_button("Back to the table", lambda e: self.app.go(f"/c/{self.campaign_id}"),
+        back = wide_button(_("Back to the table"), lambda e: self.app.go(f"/c/{self.campaign_id}"),
                            icon=ft.Icons.ARROW_BACK, filled=False)
         try:
             loaded = self.app.store.load(self.campaign_id)
         except NotFound:
-            self.body.controls = [ft.Text("Campaign not found."), back]
+            self.body.controls = [ft.Text(_("Campaign not found.")), back]
             return
         state: R.State = loaded.game_state
-        self.title.value = f"Ledger · {loaded.campaign.name}"
+        self.title.value = _("Ledger · {name}", name=loaded.campaign.name)
+        sizes = getattr(self.app, "sizes", None)
+        if sizes is not None:  # room for the title's second line where one won't hold it
+            room = (getattr(self.app.page, "width", None) or 412) - 72
+            self.appbar.toolbar_height = max(56, round(2 * 30 * sizes.scale) + 16) \
+                if not sizes.fits(self.title.value, room, "title_large") else None
         lines = campaign_ledger(self.app.store, loaded, self.replayed)
         self.rows = balances_by_turn(lines)
         self.canvas.shapes = chart_shapes(self.rows, self.width)
@@ -155,44 +171,47 @@ class LedgerScreen:
         legend = ft.Column([
             ft.Row([ft.Container(width=18, height=6, bgcolor=colour, border_radius=3), ft.Text(words, expand=True)],
                    spacing=6)
-            for colour, words in ((DEBT_COLOR, "Total debt (loan + interest)"), (REP_COLOR, "Reputation"))
+            for colour, words in ((DEBT_COLOR, _("Total debt (loan + interest)")), (REP_COLOR, _("Reputation")))
         ], spacing=4)
         chips = []
         for account in (None, *ACCOUNTS):
-            name = "All" if account is None else account.capitalize()
+            name = _("All") if account is None else render(ACCOUNT_TITLES[account])
             chips.append(wide_button(name, lambda e, a=account: self._pick(a), filled=account == self.account))
         shown = lines if self.account is None else lines_for(lines, self.account)
         self.body.controls = [
             back,
-            section("Debt and reputation by turn",
+            section(_("Debt and reputation by turn"),
                     ft.Container(self.canvas, height=CHART_HEIGHT),
                     legend,
-                    ft.Text(f"Now: loan {state.loan} · cash {state.cash} · interest {state.interest} · "
-                            f"reputation {state.reputation}"
-                            + ("" if check else " · WARNING: balances differ from the lines"),
+                    ft.Text((_("Now: loan {loan} · cash {cash} · interest {interest} · reputation {reputation}",
+                               loan=state.loan, cash=state.cash, interest=state.interest, reputation=state.reputation)
+                             if check else
+                             _("Now: loan {loan} · cash {cash} · interest {interest} · reputation {reputation} · "
+                               "WARNING: balances differ from the lines", loan=state.loan, cash=state.cash,
+                               interest=state.interest, reputation=state.reputation)),
                             theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
-            section(f"Lines ({len(shown)} of {len(lines)})",
+            section(_("Lines ({shown} of {all})", shown=len(shown), all=len(lines)),
                     ft.Row(chips, wrap=True, spacing=8, run_spacing=8),
                     tagged("sr-ledger", self._table(shown))),
         ]
 
     def _table(self, lines) -> ft.Control:
         if not lines:
-            return ft.Text("No lines.", italic=True)
+            return ft.Text(_("No lines."), italic=True)
         items = []
         for line in reversed(lines):  # newest first
-            where = "Setup" if line.turn == 0 else f"Turn {line.turn}"
+            where = render(R.phase_title("setup")) if line.turn == 0 else _("Turn {turn}", turn=line.turn)
             color = ft.Colors.RED_700 if line.amount < 0 else ft.Colors.GREEN_800
             items.append(ft.Container(ft.Row([
                 ft.Column([
-                    ft.Text(line.reason, theme_style=ft.TextThemeStyle.BODY_LARGE),
-                    ft.Text(f"{where} · {R.phase_title(line.phase)} · {line.account}",
+                    ft.Text(render(line.reason), theme_style=ft.TextThemeStyle.BODY_LARGE),
+                    ft.Text(f"{where} · {render(R.phase_title(line.phase))} · {_(line.account)}",
                             theme_style=ft.TextThemeStyle.BODY_SMALL),
                 ], spacing=0, expand=True),
                 ft.Column([
-                    ft.Text(f"{line.amount:+d}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=color,
+                    ft.Text(signed(line.amount), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=color,
                             weight=ft.FontWeight.BOLD),
-                    ft.Text(f"→ {line.balance}", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+                    ft.Text(f"→ {fmt_number(line.balance)}", theme_style=ft.TextThemeStyle.BODY_MEDIUM),
                 ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.END),
             ], vertical_alignment=ft.CrossAxisAlignment.CENTER),
                 padding=ft.Padding.symmetric(vertical=6), border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT))))

@@ -7,7 +7,11 @@ a player types come from the game's moves (`GAME.legal_moves`, each template's `
 odds it shows come from the rolls' chance nodes (`GAME.chance_for`) and the rules' outcome helpers;
 the rule texts from `R.HOW`; what just happened from the typed events in the history. Every action
 is dispatched as it is: the rules declare its rolls, and at a table rolling physical dice the frame
-asks for each die as it comes."""
+asks for each die as it comes.
+
+Every word is said in the phone's language at draw time: the view's own through `_()`, the rules'
+(move labels, reasons, events, odds) as the messages they are (`render`); numbers and chances in the
+phone's locale."""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ from typing import Any, Callable, Optional
 
 import flet as ft
 
-from companion.games.base import Event, FieldSpec, Outcome, field_specs, require_range
+from companion.games.base import Event, FieldSpec, Outcome, field_specs
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
+from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
 from companion.ui.style import GAP
@@ -32,13 +37,13 @@ SCREENS = {"ledger": LedgerScreen}
 
 # The seven phases of the book's turn, for the stepper strip (Credstick's five steps are one).
 STRIP = [
-    ("objective", "1 Objective", ("objective",)),
-    ("refresh", "2 Refresh", ("refresh",)),
-    ("credstick", "3 Credstick", ("paid", "income", "payroll", "interest", "payment")),
-    ("legwork", "4 Legwork", ("legwork",)),
-    ("shadowrun", "5 Shadowrun", ("shadowrun",)),
-    ("victory", "6 Victory", ("victory",)),
-    ("end", "7 End", ("end",)),
+    ("objective", N_("1 Objective"), ("objective",)),
+    ("refresh", N_("2 Refresh"), ("refresh",)),
+    ("credstick", N_("3 Credstick"), ("paid", "income", "payroll", "interest", "payment")),
+    ("legwork", N_("4 Legwork"), ("legwork",)),
+    ("shadowrun", N_("5 Shadowrun"), ("shadowrun",)),
+    ("victory", N_("6 Victory"), ("victory",)),
+    ("end", N_("7 End"), ("end",)),
 ]
 NEGATIVE = ft.Colors.RED_700
 RECENT = 12  # history rows read for "Just now" and this turn's interest sums
@@ -74,6 +79,10 @@ def _w(width: int) -> int:
 
 
 def _num(label: str, value: int | str = "", *, width: Optional[int] = 110, helper: str = "") -> ft.TextField:
+    """A number field (its label and helper already in the phone's language), at least as wide as its
+    label needs on one line (German words are long: "Konstitution" for "Body")."""
+    if width:
+        width = max(width, 11 * len(label))
     field = _field(label, value=str(value), width=_w(width) if width else None, helper=helper or None,
                    keyboard_type=ft.KeyboardType.NUMBER)  # the theme's size: it grows with the phone's text size
     if width is None:  # (an explicit expand=False would still wrap it in Expanded: never inside a Wrap)
@@ -98,8 +107,39 @@ def _box(*controls: ft.Control, color=ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft
 
 
 def odds(outcomes: list[Outcome]) -> str:
-    """A roll's outcomes as the rules describe them, with their chances: "due on 1–4 (67%) · …"."""
-    return " · ".join(f"{o.label} ({o.percent})" for o in outcomes)
+    """A roll's outcomes as the rules describe them, with their chances, in the phone's language:
+    "due on 1–4 (67%) · …"."""
+    return " · ".join(f"{render(o.label)} ({fmt_percent(o.probability)})" for o in outcomes)
+
+
+def hint(spec: FieldSpec) -> str:
+    """A number field's range under it, in the phone's language ("0–6", "1 or more")."""
+    if spec.low is not None and spec.high is not None:
+        return f"{spec.low}–{spec.high}"
+    if spec.low is not None:
+        return _("{low} or more", low=spec.low)
+    if spec.high is not None:
+        return _("at most {high}", high=spec.high)
+    return ""
+
+
+def label(spec: FieldSpec) -> str:
+    """A field's name as the action model's description gives it, in the phone's language."""
+    return _(spec.label)
+
+
+def choice(value: str) -> str:
+    """A dropdown's choice (a card type, an item, an account), in the phone's language."""
+    return _(value)
+
+
+def _dropdown(spec: FieldSpec, first: str) -> ft.Dropdown:
+    """A choice among the field's choices, `first` picked to start with (if it is one of them); as wide
+    as its longest choice needs in the phone's language ("Ausrüstung" is longer than "gear")."""
+    said = {k: choice(k) for k in spec.choices}
+    width = max(150, 72 + 10 * max(len(words) for words in said.values()))
+    return ft.Dropdown(label=label(spec), value=first if first in spec.choices else spec.choices[0], width=_w(width),
+                       options=[ft.DropdownOption(key=k, text=words) for k, words in said.items()])
 
 
 class Ui:
@@ -124,9 +164,10 @@ class Ui:
         return bool(self.of(kind))
 
     def why(self, kind: str) -> Optional[str]:
+        """Why this kind may not be made now, in the phone's language (None: it may)."""
         if self.ok(kind):
             return None
-        return next(m.why_not for m in self.moves if m.kind == kind and m.why_not)  # every kind is listed
+        return render(next(m.why_not for m in self.moves if m.kind == kind and m.why_not))  # every kind is listed
 
     def spec(self, kind: str, name: str) -> FieldSpec:
         """A field of this kind's template (listed even while greyed), with what the state allows now."""
@@ -135,15 +176,15 @@ class Ui:
     def number(self, field: ft.TextField, kind: str, name: str, default: Optional[int] = None) -> int:
         """The whole number typed into `field`, refused outside the range its move offers."""
         spec = self.spec(kind, name)
-        value = whole_number(field, spec.label, default)
+        value = whole_number(field, label(spec), default)
         if spec.low is not None and spec.high is not None:
-            require_range(spec.label, value, spec.low, spec.high)
+            R.require_range(label(spec), value, spec.low, spec.high)
         return value
 
     def num(self, kind: str, name: str, value: int | str = "", *, width: Optional[int] = 110) -> ft.TextField:
         """A number field labelled as the move names it, with its range as the hint."""
         spec = self.spec(kind, name)
-        return _num(spec.label, value, width=width, helper=spec.hint)
+        return _num(label(spec), value, width=width, helper=hint(spec))
 
     def send(self, make: Callable[[], Any]) -> Callable:
         """A tap handler dispatching the action `make()` builds (reading the form at tap time). A roll
@@ -161,11 +202,11 @@ class Ui:
                 raise
         return self.guard(go)
 
-    def button(self, words: str, kind: str, on_click, *, icon=None, primary: bool = False,
+    def button(self, words: Any, kind: str, on_click, *, icon=None, primary: bool = False,
                expand: bool = False) -> ft.Control:
         """A big button, live only when the rules allow `kind` now (the reason shows as its tooltip)."""
         reason = self.why(kind)
-        return wide_button(words, on_click, icon=icon, tonal=not primary, expand=expand, disabled=reason is not None,
+        return wide_button(render(words), on_click, icon=icon, tonal=not primary, expand=expand, disabled=reason is not None,
                            tooltip=reason)
 
     def move_button(self, move, *, icon=None, primary: bool = False, expand: bool = False) -> ft.Control:
@@ -209,12 +250,12 @@ def panel(frame) -> ft.Control:
     return ft.Column(parts, spacing=GAP)
 
 
-def _tile(label: str, value: int | str, identifier: str, *, color=None) -> ft.Control:
+def _tile(words: str, value: int, identifier: str, *, color=None) -> ft.Control:
     # As wide as the words need at the phone's text size (two to a row on a small phone at the largest),
     # a label too long for one line wrapping onto a second rather than being cut off.
     return ft.Container(ft.Column([
-        ft.Text(label, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
-        tagged(identifier, ft.Text(str(value), size=round(26 * _SCALE), weight=ft.FontWeight.BOLD, color=color)),
+        ft.Text(words, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
+        tagged(identifier, ft.Text(render(value), size=round(26 * _SCALE), weight=ft.FontWeight.BOLD, color=color)),
     ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         width=max(104, round(88 * _SCALE)), padding=ft.Padding.symmetric(vertical=2, horizontal=4), border_radius=10,
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
@@ -223,41 +264,43 @@ def _tile(label: str, value: int | str, identifier: str, *, color=None) -> ft.Co
 def dashboard(ui: Ui) -> ft.Control:
     s = ui.s
     rep_color = NEGATIVE if s.reputation < 0 else None
-    where = "Setup" if s.phase == "setup" else f"Turn {s.turn}"
+    where = render(R.phase_title("setup")) if s.phase == "setup" else _("Turn {turn}", turn=s.turn)
     tiles = ft.Row([
-        _tile("Loan", s.loan, "sr-loan"),
-        _tile("Cash", s.cash, "sr-cash"),
-        _tile("Interest owed", s.interest, "sr-interest"),
-        _tile("Total debt", s.debt, "sr-debt"),
-        _tile("Reputation", s.reputation, "sr-rep", color=rep_color),
-        _tile("Target", s.settings.target_reputation, "sr-target"),
+        _tile(_("Loan"), s.loan, "sr-loan"),
+        _tile(_("Cash"), s.cash, "sr-cash"),
+        _tile(_("Interest owed"), s.interest, "sr-interest"),
+        _tile(_("Total debt"), s.debt, "sr-debt"),
+        _tile(_("Reputation"), s.reputation, "sr-rep", color=rep_color),
+        _tile(_("Target"), s.settings.target_reputation, "sr-target"),
     ], wrap=True, spacing=8, run_spacing=8, alignment=ft.MainAxisAlignment.CENTER)
-    head = ft.Row([
-        ft.Column([
-            tagged("sr-turn", ft.Text(where, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)),
-            # Once over, the frame's end card says the result (the phase would only repeat it); in setup
-            # the phase is "Setup", said just above.
-            *([] if s.phase in ("over", "setup") else [tagged("sr-phase", ft.Text(
-                R.phase_title(s.phase), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=ft.Colors.PRIMARY))]),
-        ], spacing=0, expand=True),
-        wide_button("Ledger", lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger"), icon=ft.Icons.RECEIPT_LONG,
-                    filled=False),
-    ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    titles = ft.Column([
+        tagged("sr-turn", ft.Text(where, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)),
+        # Once over, the frame's end card says the result (the phase would only repeat it); in setup
+        # the phase is "Setup", said just above.
+        *([] if s.phase in ("over", "setup") else [tagged("sr-phase", ft.Text(
+            render(R.phase_title(s.phase)), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, color=ft.Colors.PRIMARY))]),
+    ], spacing=0, expand=True)
+    ledger = wide_button(_("Ledger"), lambda e: ui.frame.app.go(f"/c/{ui.frame.campaign_id}/ledger"),
+                         icon=ft.Icons.RECEIPT_LONG, filled=False)
+    # At a large text size the button ("Kassenbuch") left the phase's words a sliver: they broke mid-word.
+    head: ft.Control = (ft.Column([ft.Row([titles]), ledger], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.START)
+                        if _SCALE >= LARGE_TEXT else
+                        ft.Row([titles, ledger], vertical_alignment=ft.CrossAxisAlignment.CENTER))
     rows: list[ft.Control] = [head, tiles]
     survival = R.survival_outcomes(s.reputation)
     if survival and s.phase != "over":
-        rows.append(text(f"Reputation is negative: interest is {R.interest_rate(s.reputation)}%, and the "
-                         f"Victory/Failure roll: {odds(survival)}.", color=NEGATIVE))
+        rows.append(text(_("Reputation is negative: interest is {rate}%, and the Victory/Failure roll: {odds}.",
+                           rate=R.interest_rate(s.reputation), odds=odds(survival)), color=NEGATIVE))
     return ft.Card(content=ft.Container(ft.Column(rows, spacing=10), padding=12), margin=ft.Margin.only(bottom=4))
 
 
 def _strip(ui: Ui) -> ft.Control:
     phase = ui.s.phase
     chips = []
-    for key, label, phases in STRIP:
+    for key, words, phases in STRIP:
         current = phase in phases
         chips.append(ft.Container(
-            ft.Text(label, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, weight=ft.FontWeight.BOLD if current else None,
+            ft.Text(_(words), theme_style=ft.TextThemeStyle.LABEL_MEDIUM, weight=ft.FontWeight.BOLD if current else None,
                     color=ft.Colors.ON_PRIMARY if current else None),
             bgcolor=ft.Colors.PRIMARY if current else ft.Colors.SURFACE_CONTAINER_HIGHEST,
             border_radius=16, padding=ft.Padding.symmetric(horizontal=10, vertical=6)))
@@ -273,7 +316,7 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
     passed = {e.data.get("phase") for e in events if e.kind == "step_passed"}
     shown = [e for e in events if not (e.kind == "phase" and e.data.get("phase") in passed)]
     return tagged("sr-last", _box(
-        text(f"Just now · {row.label}", bold=True),
+        text(_("Just now · {action}", action=row.label), bold=True),
         *[text(e.text, italic=e.kind == "step_passed") for e in shown], color=ft.Colors.SECONDARY_CONTAINER))
 
 
@@ -293,21 +336,20 @@ def stepper(ui: Ui) -> ft.Control:
     else:
         body += PHASES[s.phase](ui)
     body.append(advance_button(ui))
-    title = "Setup" if s.phase == "setup" else R.phase_title(s.phase)
-    return section(title, *body)
+    return section(render(R.phase_title(s.phase)), *body)
 
 
 def advance_button(ui: Ui) -> ft.Control:
     s = ui.s
     to = R.phase_title(R.advance_to(s))  # past the steps that will pass by themselves
-    label = f"Advance to {to}"
+    words = _("Advance to {phase}", phase=to)
     if s.phase == "setup":
-        label = f"Start turn 1: {to}"
+        words = _("Start turn 1: {phase}", phase=to)
     elif s.phase == "end":
-        label = f"Advance to turn {s.turn + 1}: {to}"
+        words = _("Advance to turn {turn}: {phase}", turn=s.turn + 1, phase=to)
     reason = ui.why("advance")
     # A phase's required step keeps the advance closed until it is done: once open, it is THE next action.
-    button = wide_button(label, ui.send(R.Advance), icon=ft.Icons.ARROW_FORWARD, filled=reason is None,
+    button = wide_button(words, ui.send(R.Advance), icon=ft.Icons.ARROW_FORWARD, filled=reason is None,
                          disabled=reason is not None)
     rows: list[ft.Control] = [ft.Divider(), button]
     if reason:
@@ -321,7 +363,7 @@ def advance_button(ui: Ui) -> ft.Control:
 def phase_setup(ui: Ui) -> list[ft.Control]:
     out = objectives_block(ui, with_form=True)
     if ui.s.settings.luck_of_the_draw:
-        out += luck_block(ui, "Draw your 7 cards")
+        out += luck_block(ui, _("Draw your {n} cards.", n=R.HAND_SIZE))
     return out
 
 
@@ -329,48 +371,51 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out = objectives_block(ui, with_form=True)
     extras = R.EXTRA_CHALLENGES[s.settings.difficulty]
-    out.append(text(f"1b · {R.HOW['refresh_challenges']} {s.settings.difficulty.capitalize()}: "
-                    f"{extras} extra challenge(s) this turn."))
+    out.append(text(_("1b · {how} {difficulty}: {extras} extra challenge(s) this turn.", how=R.HOW["refresh_challenges"],
+                      difficulty=R.DIFFICULTY_TITLES[s.settings.difficulty], extras=extras)))
     tie = R.GAME.chance_for(s, R.RefreshChallenges())
     if tie is not None:
-        out.append(text(f"A full tie to break: {tie.count} {tie.die.label} for {tie.why}: {odds(tie.outcomes)}."))
-    out.append(ui.button("Refresh the challenges (1b)", "refresh_challenges", ui.send(R.RefreshChallenges),
+        out.append(text(_("A full tie to break: {count} {die} for {why}: {odds}.", count=tie.count, die=tie.die.label,
+                          why=tie.why, odds=odds(tie.outcomes))))
+    out.append(ui.button(R.LABELS["refresh_challenges"], "refresh_challenges", ui.send(R.RefreshChallenges),
                          icon=ft.Icons.STYLE, primary=True))
     return out
 
 
 def luck_block(ui: Ui, what: str) -> list[ft.Control]:
     table = " · ".join(f"{i} {d}" for i, d in enumerate(ui.s.settings.deck_table, start=1))
-    return [text("Luck of the Draw", ft.TextThemeStyle.TITLE_SMALL, bold=True),
-            text(f"{what}. {R.HOW['roll_luck']} Decks: {table}."),
+    return [text(_("Luck of the Draw"), ft.TextThemeStyle.TITLE_SMALL, bold=True),
+            text(_("{what} {how} Decks: {decks}.", what=what, how=R.HOW["roll_luck"], decks=table)),
             ui.move_button(ui.first("roll_luck"), icon=ft.Icons.CASINO)]
 
 
 def phase_refresh(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out: list[ft.Control] = [
-        text(f"Nuyen taken instead of cards this phase: {s.nuyen_taken} of {R.HAND_SIZE}. {R.HOW['take_nuyen']}"),
+        text(_("Nuyen taken instead of cards this phase: {taken} of {hand}. {how}", taken=s.nuyen_taken,
+               hand=R.HAND_SIZE, how=R.HOW["take_nuyen"])),
         ui.move_button(ui.first("take_nuyen"), icon=ft.Icons.PAYMENTS),
     ]
     if s.settings.luck_of_the_draw:
-        out += luck_block(ui, "Draw up to 7")
+        out += luck_block(ui, _("Draw up to {n}.", n=R.HAND_SIZE))
     return out
 
 
 def phase_paid(ui: Ui) -> list[ft.Control]:
     gained = ui.s.rep_from_objectives_last_turn
     pay = R.johnson_pay(gained)
-    return [text(f"3a · {R.HOW['get_paid']} Reputation from objectives last turn: {gained} → +{pay}."),
-            ui.button(f"Collect Mr Johnson's payment (+{pay})", "get_paid", ui.send(R.GetPaid),
+    return [text(_("3a · {how} Reputation from objectives last turn: {gained} → +{pay}.", how=R.HOW["get_paid"],
+                   gained=gained, pay=pay)),
+            ui.button(_("Collect Mr Johnson's payment (+{pay})", pay=pay), "get_paid", ui.send(R.GetPaid),
                       icon=ft.Icons.PAYMENTS, primary=True)]
 
 
 def phase_income(ui: Ui) -> list[ft.Control]:
     amount = ui.num("secondary_income", "amount", width=120)
-    source = _field(ui.spec("secondary_income", "source").label, expand=True, max_length=40)
-    return [text("3b · Enter each card's income (Fame, Contacts…), or go on if none."),
+    source = _field(label(ui.spec("secondary_income", "source")), expand=True, max_length=40)
+    return [text(_("3b · Enter each card's income (Fame, Contacts…), or go on if none.")),
             _row(amount, source),
-            ui.button("Add secondary income", "secondary_income",
+            ui.button(R.LABELS["secondary_income"], "secondary_income",
                       ui.send(lambda: R.SecondaryIncome(amount=ui.number(amount, "secondary_income", "amount"),
                                                         source=source.value or "")),
                       icon=ft.Icons.ADD)]
@@ -380,20 +425,22 @@ def phase_payroll(ui: Ui) -> list[ft.Control]:
     s = ui.s
     bill = R.payroll_bill(s)
     if not bill:
-        return [text("3c · No card in play charges upkeep."),
-                ui.button("Pay the payroll (nothing due)", "payroll", ui.send(R.Payroll),
+        return [text(_("3c · No card in play charges upkeep.")),
+                ui.button(_("Pay the payroll (nothing due)"), "payroll", ui.send(R.Payroll),
                           icon=ft.Icons.GROUPS, primary=True)]
     due = R.upkeep_due(s)
     unpayable = R.payroll_unpayable(s)  # a choice the rules accept, ticked to start with
-    ticks = {c.id: tick_row(f"Leave {c.name} unpaid (upkeep {c.upkeep}): trashed", c.id in unpayable) for c in bill}
+    ticks = {c.id: tick_row(_("Leave {name} unpaid (upkeep {upkeep}): trashed", name=c.name, upkeep=c.upkeep),
+                            c.id in unpayable) for c in bill}
     rows = [row for row, _ in ticks.values()]
     boxes = {cid: box for cid, (_, box) in ticks.items()}
-    lines = [text(f"3c · Upkeep due: {', '.join(f'{c.name} {c.upkeep}' for c in bill)} = {due}; cash {s.cash}.")]
+    lines = [text(_("3c · Upkeep due: {cards} = {due}; cash {cash}.",
+                    cards=", ".join(f"{c.name} {c.upkeep}" for c in bill), due=due, cash=s.cash))]
     if unpayable:
-        lines.append(text(f"Cash is {due - s.cash} short: tick the cards you can't pay; they are trashed.",
+        lines.append(text(_("Cash is {short} short: tick the cards you can't pay; they are trashed.", short=due - s.cash),
                           color=NEGATIVE))
     return [*lines, *rows,
-            ui.button("Pay the payroll", "payroll",
+            ui.button(R.LABELS["payroll"], "payroll",
                       ui.send(lambda: R.Payroll(unpaid=[cid for cid, b in boxes.items() if b.value])),
                       icon=ft.Icons.GROUPS, primary=True)]
 
@@ -402,52 +449,59 @@ def phase_interest(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if s.step_done:
         charged = ui.latest("interest")
-        line = (f"Interest +{charged.data['charge']}: {charged.data['sums']}" if charged and charged.data.get("charge")
-                else "No interest this turn." if charged else "Interest charged.")
+        data = charged.data if charged else {}
+        # The sums from the event's numbers (its `sums` are English): said in this phone's way.
+        line = (_("Interest +{charge}: {sums}", charge=data["charge"], sums=R.interest_sums(data["rate"], data["debt"]))
+                if data.get("charge") else _("No interest this turn.") if charged else _("Interest charged."))
         return [tagged("sr-interest-sums", text(line, ft.TextThemeStyle.TITLE_MEDIUM, bold=True)),
-                text(f"Interest owed {s.interest}; total debt {s.debt}.")]
+                text(_("Interest owed {interest}; total debt {debt}.", interest=s.interest, debt=s.debt))]
     rate = R.interest_rate(s.reputation)
     charge = R.interest_charge(rate, s.debt)
-    return [text(f"3d · Rate {rate}% (reputation {s.reputation}) of loan + interest owed = {s.loan} + {s.interest} = "
-                 f"{s.debt}: {R.interest_sums(rate, s.debt)}."),
-            ui.button(f"Charge interest (+{charge})", "charge_interest", ui.send(R.ChargeInterest),
+    return [text(_("3d · Rate {rate}% (reputation {reputation}) of loan + interest owed = {loan} + {interest} = "
+                   "{debt}: {sums}.", rate=rate, reputation=s.reputation, loan=s.loan, interest=s.interest, debt=s.debt,
+                   sums=R.interest_sums(rate, s.debt))),
+            ui.button(_("Charge interest (+{charge})", charge=charge), "charge_interest", ui.send(R.ChargeInterest),
                       icon=ft.Icons.PERCENT, primary=True)]
 
 
 def phase_payment(ui: Ui) -> list[ft.Control]:
     s = ui.s
-    out: list[ft.Control] = [tagged("sr-payment-odds", text(
-        f"3e · Total debt {s.debt}: {odds(R.payment_due_outcomes(s.debt))}. Table: {R.payment_table()}."))]
+    out: list[ft.Control] = [tagged("sr-payment-odds", text(_(
+        "3e · Total debt {debt}: {odds}. Table: {table}.", debt=s.debt, odds=odds(R.payment_due_outcomes(s.debt)),
+        table=R.payment_table())))]
     if s.payment_due is None:
         out.append(ui.move_button(ui.first("roll_payment_due"), icon=ft.Icons.CASINO, primary=True))
         return out
     if not s.payment_due:
-        out.append(text("Not due this turn: the interest stays owed.", ft.TextThemeStyle.BODY_LARGE, bold=True))
+        out.append(text(_("Not due this turn: the interest stays owed."), ft.TextThemeStyle.BODY_LARGE, bold=True))
         return out
     if s.step_done:
-        out.append(text("The payment is settled for this turn.", ft.TextThemeStyle.BODY_LARGE, bold=True))
+        out.append(text(_("The payment is settled for this turn."), ft.TextThemeStyle.BODY_LARGE, bold=True))
         return out
-    out.append(text(f"Payment due: {s.interest} interest. Cash {s.cash}.", ft.TextThemeStyle.BODY_LARGE, bold=True))
+    out.append(text(_("Payment due: {interest} interest. Cash {cash}.", interest=s.interest, cash=s.cash),
+                    ft.TextThemeStyle.BODY_LARGE, bold=True))
     short = ui.spec("pay_interest", "cash_in").high or 0  # cards that may be cashed in: what cash lacks
     cash_in = ui.num("pay_interest", "cash_in", 0, width=170)
     if short:
-        out.append(text(f"Cash is {short} short. {R.HOW['pay_interest']}"))
+        out.append(text(_("Cash is {short} short. {how}", short=short, how=R.HOW["pay_interest"])))
         out.append(cash_in)
     out.append(_row(
-        ui.button("Pay the interest", "pay_interest",
+        ui.button(R.LABELS["pay_interest"], "pay_interest",
                   ui.send(lambda: R.PayInterest(cash_in=ui.number(cash_in, "pay_interest", "cash_in", 0))),
                   icon=ft.Icons.PAYMENTS, primary=True),
-        ui.button(f"Refuse (reputation −{s.interest})", "refuse_payment", ui.send(R.RefusePayment),
+        ui.button(_("Refuse (reputation −{interest})", interest=s.interest), "refuse_payment", ui.send(R.RefusePayment),
                   icon=ft.Icons.BLOCK),
     ))
     return out
 
 
 def errand_choice(ui: Ui) -> list[ft.Control]:
-    name = next((c.name for c in ui.s.cards if c.id == ui.s.pending_errand), "The runner")
+    name = next((c.name for c in ui.s.cards if c.id == ui.s.pending_errand), None)
     two = R.GAME.chance_for(ui.s, R.RollTwo())
-    return [text(f"{name}'s errand rolled a 6. {R.HOW['roll_two']}", ft.TextThemeStyle.BODY_LARGE, bold=True),
-            *([text(f"Two more dice: {odds(two.outcomes)}.")] if two else []),
+    said = (_("{name}'s errand rolled a 6. {how}", name=name, how=R.HOW["roll_two"]) if name
+            else _("The runner's errand rolled a 6. {how}", how=R.HOW["roll_two"]))
+    return [text(said, ft.TextThemeStyle.BODY_LARGE, bold=True),
+            *([text(_("Two more dice: {odds}.", odds=odds(two.outcomes)))] if two else []),
             _row(ui.move_button(ui.first("take_six"), primary=True),
                  ui.move_button(ui.first("roll_two"), icon=ft.Icons.CASINO))]
 
@@ -457,50 +511,48 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     out: list[ft.Control] = []
     runners = [c for c in s.cards if c.card_type == "runner"]
     # Errands
-    out.append(text("Run errands", ft.TextThemeStyle.TITLE_SMALL, bold=True))
+    out.append(text(_("Run errands"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     errands = ui.of("run_errand")
     if errands:
         out.append(text(R.HOW["run_errand"]))
         out.append(_row(*[ui.move_button(m, icon=ft.Icons.CASINO) for m in errands]))
     else:
-        out.append(text("No unturned runner to send on an errand." if runners else "Deploy a runner first."))
+        out.append(text(_("No unturned runner to send on an errand.") if runners else _("Deploy a runner first.")))
     # Heal
     heals = ui.of("heal")
     if heals:
-        out.append(text("Heal", ft.TextThemeStyle.TITLE_SMALL, bold=True))
+        out.append(text(_("Heal"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
         out.append(_row(*[ui.move_button(m, icon=ft.Icons.HEALING) for m in heals]))
     # Deploy
-    out.append(text(f"Deploy a card · runners in play {len(runners)} of {R.MAX_RUNNERS}", ft.TextThemeStyle.TITLE_SMALL,
-                    bold=True))
-    name = _field(ui.spec("deploy", "name").label, expand=True, max_length=40)
+    out.append(text(_("Deploy a card · runners in play {n} of {max}", n=len(runners), max=R.MAX_RUNNERS),
+                    ft.TextThemeStyle.TITLE_SMALL, bold=True))
+    name = _field(label(ui.spec("deploy", "name")), expand=True, max_length=40)
     types = ui.spec("deploy", "card_type")
-    kind = ft.Dropdown(label=types.label, value="runner" if "runner" in types.choices else types.choices[0], width=_w(150),
-                       options=[ft.DropdownOption(key=k, text=k) for k in types.choices])
+    kind = _dropdown(types, "runner")
     cost, upkeep, body, armor = (ui.num("deploy", "cost", width=80), ui.num("deploy", "upkeep", 0, width=80),
                                  ui.num("deploy", "body", width=80), ui.num("deploy", "armor", 0, width=80))
     out += [_row(name, kind), _row(cost, upkeep, body, armor),
-            ui.button("Deploy (pay its cost)", "deploy", ui.send(lambda: R.Deploy(
+            ui.button(R.LABELS["deploy"], "deploy", ui.send(lambda: R.Deploy(
                 name=name.value or "", card_type=kind.value or "runner", cost=ui.number(cost, "deploy", "cost"),
                 upkeep=ui.number(upkeep, "deploy", "upkeep", 0), body=ui.number(body, "deploy", "body"),
                 armor=ui.number(armor, "deploy", "armor", 0))), icon=ft.Icons.PERSON_ADD)]
     # Sell, buy
-    out.append(text("Sell cards · buy gear", ft.TextThemeStyle.TITLE_SMALL, bold=True))
+    out.append(text(_("Sell cards · buy gear"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     sold = ui.num("sell_cards", "count", 1, width=120)
     spend = ui.num("spend", "amount", width=100)
     items = ui.spec("spend", "item")
-    item = ft.Dropdown(label=items.label, value="gear", width=_w(150),
-                       options=[ft.DropdownOption(key=k, text=k) for k in items.choices])
-    out += [_row(sold, ui.button("Sell (+1 each)", "sell_cards",
+    item = _dropdown(items, "gear")
+    out += [_row(sold, ui.button(R.LABELS["sell_cards"], "sell_cards",
                                  ui.send(lambda: R.SellCards(count=ui.number(sold, "sell_cards", "count"))),
                                  icon=ft.Icons.SELL)),
-            _row(spend, item, ui.button("Buy", "spend", ui.send(lambda: R.Spend(
+            _row(spend, item, ui.button(R.LABELS["spend"], "spend", ui.send(lambda: R.Spend(
                 amount=ui.number(spend, "spend", "amount"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
     # Pay off
-    out.append(text(f"Pay off debt · loan {s.loan}, interest {s.interest}, cash {s.cash}", ft.TextThemeStyle.TITLE_SMALL,
-                    bold=True))
+    out.append(text(_("Pay off debt · loan {loan}, interest {interest}, cash {cash}", loan=s.loan, interest=s.interest,
+                      cash=s.cash), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     loan, interest = ui.num("pay_off", "loan", 0, width=140), ui.num("pay_off", "interest", 0, width=150)
     out += [_row(loan, interest),
-            ui.button("Pay off", "pay_off", ui.send(lambda: R.PayOff(
+            ui.button(R.LABELS["pay_off"], "pay_off", ui.send(lambda: R.PayOff(
                 loan=ui.number(loan, "pay_off", "loan", 0), interest=ui.number(interest, "pay_off", "interest", 0))),
                 icon=ft.Icons.ACCOUNT_BALANCE)]
     return out
@@ -510,7 +562,7 @@ def phase_shadowrun(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if s.run is None:
         if s.run_taken:
-            return [text("You have run this turn (one Shadowrun per turn).")]
+            return [text(_("You have run this turn (one Shadowrun per turn)."))]
         return start_run_block(ui)
     return run_block(ui)
 
@@ -518,7 +570,7 @@ def phase_shadowrun(ui: Ui) -> list[ft.Control]:
 def start_run_block(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if not s.objectives:
-        return [text("No objective is in play: no run this turn.")]
+        return [text(_("No objective is in play: no run this turn."))]
 
     def pick(key: str) -> None:
         target.value = key
@@ -526,22 +578,24 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
 
     # Rows whose words wrap (a Radio's or Checkbox's own label is cut off on a phone).
     target = ft.RadioGroup(value=str(s.objectives[0].id), content=ft.Column([
-        radio_row(str(o.id), f"{o.name} · {o.rep} rep · {o.challenges} challenge(s)", pick) for o in s.objectives],
+        radio_row(str(o.id), _("{name} · {rep} rep · {count} challenge(s)", name=o.name, rep=o.rep, count=o.challenges),
+                  pick) for o in s.objectives],
         spacing=0))
     candidates = R.team_candidates(s)
     picked = [c for c in candidates if c.card_type == "runner"][:R.MAX_RUNNERS]
-    ticks = {c.id: tick_row(f"{c.name} ({c.card_type}, body {c.body - c.damage} of {c.body})", c in picked)
+    ticks = {c.id: tick_row(_("{name} ({type}, body {left} of {body})", name=c.name, type=choice(c.card_type),
+                              left=c.body - c.damage, body=c.body), c in picked)
              for c in candidates}
     boxes = {cid: box for cid, (_, box) in ticks.items()}
     out: list[ft.Control] = [
-        text("Target objective", ft.TextThemeStyle.TITLE_SMALL, bold=True), target,
-        text("The team", ft.TextThemeStyle.TITLE_SMALL, bold=True),
-        *([row for row, _ in ticks.values()] or [text("No unturned runner, spirit or drone.")]),
-        text(f"{R.HOW['start_run']} Now: {R.event_draws(s.reputation)}."),
-        ui.button("Start the Shadowrun", "start_run", ui.send(lambda: R.StartRun(
+        text(_("Target objective"), ft.TextThemeStyle.TITLE_SMALL, bold=True), target,
+        text(_("The team"), ft.TextThemeStyle.TITLE_SMALL, bold=True),
+        *([row for row, _box in ticks.values()] or [text(_("No unturned runner, spirit or drone."))]),
+        text(_("{how} Now: {draws}.", how=R.HOW["start_run"], draws=R.event_draws(s.reputation))),
+        ui.button(R.LABELS["start_run"], "start_run", ui.send(lambda: R.StartRun(
             objective_id=int(target.value), team=[cid for cid, b in boxes.items() if b.value])),
             icon=ft.Icons.DIRECTIONS_RUN, primary=True),
-        text("Or skip the run this turn: advance below."),
+        text(_("Or skip the run this turn: advance below.")),
     ]
     return out
 
@@ -553,33 +607,35 @@ def run_block(ui: Ui) -> list[ft.Control]:
     team = [c for c in s.cards if c.id in run.team]
     out: list[ft.Control] = [
         tagged("sr-run", _box(
-            text(f"Run on {objective.name} · {objective.rep} rep · {objective.challenges} challenge(s) left",
-                 ft.TextThemeStyle.BODY_LARGE, bold=True),
-            text("Team: " + (", ".join(f"{c.name} ({c.damage}/{c.body})" for c in team) or "nobody left")),
-            text(f"Events drawn {run.events_drawn} of {run.events_to_draw}."),
+            text(_("Run on {name} · {rep} rep · {count} challenge(s) left", name=objective.name, rep=objective.rep,
+                   count=objective.challenges), ft.TextThemeStyle.BODY_LARGE, bold=True),
+            text(_("Team: {team}", team=", ".join(f"{c.name} ({c.damage}/{c.body})" for c in team)) if team
+                 else _("Team: nobody left")),
+            text(_("Events drawn {drawn} of {of}.", drawn=run.events_drawn, of=run.events_to_draw)),
         )),
     ]
     if ui.ok("draw_event"):
         cost = ui.num("draw_event", "cost", 0, width=200)
-        out += [text(f"Draw event {run.events_drawn + 1} of {run.events_to_draw}", ft.TextThemeStyle.TITLE_SMALL,
-                     bold=True),
+        out += [text(_("Draw event {number} of {of}", number=run.events_drawn + 1, of=run.events_to_draw),
+                     ft.TextThemeStyle.TITLE_SMALL, bold=True),
                 text(R.HOW["draw_event"]),
-                _row(cost, ui.button("Roll for the event", "draw_event",
+                _row(cost, ui.button(R.LABELS["draw_event"], "draw_event",
                                      ui.send(lambda: R.DrawEvent(cost=ui.number(cost, "draw_event", "cost"))),
                                      icon=ft.Icons.CASINO, primary=True))]
-    out.append(text("Challenges (bottom to top)", ft.TextThemeStyle.TITLE_SMALL, bold=True))
+    out.append(text(_("Challenges (bottom to top)"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     amount = ui.num("start_damage", "amount", width=190)
-    ap = ft.Checkbox(label=ui.spec("start_damage", "armor_piercing").label, value=False)
-    take = ui.button(f"Take the objective (+{objective.rep} rep)", "complete_objective", ui.send(R.CompleteObjective),
+    piercing = ui.spec("start_damage", "armor_piercing")
+    ap = ft.Checkbox(label=label(piercing), value=False)
+    take = ui.button(_("Take the objective (+{rep} rep)", rep=objective.rep), "complete_objective", ui.send(R.CompleteObjective),
                      icon=ft.Icons.EMOJI_EVENTS, primary=ui.ok("complete_objective"))
     out += [_row(amount, ap),
-            ui.button("Allocate this damage", "start_damage", ui.send(lambda: R.StartDamage(
+            ui.button(R.LABELS["start_damage"], "start_damage", ui.send(lambda: R.StartDamage(
                 amount=ui.number(amount, "start_damage", "amount"), armor_piercing=bool(ap.value))), icon=ft.Icons.BOLT),
-            _row(ui.button("Challenge beaten / sleazed", "trash_challenge", ui.send(R.TrashChallenge),
+            _row(ui.button(R.LABELS["trash_challenge"], "trash_challenge", ui.send(R.TrashChallenge),
                            icon=ft.Icons.CHECK),
                  ui.move_button(ui.first("pump"), icon=ft.Icons.CASINO)),
-            text(f"{R.HOW['complete_objective']} Pumping: {odds(R.PUMP_OUTCOMES)}."),
-            _row(take, ui.button("End the run without it", "end_run", ui.send(R.EndRun), icon=ft.Icons.LOGOUT))]
+            text(_("{how} Pumping: {odds}.", how=R.HOW["complete_objective"], odds=odds(R.PUMP_OUTCOMES))),
+            _row(take, ui.button(R.LABELS["end_run"], "end_run", ui.send(R.EndRun), icon=ft.Icons.LOGOUT))]
     if not ui.ok("complete_objective"):
         out.append(text(ui.why("complete_objective"), italic=True))
     return out
@@ -588,13 +644,14 @@ def run_block(ui: Ui) -> list[ft.Control]:
 def damage_allocator(ui: Ui) -> list[ft.Control]:
     s = ui.s
     dmg = s.damage
-    ap = " armor-piercing" if dmg.armor_piercing else ""
+    left = (_("{left} of {total} armor-piercing damage left", left=dmg.left, total=dmg.total) if dmg.armor_piercing
+            else _("{left} of {total} damage left", left=dmg.left, total=dmg.total))
     out: list[ft.Control] = [
         tagged("sr-damage", _box(
-            text(f"{dmg.left} of {dmg.total}{ap} damage left", ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
-            text(f"Each hit is {dmg.dice}d6. {R.HOW['take_hit']}"),
+            text(left, ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
+            text(_("Each hit is {dice}d6. {how}", dice=dmg.dice, how=R.HOW["take_hit"])),
             color=ft.Colors.ERROR_CONTAINER)),
-        text("Who takes the next hit?", ft.TextThemeStyle.TITLE_SMALL, bold=True),
+        text(_("Who takes the next hit?"), ft.TextThemeStyle.TITLE_SMALL, bold=True),
     ]
     for m in ui.of("take_hit"):
         chance = R.GAME.chance_for(s, m.action)
@@ -606,22 +663,24 @@ def damage_allocator(ui: Ui) -> list[ft.Control]:
 
 def phase_victory(ui: Ui) -> list[ft.Control]:
     s = ui.s
-    checks = " · ".join(f"{words} {'✓' if holds else '✗'}" for words, holds in R.victory_checks(s))
-    out: list[ft.Control] = [text(f"Win: {checks}.")]
+    checks = " · ".join(f"{render(words)} {'✓' if holds else '✗'}" for words, holds in R.victory_checks(s))
+    out: list[ft.Control] = [text(_("Win: {checks}.", checks=checks))]
     survival = R.survival_outcomes(s.reputation)
     if survival:
-        out.append(text(f"Reputation {s.reputation}: {odds(survival)}.", color=NEGATIVE))
+        out.append(text(_("Reputation {reputation}: {odds}.", reputation=s.reputation, odds=odds(survival)),
+                        color=NEGATIVE))
     if s.step_done:
         return out
     roll = R.GAME.chance_for(s, R.CheckVictory())
-    out.append(ui.button("Check victory" + (f" and roll to survive ({roll.die.label})" if roll else ""), "check_victory",
+    out.append(ui.button(_("Check victory and roll to survive ({die})", die=roll.die.label) if roll
+                         else R.LABELS["check_victory"], "check_victory",
                          ui.send(R.CheckVictory), icon=ft.Icons.FLAG, primary=True))
     return out
 
 
 def phase_end(ui: Ui) -> list[ft.Control]:
-    return [text(f"Trash cards you don't want (runners below: trash), discard down to {R.HAND_SIZE}, "
-                 f"reshuffle any empty deck.")]
+    return [text(_("Trash cards you don't want (runners below: trash), discard down to {hand}, reshuffle any empty "
+                   "deck.", hand=R.HAND_SIZE))]
 
 
 PHASES: dict[str, Callable[[Ui], list[ft.Control]]] = {
@@ -637,16 +696,17 @@ PHASES: dict[str, Callable[[Ui], list[ft.Control]]] = {
 def _objective_rows(ui: Ui) -> list[ft.Control]:
     s = ui.s
     if not s.objectives:
-        return [text("No objective in play yet.", italic=True)]
+        return [text(_("No objective in play yet."), italic=True)]
     rows = []
     for o in sorted(s.objectives, key=lambda o: -o.rep):
         full = R.challenges_for(o.rep)
         rows.append(tagged(f"sr-objective-{o.id}", ft.Container(ft.Row([
             ft.Column([
                 ft.Text(o.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                text(f"{o.rep} rep ({R.objective_range(o.rep)}) · {o.challenges} challenge(s) (full: {full})"),
+                text(_("{rep} rep ({range}) · {count} challenge(s) (full: {full})", rep=o.rep,
+                       range=R.objective_range(o.rep), count=o.challenges, full=full)),
             ], spacing=0, expand=True),
-            icon_button(ft.Icons.DELETE_OUTLINE, f"Discard {o.name}",
+            icon_button(ft.Icons.DELETE_OUTLINE, _("Discard {name}", name=o.name),
                         ui.send(lambda o=o: R.DiscardObjective(objective_id=o.id)),
                         disabled=not ui.ok("discard_objective")),
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
@@ -656,17 +716,19 @@ def _objective_rows(ui: Ui) -> list[ft.Control]:
 
 def objectives_block(ui: Ui, *, with_form: bool) -> list[ft.Control]:
     s = ui.s
-    out: list[ft.Control] = [text(f"Objectives in play ({len(s.objectives)} of {R.OBJECTIVES_IN_PLAY})",
+    out: list[ft.Control] = [text(_("Objectives in play ({n} of {max})", n=len(s.objectives), max=R.OBJECTIVES_IN_PLAY),
                                   ft.TextThemeStyle.TITLE_SMALL, bold=True),
                              *_objective_rows(ui)]
     if with_form and ui.ok("add_objective"):
-        name = _field(ui.spec("add_objective", "name").label, expand=True, max_length=40)
+        name = _field(label(ui.spec("add_objective", "name")), expand=True, max_length=40)
         rep = ui.num("add_objective", "rep", width=130)
         missing = R.missing_ranges(s) if s.phase == "setup" else []
-        hint = f" Still needed: {', '.join(missing)}." if missing else ""
-        out += [text(f"Add the objective you drew. {R.HOW['add_objective']}{hint}"),
+        how = (_("Add the objective you drew. {how} Still needed: {ranges}.", how=R.HOW["add_objective"],
+                 ranges=", ".join(missing)) if missing
+               else _("Add the objective you drew. {how}", how=R.HOW["add_objective"]))
+        out += [text(how),
                 _row(name, rep),
-                ui.button("Add objective", "add_objective",
+                ui.button(R.LABELS["add_objective"], "add_objective",
                           ui.send(lambda: R.AddObjective(name=name.value or "",
                                                          rep=ui.number(rep, "add_objective", "rep"))),
                           icon=ft.Icons.ADD, primary=s.phase == "setup" or len(s.objectives) < R.OBJECTIVES_IN_PLAY)]
@@ -674,59 +736,61 @@ def objectives_block(ui: Ui, *, with_form: bool) -> list[ft.Control]:
 
 
 def objectives_section(ui: Ui, *, with_form: bool) -> ft.Control:
-    return section("Objectives", *objectives_block(ui, with_form=with_form)[1:])
+    return section(_("Objectives"), *objectives_block(ui, with_form=with_form)[1:])
 
 
 def runners_section(ui: Ui) -> ft.Control:
     s = ui.s
     if not s.cards:
-        return section("Runners in play", text("No card in play yet: deploy runners in Legwork.", italic=True))
+        return section(_("Runners in play"), text(_("No card in play yet: deploy runners in Legwork."), italic=True))
     rows = []
     can_trash = ui.ok("remove_card")
     for c in s.cards:
-        status = "turned" if c.turned else "unturned"
-        armor = f" · armor {c.armor}" if c.armor else ""
-        kind = "" if c.card_type == "runner" else f" ({c.card_type})"
+        status = _("turned") if c.turned else _("unturned")
+        stats = (_("cost {cost} · body {body} · damage {damage} · upkeep {upkeep} · armor {armor}", cost=c.cost,
+                   body=c.body, damage=c.damage, upkeep=c.upkeep, armor=c.armor) if c.armor else
+                 _("cost {cost} · body {body} · damage {damage} · upkeep {upkeep}", cost=c.cost, body=c.body,
+                   damage=c.damage, upkeep=c.upkeep))
+        called = c.name if c.card_type == "runner" else _("{name} ({type})", name=c.name, type=choice(c.card_type))
         hurt = c.damage > 0
-        menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=f"More for {c.name}", disabled=not can_trash, items=[
-            ft.PopupMenuItem(content="Trash it", icon=ft.Icons.DELETE,
+        menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
+                                  disabled=not can_trash, items=[
+            ft.PopupMenuItem(content=_("Trash it"), icon=ft.Icons.DELETE,
                              on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id))),
-            ft.PopupMenuItem(content=f"It died (reputation −{c.cost})", icon=ft.Icons.HEART_BROKEN,
+            ft.PopupMenuItem(content=_("It died (reputation −{cost})", cost=c.cost), icon=ft.Icons.HEART_BROKEN,
                              on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id, died=True))),
         ])
         rows.append(tagged(f"sr-card-{c.id}", ft.Container(ft.Row([
             ft.Column([
-                ft.Text(f"{c.name}{kind}", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                text(f"cost {c.cost} · body {c.body} · damage {c.damage} · upkeep {c.upkeep}{armor}",
-                     color=NEGATIVE if hurt else None),
+                ft.Text(called, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+                text(stats, color=NEGATIVE if hurt else None),
                 text(status, italic=c.turned, color=ft.Colors.OUTLINE if c.turned else ft.Colors.PRIMARY),
             ], spacing=0, expand=True),
             icon_button(ft.Icons.REPLAY if c.turned else ft.Icons.ROTATE_90_DEGREES_CW,
-                        f"{'Untap' if c.turned else 'Turn'} {c.name}",
+                        _("Untap {name}", name=c.name) if c.turned else _("Turn {name}", name=c.name),
                         ui.send(lambda c=c: R.SetTurned(card_id=c.id, turned=not c.turned)),
                         disabled=not ui.ok("set_turned")),
             menu,
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
             border_radius=10, padding=ft.Padding.only(left=12, right=0, top=4, bottom=4))))
     runners = sum(1 for c in s.cards if c.card_type == "runner")
-    return section(f"Runners in play · {runners} of {R.MAX_RUNNERS}", *rows)
+    return section(_("Runners in play · {n} of {max}", n=runners, max=R.MAX_RUNNERS), *rows)
 
 
 def effects_section(ui: Ui) -> ft.Control:
     accounts = ui.spec("adjust", "account")
-    account = ft.Dropdown(label=accounts.label, value="cash", width=_w(150),
-                          options=[ft.DropdownOption(key=k, text=k) for k in accounts.choices])
+    account = _dropdown(accounts, "cash")
     amount = ui.num("adjust", "amount", width=150)
-    reason = _field(ui.spec("adjust", "reason").label, expand=True, max_length=40)
-    options = _field("Options, separated by commas", expand=True)
+    reason = _field(label(ui.spec("adjust", "reason")), expand=True, max_length=40)
+    options = _field(_("Options, separated by commas"), expand=True)
 
     def picks() -> list[str]:
         return [o.strip() for o in (options.value or "").split(",") if o.strip()]
     picked = ui.just_now("random_pick")
     answer: list[ft.Control] = [] if picked is None else [tagged("sr-picked", _box(
-        text(f"Picked: {picked.data['picked']}", ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
-        text(f"Among {', '.join(picked.data['options'])}"
-             + (f" (die face {picked.data['face']})." if picked.data.get("face") else ".")),
+        text(_("Picked: {picked}", picked=picked.data["picked"]), ft.TextThemeStyle.TITLE_MEDIUM, bold=True),
+        text(_("Among {options} (die face {face}).", options=", ".join(picked.data["options"]), face=picked.data["face"])
+             if picked.data.get("face") else _("Among {options}.", options=", ".join(picked.data["options"]))),
         color=ft.Colors.SECONDARY_CONTAINER))]
     shown = ui.frame.__dict__.setdefault("_shadowrun_folds", {})  # this phone's screen: open or folded
 
@@ -736,20 +800,20 @@ def effects_section(ui: Ui) -> ft.Control:
     # Keyed, and open or folded as this phone's player left it: a redraw (their own action, another
     # phone's) neither folds it back nor opens it (the phone tells the server when it is tapped open).
     return keyed("sr-effects", ft.ExpansionTile(
-        title=ft.Text("Card effects and random targets", theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
+        title=ft.Text(_("Card effects and random targets"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM),
         expanded=shown.get("effects", False),
         on_change=folded,
         controls_padding=ft.Padding.all(12),
         expanded_cross_axis_alignment=ft.CrossAxisAlignment.STRETCH,
         controls=[ft.Column([  # spaced and laid out as the sections above it
-            text("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger)."),
+            text(_("A card changes loan, cash, interest or reputation: enter it with its reason (it goes in the ledger).")),
             _row(account, amount), reason,
-            ui.button("Apply the card effect", "adjust", ui.send(lambda: R.Adjust(
+            ui.button(R.LABELS["adjust"], "adjust", ui.send(lambda: R.Adjust(
                 account=account.value or "cash", amount=ui.number(amount, "adjust", "amount"), reason=reason.value or "")),
                 icon=ft.Icons.EDIT_NOTE),
-            text(f"A target chosen “at random”. {R.HOW['pick_random']}"),
+            text(_("A target chosen “at random”. {how}", how=R.HOW["pick_random"])),
             options,
-            ui.button("Pick one at random", "pick_random", ui.send(lambda: R.PickRandom(options=picks())),
+            ui.button(R.LABELS["pick_random"], "pick_random", ui.send(lambda: R.PickRandom(options=picks())),
                       icon=ft.Icons.SHUFFLE),
             *answer,
         ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)],
@@ -768,21 +832,23 @@ class SetupForm:
         # Short labels, the rest in the helper under the field: a label that wraps (a narrow phone at its
         # largest text size) runs over the field's border. Plain fields, as tall as their text: in the
         # form's column an expanding field was squeezed flat (expand is for a row).
-        self.loan = ft.TextField(label="Starting loan", value=str(d.loan), keyboard_type=ft.KeyboardType.NUMBER,
-                                 helper=f"{spec['loan'].hint}; cash starts equal to it. Recommended: {d.loan}",
+        self.loan = ft.TextField(label=_("Starting loan"), value=str(d.loan), keyboard_type=ft.KeyboardType.NUMBER,
+                                 helper=_("{range}; cash starts equal to it. Recommended: {loan}", range=hint(spec["loan"]),
+                                          loan=d.loan),
                                  helper_max_lines=3)
-        self.target = ft.TextField(label="Target reputation", value=str(d.target_reputation),
+        self.target = ft.TextField(label=_("Target reputation"), value=str(d.target_reputation),
                                    keyboard_type=ft.KeyboardType.NUMBER)
-        self.difficulty = ft.Dropdown(label="Difficulty", value=d.difficulty,
-                                      options=[ft.DropdownOption(key=k, text=f"{k}: +{n} challenge{'' if n == 1 else 's'}")
-                                               for k, n in R.EXTRA_CHALLENGES.items()])
+        self.difficulty = ft.Dropdown(label=_("Difficulty"), value=d.difficulty,
+                                      options=[ft.DropdownOption(key=k, text=ngettext(
+                                          "{difficulty}: +{n} challenge", "{difficulty}: +{n} challenges", n,
+                                          difficulty=_(k))) for k, n in R.EXTRA_CHALLENGES.items()])
         # Switch rows: their labels wrap at phone width (a Switch's own label is cut off).
-        self.luck_row, self.luck = switch_row(f"Luck of the Draw: {spec['luck_of_the_draw'].label.lower()}",
+        self.luck_row, self.luck = switch_row(_("Luck of the Draw: roll 2d6 to choose the player deck to draw from"),
                                               d.luck_of_the_draw)
-        self.chipjacks_row, self.chipjacks = switch_row(spec["chipjacks"].label, d.chipjacks)
+        self.chipjacks_row, self.chipjacks = switch_row(label(spec["chipjacks"]), d.chipjacks)
         # On for every new campaign (the model's default stays off for campaigns saved before it).
-        self.auto_pass_row, self.auto_pass = switch_row(spec["auto_pass"].label, True)
-        self.decks = [ft.TextField(label=f"Die face {i}: deck", value=name, max_length=30)
+        self.auto_pass_row, self.auto_pass = switch_row(label(spec["auto_pass"]), True)
+        self.decks = [ft.TextField(label=_("Die face {face}: deck", face=i), value=name, max_length=30)
                       for i, name in enumerate(d.deck_table, start=1)]
 
     def controls(self) -> list[ft.Control]:
@@ -790,11 +856,12 @@ class SetupForm:
             field.expand = True
             return ft.Row([field])
         return [wide(self.loan), wide(self.target), wide(self.difficulty), self.luck_row, self.chipjacks_row,
-                self.auto_pass_row, text("Luck of the Draw: which player deck each die face names."),
+                self.auto_pass_row, text(_("Luck of the Draw: which player deck each die face names.")),
                 *map(wide, self.decks)]
 
     def collect(self) -> dict:
-        return {"loan": whole_number(self.loan, "Starting loan"), "target_reputation": whole_number(self.target, "Target reputation"),
+        return {"loan": whole_number(self.loan, _("Starting loan")),
+                "target_reputation": whole_number(self.target, _("Target reputation")),
                 "difficulty": self.difficulty.value, "luck_of_the_draw": bool(self.luck.value),
                 "chipjacks": bool(self.chipjacks.value), "auto_pass": bool(self.auto_pass.value),
                 "deck_table": [f.value or "" for f in self.decks]}
