@@ -89,7 +89,11 @@ class StoreFrame:
         self.refresh()
 
     def kept(self, key: str, inputs, build):
-        """CampaignScreen.kept: the section drawn last time while its inputs are unchanged."""
+        """CampaignScreen.kept: the section drawn last time while its inputs are unchanged (the phone's
+        language among them, as the real frame adds it)."""
+        from companion import i18n
+
+        inputs = (inputs, i18n.current().code)
         entry = self._kept.get(key) if self.memo else None
         if entry is None or entry[0] != inputs:
             entry = (inputs, build())
