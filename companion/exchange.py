@@ -162,7 +162,7 @@ def _plain(text: Any) -> str:
 
 
 def _refuse_invalid(exc: ValidationError, what: Msg) -> ImportRefused:
-    return ImportRefused(Msg("{what} — {problems}.", what=what, problems=_plain(format_errors(exc))))
+    return ImportRefused(Msg("{what} — {problems}.", what=what, problems=format_errors(exc)))
 
 
 # --- campaigns -----------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from sqlmodel import select
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
 from companion.games import get_game, is_known
-from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event
+from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event, said_error
 from companion.i18n import N_, Msg, _, NMsg, Text, as_text, stored_text
 from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table, roll_words)
@@ -59,15 +59,15 @@ def clean_name(name: str) -> str:
     return name
 
 
-def format_errors(exc: ValidationError) -> str:
-    """A pydantic error as one line a player can read: 'loan: must be at most 20' (the validator's own
-    words: pydantic's are English; a rule's refusal raised inside a validator is in the phone's language)."""
-    parts = []
+def format_errors(exc: ValidationError) -> Text:
+    """A pydantic error as one line a player reads in their language: 'loan: must be at most 20'
+    (games.base.said_error says each kind of error)."""
+    said: Text = ""
     for err in exc.errors():
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "__root__")
-        msg = err.get("msg", "invalid").replace("Input should be", "must be").replace("Value error, ", "")
-        parts.append(f"{where}: {msg}" if where else msg)
-    return "; ".join(parts)
+        part = Msg("{where}: {problem}", where=where, problem=said_error(err)) if where else said_error(err)
+        said = part if not said else said + "; " + part
+    return said
 
 
 def parse_settings(game: Game, data: dict) -> BaseModel:

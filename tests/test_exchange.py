@@ -266,9 +266,9 @@ def test_the_fuzz_corpus_is_refused_plainly_and_writes_nothing(store):
 
 def test_types_are_strict_and_messages_carry_no_library_url(store):
     payload = exchange.export_campaign(store, played(store))
-    with pytest.raises(ImportRefused, match="seed: must be a valid integer") as refused:
+    with pytest.raises(ImportRefused, match="seed: must be a whole number") as refused:
         exchange.import_campaign(store, json.dumps({**payload, "seed": "3"}))
-    assert str(refused.value) == "The file's contents are not valid — seed: must be a valid integer."
+    assert str(refused.value) == "The file's contents are not valid — seed: must be a whole number."
     with pytest.raises(ImportRefused, match="no format version"):
         exchange.import_campaign(store, json.dumps({**payload, "version": True}))
     with pytest.raises(ImportRefused, match="Settings refused — cap"):

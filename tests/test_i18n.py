@@ -519,3 +519,32 @@ def view(app, n):
         "_() at import time is always English", "'Roll'", "'Custom die name'", "'Roll '", "'Add one'",
         "_() of an f-string never matches the catalog", "when() writes English; use companion.i18n's fmt_*",
         "'Tap a die to roll.'"])
+
+
+def test_a_refused_value_is_said_in_the_phone_s_language():
+    """pydantic's own errors (a number out of range, a word too long, not a number) are said through
+    the catalog, not in pydantic's English; a rule's refusal raised in a validator keeps its message."""
+    from pydantic import BaseModel, Field, ValidationError, field_validator
+
+    from companion.log import format_errors
+
+    class Form(BaseModel):
+        count: int = Field(ge=0, le=5)
+        name: str = Field(max_length=3)
+        odd: int = 1
+
+        @field_validator("odd")
+        @classmethod
+        def _odd(cls, v):
+            if v % 2 == 0:
+                raise ValueError(Msg("{n} is not odd.", n=v))
+            return v
+
+    with pytest.raises(ValidationError) as refused:
+        Form(count="x", name="abcdef", odd=2)
+    said = format_errors(refused.value)
+    assert said == "count: must be a whole number; name: must have at most 3 characters; odd: 2 is not odd."
+    assert said.render("de").startswith("count: muss eine ganze Zahl sein; name: darf höchstens 3 Zeichen haben")
+    with pytest.raises(ValidationError) as refused:
+        Form(count=9, name="ab")
+    assert format_errors(refused.value).render("de") == "count: darf höchstens 5 sein"

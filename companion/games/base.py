@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, TypeAdapter, ValidationError, model_serializer
 from typing_extensions import Annotated
 
-from companion.i18n import N_, Msg, _, as_text, data_word
+from companion.i18n import N_, Msg, NMsg, _, as_text, data_word
 
 
 class RuleError(ValueError):
@@ -211,6 +211,48 @@ class Chance(Model):
         return list(faces)
 
 
+def said_error(err: dict) -> Words:
+    """One of pydantic's errors (`ValidationError.errors()`) in words a player reads in their own
+    language: the common kinds as messages; a rule's own refusal raised in a validator as it is; the
+    rest in pydantic's (English) words."""
+    kind, ctx = err.get("type", ""), err.get("ctx") or {}
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return Msg("must be a whole number")
+    if kind in ("float_type", "float_parsing", "decimal_parsing"):
+        return Msg("must be a number")
+    if kind in ("bool_type", "bool_parsing"):
+        return Msg("must be yes or no")
+    if kind in ("string_type",):
+        return Msg("must be a text")
+    if kind == "missing":
+        return Msg("is missing")
+    if kind == "greater_than_equal":
+        return Msg("must be {low} or more", low=ctx.get("ge"))
+    if kind == "less_than_equal":
+        return Msg("must be at most {high}", high=ctx.get("le"))
+    if kind == "greater_than":
+        return Msg("must be more than {low}", low=ctx.get("gt"))
+    if kind == "less_than":
+        return Msg("must be less than {high}", high=ctx.get("lt"))
+    if kind == "string_too_long":
+        return NMsg("must have at most {n} character", "must have at most {n} characters", ctx.get("max_length", 0))
+    if kind == "string_too_short":
+        return NMsg("must have at least {n} character", "must have at least {n} characters", ctx.get("min_length", 0))
+    if kind in ("too_long", "too_short"):
+        return NMsg("must have at most {n} entry", "must have at most {n} entries", ctx.get("max_length", 0)) \
+            if kind == "too_long" else NMsg("must have at least {n} entry", "must have at least {n} entries",
+                                             ctx.get("min_length", 0))
+    if kind == "literal_error":
+        return Msg("must be one of {choices}", choices=str(ctx.get("expected", "")))
+    if kind == "extra_forbidden":
+        return Msg("is not expected here")
+    error = ctx.get("error")
+    if kind in ("value_error", "assertion_error") and isinstance(error, BaseException) and error.args \
+            and isinstance(error.args[0], Msg):
+        return error.args[0]  # a rule's refusal, raised inside a validator
+    return str(err.get("msg", "invalid")).replace("Input should be", "must be").replace("Value error, ", "")
+
+
 def threshold_outcomes(target: int, sides: int = 6, *, bonus: int = 0) -> list[Outcome]:
     """One die + bonus must reach `target`: the two outcomes with their exact probabilities."""
     need = target - bonus  # the face needed
@@ -392,7 +434,7 @@ class Game:
         except (RuleError, InputError) as exc:
             return str(exc)
         except ValidationError as exc:
-            return str(exc.errors()[0].get("msg", exc))
+            return str(said_error(exc.errors()[0]))
         return None
 
     def chance_for(self, state: Any, action: Any) -> Optional[Chance]:
