@@ -317,7 +317,8 @@ class DiceTray:
         self.on_roll = on_roll
         self.black_faces = black_faces
         self.sizes = sizes
-        self.notation = ft.TextField(label=_("Dice (NdX)"), value=self.QUICK[1], width=150, height=TAP + 8,
+        # As wide as its label at the phone's text size ("Würfel (NdX)" wrapped into the border at 150 px).
+        self.notation = ft.TextField(label=_("Dice (NdX)"), value=self.QUICK[1], width=max(150, sizes(130)) if sizes else 150,
                                      text_size=sizes(18) if sizes else 18)
         self.entered = ft.TextField(label=_("I rolled … (faces, e.g. 3 5)"), expand=True, visible=False)
         self.physical_row, self.physical = switch_row(_("I rolled physical dice"), False, self._toggle)
