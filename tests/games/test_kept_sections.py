@@ -11,6 +11,9 @@ import random
 
 import pytest
 
+from test_biosphere5_property import choose as _biosphere5_choose
+from test_biosphere5_property import fill as _biosphere5_fill
+
 from companion.games import get_game
 from tests.helpers import memory_store
 from tests.views import StoreFrame, signature
@@ -34,13 +37,21 @@ def _klaw_template(state, move, rng):
     return None
 
 
-GAMES = {  # game: (settings, fill a template move or None)
+# game (":" and a name for a second set of settings): (settings, fill a template move or None[, choose]);
+# `choose(state, moves, rng)`, if given, picks the action as a table would (the Machine's turns more often
+# than a catastrophe that ends the game), else one of the moves at random.
+GAMES = {
     "klaw": ({"players": ["Ana", "Bo"]}, _klaw_template),
+    "save_the_singularity": ({"players": [{"name": "Ada", "role": "rationalist"}, {"name": "Bea", "role": "programmer"},
+                                          {"name": "Cy", "role": "media_liaison"}]}, lambda state, move, rng: None),
+    "biosphere5": ({"opponent": "machine", "abyss": True, "difficulty": 2}, _biosphere5_fill, _biosphere5_choose),
+    "biosphere5:people": ({"opponent": "people", "abyss": True, "players": 3}, _biosphere5_fill, _biosphere5_choose),
 }
 
 
 def _play(game_key: str, seed: int, store, steps: int = 45):
-    settings, fill = GAMES[game_key]
+    settings, fill, *choose = GAMES[game_key]
+    game_key = game_key.partition(":")[0]
     game = get_game(game_key)
     view = __import__(f"companion.games.{game_key}.view", fromlist=["panel"])
     cid = store.create(game_key, f"kept {seed}", settings, seed=seed)
@@ -53,11 +64,16 @@ def _play(game_key: str, seed: int, store, steps: int = 45):
     for _ in range(steps):
         kept.panel()  # the screen redraws after every action, keeping what it may
         state = kept.loaded.game_state
-        moves = [m for m in game.legal_moves(state) if m.why_not is None]
-        choices = [m.action for m in moves if m.ready] + [a for a in (fill(state, m, rng) for m in moves if not m.ready) if a]
-        if not choices:
-            break
-        action = rng.choice(choices)
+        if choose:
+            action = choose[0](state, game.legal_moves(state), rng)
+            if action is None:
+                break
+        else:
+            moves = [m for m in game.legal_moves(state) if m.why_not is None]
+            choices = [m.action for m in moves if m.ready] + [a for a in (fill(state, m, rng) for m in moves if not m.ready) if a]
+            if not choices:
+                break
+            action = rng.choice(choices)
         try:
             kept.dispatch(action)
         except Exception as exc:  # a refused action changes nothing: the panel must still read the same

@@ -29,6 +29,9 @@ class FakeFrame:
     def dispatch(self, action, *, pulse: bool = False) -> None:
         self.dispatched.append((action, pulse))
 
+    def kept(self, key, inputs, build):
+        return build()  # every section drawn afresh
+
     def history(self, limit: int = 100) -> list:
         return self.app.store.history(self.campaign_id, limit=limit)
 

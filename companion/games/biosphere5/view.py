@@ -143,6 +143,11 @@ def _catalog_label(frame) -> str:
     return _("Card catalog · {summary}", summary=check_catalog(load_cards(frame.app.store)).summary())
 
 
+def _now(frame) -> State:
+    """The state when a button is tapped (a kept section's button may have been drawn for an older one)."""
+    return frame.loaded.game_state
+
+
 def _of_kind(moves: list[Move], *kinds: str) -> list[Move]:
     return [m for m in moves if m.kind in kinds]
 
@@ -172,10 +177,14 @@ def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control
         elif solo.phase == "discard":
             parts.append(_discard_section(frame, state, _of_kind(moves, "human_discard")))
     if solo.decision is not None and solo.phase != "machine":
-        parts.append(_decision_section(state))
+        parts.append(frame.kept("decision", solo.decision, lambda: _decision_section(state)))
     if state.result is None and solo.phase == "human":
         parts.append(_human_turn(frame, state, moves))
-    boards = [_machine_board(frame, state), _human_board(frame, state, _of_kind(moves, "set_hand"))]
+    kept, set_hand = frame.kept, _of_kind(moves, "set_hand")
+    hand_shown = not (solo.phase == "human" and state.result is None)
+    boards = [kept("machine-board", (solo.machine, reveal_count(state), solo.phase in ("machine", "new_hope")),
+                   lambda: _machine_board(frame, state)),
+              kept("human-board", (solo.human, hand_shown, set_hand), lambda: _human_board(frame, state, set_hand))]
     if solo.phase in ("human", "discard"):
         boards.reverse()  # your own board first on your turn: the hand size is what you enter most
     return parts, boards
@@ -254,7 +263,10 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
     # Two tiles a row on a phone, three on a tablet or in a desktop's turn column (TURN_COL); at the
     # larger text sizes half as many, or long names ("Surveillance Technology") break mid-word.
     cols = {"xs": 12, "sm": 6} if app.sizes.scale >= LARGE_TEXT else {"xs": 6, "md": 4}
-    grid = (ft.ResponsiveRow([_tile(frame, c, ui.picked.count(c.id), cols) for c in shown], spacing=8, run_spacing=8)
+    kept = frame.kept
+    tiles = [kept(f"tile-{c.id}", (c, ui.picked.count(c.id), cols), lambda c=c: _tile(frame, c, ui.picked.count(c.id), cols))
+             for c in shown]
+    grid = (ft.ResponsiveRow(tiles, spacing=8, run_spacing=8)
             if shown else text(_("No card matches “{query}”. Add it below.", query=ui.query), italic=True))
 
     def searched(e) -> None:
@@ -448,50 +460,25 @@ def _move_button(frame, move: Move, icon, *, filled: bool = True) -> ft.Control:
 def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
     """Your turn: your hand size first (every play costs a card, and a new game counts none), the
     plays, and under them, in words, why each greyed-out one can't be played now."""
-    app, solo = frame.app, state.solo
-    guard = app.guard
+    solo = state.solo
     rows: list[ft.Control] = []
     last = _last_human_move(frame)
     if last:
         rows.append(last)
     at = len(rows)  # where a reason greying every play goes: first, above the hand size it may ask for
-    rows.append(_hand_track(frame, state, _of_kind(moves, "set_hand")))
+    kept, set_hand = frame.kept, _of_kind(moves, "set_hand")
+    rows.append(kept("hand-track", (solo.human.hand, set_hand), lambda: _hand_track(frame, state, set_hand)))
     rows.append(text(_("Play from your hand, then end your turn."), ft.TextThemeStyle.BODY_MEDIUM))
-    levels = []
-    for level in (1, 2, 3, 4):
-        block = human_can_play(state, level)
-        levels.append(ft.Container(
-            text(f"{ROMAN[level]} {'✓' if block is None else '✗'}", ft.TextThemeStyle.TITLE_MEDIUM,
-                 tooltip=render(block) if block else _("Level {level} options are playable", level=ROMAN[level])),
-            padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
-            bgcolor=ft.Colors.GREEN_100 if block is None else ft.Colors.SURFACE_CONTAINER_HIGHEST))
-    rows.append(ft.Row([text(_("You can play levels:"), ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True,
-                       spacing=6))
+    blocks = tuple(human_can_play(state, level) for level in (1, 2, 3, 4))
+    rows.append(kept("levels", blocks, lambda: _levels(blocks)))
+    kinds = ("human_achievement", "human_catastrophe", "human_espionage", "human_sabotage", "human_attack",
+             "human_biosphere")
+    options = {kind: tuple(_of_kind(moves, kind)) for kind in kinds}
     greyed: list[tuple[str, Optional[str]]] = []
-
-    def kind_button(label, kind, on_click, icon):
-        """One button for a kind of move: enabled when any of its moves is allowed, else greyed out
-        with the reason of its first move."""
-        options = _of_kind(moves, kind)
-        allowed = any(m.why_not is None for m in options)
-        reason = None if allowed else next((m.why_not for m in options if m.why_not), None)
-        greyed.append((label, reason))
-        return wide_button(label, guard(lambda e: on_click(options)), icon=icon, tonal=True, disabled=not allowed,
-                           tooltip=reason)
-
-    rows.append(ft.Row([
-        kind_button(_("Achievement"), "human_achievement", lambda ms: _achievement_dialog(frame, ms),
-                    ft.Icons.ADD_BOX),
-        kind_button(_("Catastrophe"), "human_catastrophe", lambda ms: _catastrophe_dialog(frame, state, ms),
-                    ft.Icons.THUNDERSTORM),
-        kind_button(_("Espionage"), "human_espionage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.VISIBILITY),
-        kind_button(_("Sabotage"), "human_sabotage", lambda ms: frame.dispatch(ms[0].action), ft.Icons.CONTENT_CUT),
-        kind_button(_("Attack"), "human_attack", lambda ms: _attack_dialog(frame, ms), ft.Icons.GPS_FIXED),
-        kind_button(render(KIND_WORDS["biosphere"]), "human_biosphere",
-                    lambda ms: app.confirm(_("Play Biosphere 5?"), _("You play Biosphere 5 and win the game."),
-                                           _("Play it"), lambda: frame.dispatch(ms[0].action), danger=False),
-                    ft.Icons.PUBLIC),
-    ], wrap=True, spacing=8, run_spacing=8))
+    for label, kind in zip(_play_labels(), kinds):
+        allowed = any(m.why_not is None for m in options[kind])
+        greyed.append((label, None if allowed else next((m.why_not for m in options[kind] if m.why_not), None)))
+    rows.append(kept("plays", options, lambda: _plays(frame, options, greyed)))
     reasons = _reasons(greyed, "play-reasons")
     if _one_reason(greyed):
         rows[at:at] = reasons
@@ -504,6 +491,45 @@ def _human_turn(frame, state: State, moves: list[Move]) -> ft.Control:
     for end in _of_kind(moves, "end_turn"):
         rows.append(_move_button(frame, end, ft.Icons.SKIP_NEXT))
     return section(_("Round {round}: your turn", round=solo.round), *rows)
+
+
+def _levels(blocks: tuple) -> ft.Control:
+    """The levels you can play (✓) or not (✗, the reason in its tooltip)."""
+    levels = []
+    for level, block in zip((1, 2, 3, 4), blocks):
+        levels.append(ft.Container(
+            text(f"{ROMAN[level]} {'✓' if block is None else '✗'}", ft.TextThemeStyle.TITLE_MEDIUM,
+                 tooltip=render(block) if block else _("Level {level} options are playable", level=ROMAN[level])),
+            padding=ft.Padding.symmetric(horizontal=12, vertical=6), border_radius=8,
+            bgcolor=ft.Colors.GREEN_100 if block is None else ft.Colors.SURFACE_CONTAINER_HIGHEST))
+    return ft.Row([text(_("You can play levels:"), ft.TextThemeStyle.TITLE_SMALL), *levels], wrap=True, spacing=6)
+
+
+def _play_labels() -> tuple[str, ...]:
+    """The words of the play buttons, in the order of _plays."""
+    return (_("Achievement"), _("Catastrophe"), _("Espionage"), _("Sabotage"), _("Attack"),
+            render(KIND_WORDS["biosphere"]))
+
+
+def _plays(frame, options: dict, greyed: list[tuple[str, Optional[str]]]) -> ft.Control:
+    """One button for each kind of play (`options`: its moves): enabled when any of its moves is
+    allowed, else greyed out with the reason of its first move (`greyed`: (label, reason))."""
+    app = frame.app
+    actions = (
+        (lambda ms: _achievement_dialog(frame, ms), ft.Icons.ADD_BOX),
+        (lambda ms: _catastrophe_dialog(frame, _now(frame), ms), ft.Icons.THUNDERSTORM),
+        (lambda ms: frame.dispatch(ms[0].action), ft.Icons.VISIBILITY),
+        (lambda ms: frame.dispatch(ms[0].action), ft.Icons.CONTENT_CUT),
+        (lambda ms: _attack_dialog(frame, ms), ft.Icons.GPS_FIXED),
+        (lambda ms: app.confirm(_("Play Biosphere 5?"), _("You play Biosphere 5 and win the game."),
+                                _("Play it"), lambda: frame.dispatch(ms[0].action), danger=False), ft.Icons.PUBLIC),
+    )
+    buttons = []
+    for (label, reason), ms, (on_click, icon) in zip(greyed, options.values(), actions):
+        allowed = any(m.why_not is None for m in ms)
+        buttons.append(wide_button(label, app.guard(lambda e, on_click=on_click, ms=list(ms): on_click(ms)), icon=icon,
+                                   tonal=True, disabled=not allowed, tooltip=reason))
+    return ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)
 
 
 def _one_reason(buttons: list[tuple[str, Optional[str]]]) -> Optional[str]:
@@ -732,9 +758,10 @@ def _abyss_overview(frame, state: State) -> ft.Control:
     n = len(players)
     jump = state.result is None and n > 1
     col = {"xs": 12, "md": 6, "lg": 12 // n} if n > 1 else {"xs": 12}
-    tiles = [_overview_tile(frame, state, i, jump) for i in range(n)]
-    for tile in tiles:
-        tile.col = col
+    kept = frame.kept
+    tiles = [kept(f"overview-{i}", (players[i], render(player_words(state, i)), jump, col),
+                  lambda i=i: _overview_tile(frame, state, i, jump, col))
+             for i in range(n)]
     words = _("At doom {max} a player is out at once.", max=MAX_DOOM)
     if jump:
         words += " " + _("Tap a player to go to their doom and leader buttons.")
@@ -743,7 +770,7 @@ def _abyss_overview(frame, state: State) -> ft.Control:
         ft.ResponsiveRow(tiles, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)))
 
 
-def _overview_tile(frame, state: State, index: int, jump: bool) -> ft.Control:
+def _overview_tile(frame, state: State, index: int, jump: bool, col: dict) -> ft.Control:
     p, sizes = state.abyss.players[index], frame.app.sizes
 
     def chip(leader: str) -> ft.Control:
@@ -769,7 +796,9 @@ def _overview_tile(frame, state: State, index: int, jump: bool) -> ft.Control:
                   spacing=8, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), opacity=0.6 if p.out else 1,
         on_click=(lambda e: _scroll_to(frame, f"abyss-player-{index}")) if jump else None, ink=jump)
-    return tagged(f"overview-{index}", tile)
+    tile = tagged(f"overview-{index}", tile)
+    tile.col = col
+    return tile
 
 
 def _name_and_doom(state: State, index: int, label: ft.Control, style: ft.TextThemeStyle,
@@ -820,9 +849,59 @@ def _two_sided_options(state: State, index: int, what: str) -> list[tuple[Option
     return found
 
 
+def _doom_reads(state: State, index: int) -> tuple:
+    """What a player's doom part shows of the state: name, doom, whether out, the game's answer for
+    each of its buttons (the two-sided ones: the plays allowed now)."""
+    p = state.abyss.players[index]
+    return (render(player_words(state, index)), p.doom, p.out, state.solo is None,
+            tuple(GAME.why_not(state, a) for a in (DoomDrawPile(player=index), DoomMissing(player=index, count=1),
+                                                    DoomFaceUp(player=index), DoomDecrease(player=index))),
+            tuple(_two_sided_options(state, index, "attack")), tuple(_two_sided_options(state, index, "spy")),
+            tuple(render(_side_name(state, side)) for side in (None, *range(len(state.abyss.players)))))
+
+
+def _leader_reads(state: State, index: int, leader: str) -> tuple:
+    """What a leader row shows of the state: the player's name, the tier, the game's answer for the
+    promotion and for each usable tier (and whom it may name)."""
+    p = state.abyss.players[index]
+    uses = []
+    for t in usable_tiers(p, leader):
+        targets = ability_targets(state.abyss, index, leader, t)
+        tried = ([LeaderAbility(player=index, leader=leader, tier=t)] if targets is None else
+                 [LeaderAbility(player=index, leader=leader, tier=t, target=x) for x in targets])
+        uses.append((t, None if targets is None else tuple(targets), tuple(GAME.why_not(state, a) for a in tried)))
+    return (render(player_words(state, index)), p.leaders[leader], bool(state.solo),
+            GAME.why_not(state, LeaderPromote(player=index, leader=leader)), tuple(uses))
+
+
 def _abyss_player(frame, state: State, index: int) -> ft.Control:
     """A player's doom buttons (one per cause) and leaders; what greys any of them out is said under
-    them."""
+    them. The doom part and each leader row are kept apart (a tap changes one or two of them)."""
+    app, p = frame.app, state.abyss.players[index]
+    guard = app.guard
+    kept = frame.kept
+    doom = kept(f"doom-{index}", _doom_reads(state, index), lambda: ft.Column(
+        _doom_part(frame, state, index), spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+    leaders = [kept(f"leader-{index}-{lead}", _leader_reads(state, index, lead),
+                    lambda lead=lead: _leader_row(frame, state, index, lead)) for lead in LEADERS]
+    extra = []
+    declare = DeclareBiosphere(player=index)
+    if state.solo is None and GAME.why_not(state, declare) is None:
+        who = player_words(state, index)
+        extra.append(wide_button(_("{name} established Biosphere 5", name=who), guard(lambda e: app.confirm(
+            _("Biosphere 5 established?"), _("{name} wins the game.", name=who), _("Yes, wins"),
+            lambda: frame.dispatch(declare), danger=False)), icon=ft.Icons.PUBLIC, filled=False))
+    card = ft.Card(content=ft.Container(ft.Column([
+        doom,
+        text(_("Leaders"), ft.TextThemeStyle.TITLE_MEDIUM),
+        *leaders, *extra,
+    ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16),
+        margin=ft.Margin.only(bottom=4), opacity=0.6 if p.out else 1, key=ft.ScrollKey(f"abyss-player-{index}"))
+    return tagged(f"abyss-player-{index}", card)
+
+
+def _doom_part(frame, state: State, index: int) -> list[ft.Control]:
+    """A player's name and doom, its bar and a button per cause of doom (what _doom_reads reads)."""
     app, p = frame.app, state.abyss.players[index]
     guard = app.guard
     greyed: list[tuple[str, Optional[str]]] = []
@@ -836,8 +915,8 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         # None allowed: why this player can't move at all (out, or the game is over), from the game.
         reason = None if options else GAME.why_not(state, DoomDrawPile(player=index))
         greyed.append((label, reason))
-        return wide_button(label + "…", guard(lambda e: _two_sided_dialog(frame, state, label, options)), tonal=True,
-                           disabled=not options, tooltip=reason)
+        return wide_button(label + "…", guard(lambda e: _two_sided_dialog(frame, _now(frame), label, options)),
+                           tonal=True, disabled=not options, tooltip=reason)
 
     said = {kind: render(words) for kind, words in ABYSS_LABELS.items()}
     buttons = [
@@ -848,18 +927,10 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         one(DoomFaceUp(player=index), said["doom_face_up"]),
         one(DoomDecrease(player=index), said["doom_decrease"], outlined=True),
     ]
-    leaders = [_leader_row(frame, state, index, lead) for lead in LEADERS]
-    extra = []
-    declare = DeclareBiosphere(player=index)
-    if state.solo is None and GAME.why_not(state, declare) is None:
-        who = player_words(state, index)
-        extra.append(wide_button(_("{name} established Biosphere 5", name=who), guard(lambda e: app.confirm(
-            _("Biosphere 5 established?"), _("{name} wins the game.", name=who), _("Yes, wins"),
-            lambda: frame.dispatch(declare), danger=False)), icon=ft.Icons.PUBLIC, filled=False))
     # Against people the overview says it once for everyone.
     out_at = [] if state.solo is None else [
         text(_("At doom {max} you are out at once.", max=MAX_DOOM), ft.TextThemeStyle.BODY_SMALL, italic=True)]
-    card = ft.Card(content=ft.Container(ft.Column([
+    return [
         _name_and_doom(state, index, text(_("Doom"), ft.TextThemeStyle.TITLE_SMALL), ft.TextThemeStyle.TITLE_LARGE,
                        tagged(f"doom-{index}", ft.Text(str(p.doom), size=app.sizes(40), weight=ft.FontWeight.BOLD,
                                                        color=ft.Colors.RED_700 if p.doom >= 6 else None))),
@@ -868,11 +939,7 @@ def _abyss_player(frame, state: State, index: int) -> ft.Control:
         # side by side as they fit (a grid of halves would break each label over three lines)
         ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
         *_reasons(greyed, identifier=f"doom-reasons-{index}"),
-        text(_("Leaders"), ft.TextThemeStyle.TITLE_MEDIUM),
-        *leaders, *extra,
-    ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16),
-        margin=ft.Margin.only(bottom=4), opacity=0.6 if p.out else 1, key=ft.ScrollKey(f"abyss-player-{index}"))
-    return tagged(f"abyss-player-{index}", card)
+    ]
 
 
 def _leader_row(frame, state: State, index: int, leader: str) -> ft.Control:
@@ -922,7 +989,7 @@ def _use_button(frame, state: State, index: int, leader: str, tier: int) -> tupl
     reasons = [GAME.why_not(state, a) for _, a in tried]
     options = [(t, a) for (t, a), reason in zip(tried, reasons) if reason is None]
     reason = None if options else next((r for r in reasons if r), None)
-    return (wide_button(label, app.guard(lambda e: _target_dialog(frame, state, leader, tier, options)), tonal=True,
+    return (wide_button(label, app.guard(lambda e: _target_dialog(frame, _now(frame), leader, tier, options)), tonal=True,
                         disabled=not options, tooltip=render(ability_text(leader, tier))),
             label, reason)
 

@@ -30,8 +30,10 @@ from companion.ui.forms import whole_number
 from companion.ui.style import GAP
 from companion.ui.widgets import icon_button, keyed, section, tagged, text, wide_button
 
-# Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
-# the frame reconciles it with what the phone shows, so its controls keep their identity.
+# Drawn from the state on every redraw (dialogs live apart): the frame reconciles it with what the
+# phone shows, so its controls keep their identity. The sections a tap mostly leaves alone (the scores,
+# the roster, the odds, the dice, the d12 rows, the powers) are kept while what they show is unchanged
+# (frame.kept, see CampaignScreen.kept): each one's inputs are everything it shows.
 RECONCILED = True
 
 COUNT_MARK = "\x00"  # where a count goes in a sentence split around it
@@ -301,7 +303,16 @@ def panel(frame) -> ft.Control:
     state: State = frame.loaded.game_state
     odds_mod.prepare(state)  # cached: only the first call for a set-up builds the table
     turn = _TurnPanel(frame, state)
-    return ft.Column([scoreboard(frame, state), *turn.controls(), roster(frame, state)], spacing=GAP)
+    powers = tuple((m.action, m.why_not) for m in turn.moves if m.kind in ROLES)
+    return ft.Column([scoreboard(frame, state), *turn.controls(),
+                      frame.kept("roster", (state.settings.players, state.powers_used, state.current,
+                                            state.phase == "over", powers), lambda: roster(frame, state))],
+                     spacing=GAP)
+
+
+def _width(frame) -> Optional[float]:
+    """The page's width, which the big numbers and the chart are laid out for."""
+    return getattr(getattr(frame.app, "page", None), "width", None)
 
 
 def scoreboard(frame, state: State) -> ft.Control:
@@ -321,11 +332,13 @@ def scoreboard(frame, state: State) -> ft.Control:
             ft.ProgressBar(value=min(1.0, value / target), color=colour, bar_height=8, border_radius=4),
         ], spacing=2, expand=True)
 
+    team, world = rules.team_target(state), rules.world_target(state)
+    scores = frame.kept("scores", (state.team, team, state.world, world), lambda: ft.Row([
+        side(_("Team"), state.team, team, ft.Colors.PRIMARY, identifier="sts-team"),
+        side(_("World"), state.world, world, ft.Colors.ERROR, identifier="sts-world"),
+    ], spacing=24))
     return ft.Card(content=ft.Container(ft.Column([
-        ft.Row([
-            side(_("Team"), state.team, rules.team_target(state), ft.Colors.PRIMARY, identifier="sts-team"),
-            side(_("World"), state.world, rules.world_target(state), ft.Colors.ERROR, identifier="sts-world"),
-        ], spacing=24),
+        scores,
         ft.Row([ft.Text(before, theme_style=ft.TextThemeStyle.BODY_SMALL),
                 tagged("sts-move", ft.Text(str(cursor), theme_style=ft.TextThemeStyle.BODY_SMALL)),
                 ft.Text(after, theme_style=ft.TextThemeStyle.BODY_SMALL)], spacing=0, wrap=True),  # (ran off a small phone)
@@ -358,9 +371,10 @@ class _TurnPanel:
                            bold=True)
 
     def act(self, move: Move):
-        """Dispatch a move's action; one that throws pulses (at a physical table it asks for the dice)."""
-        throws = GAME.chance_for(self.state, move.action) is not None
-        return lambda e: self.frame.dispatch(move.action, pulse=throws)
+        """Dispatch a move's action; one that throws pulses (at a physical table it asks for the dice).
+        Whether it throws is read when tapped: the button may be a kept section's, drawn for an older state."""
+        frame, action = self.frame, move.action
+        return lambda e: frame.dispatch(action, pulse=GAME.chance_for(frame.loaded.game_state, action) is not None)
 
     def move_button(self, kind: str, *, filled: bool = True, icon=None) -> ft.Control:
         """The button of the ready move of this kind, in the rules' words."""
@@ -412,6 +426,11 @@ class _TurnPanel:
         if o is None:
             return None
         first = self.state.phase == "start"
+        # The reason's words as this phone says them (a Msg's parameters need not compare equal).
+        shown = (o.pool, o.bust_chance, o.expected_points, o.win_if_stop, o.win_if_press, o.hint, render(o.reason))
+        return self.frame.kept("odds", (shown, first, _width(self.frame)), lambda: self._odds_box(o, first))
+
+    def _odds_box(self, o: odds_mod.Odds, first: bool) -> ft.Control:
         rows = [self.numbers(
             (ngettext("Bust chance ({n} die)", "Bust chance ({n} dice)", o.pool), fmt_percent(o.bust_chance, CLOSE),
              "sts-bust"),
@@ -435,6 +454,14 @@ class _TurnPanel:
 
     def powers_now(self) -> list[ft.Control]:
         """One button per power usable right now, in the rules' words for what it will do."""
+        usable = tuple(m for m in self.moves if m.kind in ROLES and m.why_not is None)
+        if not usable:
+            return []
+        # Kept apart in each phase (a section sits in one place in the panel).
+        return [self.frame.kept(f"powers-{self.state.phase}", (usable, self.waiting), lambda: ft.Column(
+            self._powers(), spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))]
+
+    def _powers(self) -> list[ft.Control]:
         out = [wide_button(render(m.label), self.guard(self.act(m)), icon=ft.Icons.AUTO_AWESOME, tonal=True,
                            tooltip=render(ROLE_POWERS[m.kind]), disabled=self.waiting)
                for m in self.moves if m.kind in ROLES and m.why_not is None]
@@ -444,7 +471,15 @@ class _TurnPanel:
 
     def last_world(self) -> list[ft.Control]:
         rows = rules.world_rows(self.state)
-        return [d12_row(row, self.sizes) for row in rows]
+        if not rows:
+            return []
+        return [self.frame.kept(f"d12-{self.state.phase}", rows, lambda: ft.Column(
+            [d12_row(row, self.sizes) for row in rows], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))]
+
+    def dice(self, key: str) -> ft.Control:
+        """The throw's dice (throw_dice), kept while the throw is the same."""
+        s = self.state
+        return self.frame.kept(key, rules.throw_parts(s), lambda: throw_dice(s, self.sizes))
 
     def turn_result(self) -> tuple[str, str]:
         """How the turn's researcher phase ended (the world phase is on): bust, or banked points."""
@@ -492,7 +527,7 @@ class _TurnPanel:
                                      "this throw.",
                                      "Bust: {bugs} Bugs! {n} points at risk will be lost unless a reroll power changes "
                                      "this throw.", lost, bugs=rules.count_bugs(s.throw)), "bad"),
-                throw_dice(s, self.sizes),
+                self.dice("bust-throw"),
                 *self.powers_now(),
                 ft.Row([self.move_button("take_bust", filled=False, icon=ft.Icons.HEART_BROKEN)]),
             ]
@@ -520,7 +555,7 @@ class _TurnPanel:
             # Always in the same places, press on above stop; the hint fills the one it favours.
             ft.Row([press]),
             ft.Row([stop]),
-            throw_dice(s, self.sizes),
+            self.dice("throw"),
             text(rules.throw_help(s), ft.TextThemeStyle.BODY_SMALL),
             *self.powers_now(),
         ]
@@ -546,7 +581,7 @@ class _TurnPanel:
         ]
         out = [section(_("Turn {turn} · world phase", turn=s.turn), *body)]
         if s.throw:
-            out.append(section(_("{name}'s last throw", name=self.name()), throw_dice(s, self.sizes)))
+            out.append(section(_("{name}'s last throw", name=self.name()), self.dice("last-throw")))
         return out
 
     def over(self) -> list[ft.Control]:
