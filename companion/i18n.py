@@ -47,7 +47,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, parse_pattern
 from babel.support import Translations
 
-__all__ = ["_", "gettext", "ngettext", "pgettext", "N_", "Msg", "NMsg", "render", "Percent", "Lang", "lang", "Text",
+__all__ = ["_", "gettext", "ngettext", "pgettext", "N_", "Msg", "NMsg", "render", "Percent", "Number", "Lang", "lang", "Text",
            "as_text", "stored_text", "data_word",
            "current", "use", "speaking", "languages", "autonym", "negotiate", "PhoneLanguage", "BROWSER",
            "fmt_number", "fmt_percent", "fmt_date", "fmt_datetime", "fmt_ago"]
@@ -279,6 +279,8 @@ def _param_json(value: Any) -> Any:
         return {"msg": value.to_json()}
     if isinstance(value, Percent):
         return {"percent": value.p, "digits": value.digits}
+    if isinstance(value, Number):
+        return {"number": value.value, "digits": value.digits}
     return value
 
 
@@ -287,6 +289,8 @@ def _param_from_json(value: Any) -> Any:
         return Msg.from_json(value["msg"])
     if isinstance(value, dict) and "percent" in value:
         return Percent(value["percent"], value.get("digits", 0))
+    if isinstance(value, dict) and "number" in value:
+        return Number(value["number"], value.get("digits", 1))
     return value
 
 
@@ -396,6 +400,21 @@ class Percent:
 
     def __repr__(self) -> str:
         return f"Percent({self.p!r}, {self.digits!r})"
+
+
+class Number:
+    """A number with a fixed count of decimals to put in a Msg ('0.8' / '0,8' for Number(0.8, 1))."""
+
+    __slots__ = ("value", "digits")
+
+    def __init__(self, value: float, digits: int = 1):
+        self.value, self.digits = float(value), digits
+
+    def render(self, language: Union[str, Lang, None] = None) -> str:
+        return fmt_number(self.value, self.digits, lang=language)
+
+    def __repr__(self) -> str:  # a Msg compares its parameters by repr
+        return f"Number({self.value!r}, {self.digits!r})"
 
 
 def fmt_date(value: Union[date, datetime], format: str = "medium", *, lang: Union[str, Lang, None] = None) -> str:

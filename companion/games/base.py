@@ -468,7 +468,7 @@ def _adapter(tp: Any) -> TypeAdapter:
     return _ADAPTERS[key]
 
 
-def require_range(name: str, value: int, low: int, high: int) -> int:
+def require_range(name: Words, value: int, low: int, high: int) -> int:
     """Refuse an integer outside low..high with a message naming the allowed range."""
     if not low <= value <= high:
         raise InputError(Msg("{name} must be between {low} and {high} (got {value}).", name=name, low=low, high=high,

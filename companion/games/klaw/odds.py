@@ -35,7 +35,7 @@ from typing import Sequence
 
 from companion.games.base import InputError, Outcome
 from companion.games.klaw.combat import MAX_DICE, WILD_AT, Bonus, apply_wild, joined, lowest_placement, place
-from companion.i18n import Lang, Msg, Percent, fmt_number
+from companion.i18n import Msg, Number, Percent
 
 # (damage to defender, damage to attacker) -> probability
 Distribution = dict[tuple[int, int], Fraction]
@@ -355,27 +355,6 @@ def hit_outcomes(dist: Distribution, struck: str, striker: str) -> list[Outcome]
             Outcome(label=Msg("{host} takes at least 1 back", host=striker), probability=float(back))]
 
 
-class OneDecimal:
-    """A number with one decimal in each phone's locale ('0.8', '0,8'): a Msg parameter."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: float):
-        self.value = float(value)
-
-    def render(self, language: Lang | str | None = None) -> str:
-        return fmt_number(self.value, 1, lang=language)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, OneDecimal) and other.value == self.value
-
-    def __hash__(self) -> int:
-        return hash(self.value)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.value!r})"
-
-
 def first_exchange_summary(dist: Distribution, struck: str, striker: str) -> list[Msg]:
     """The first exchange in words: the chance of any damage each way, the expected hits, the
     likeliest outcomes."""
@@ -389,8 +368,8 @@ def first_exchange_summary(dist: Distribution, struck: str, striker: str) -> lis
                          back=b, chance=Percent(float(p))) for (a, b), p in top], "; ")
     return [
         Msg("First exchange: {struck} takes at least 1: {hit} (average {hits}); {striker} takes at least 1 back: "
-            "{back} (average {backs}).", struck=struck, hit=Percent(hit.probability), hits=OneDecimal(to_struck),
-            striker=striker, back=Percent(back.probability), backs=OneDecimal(to_striker)),
+            "{back} (average {backs}).", struck=struck, hit=Percent(hit.probability), hits=Number(to_struck),
+            striker=striker, back=Percent(back.probability), backs=Number(to_striker)),
         Msg("Likeliest: {outcomes}.", outcomes=likely),
     ]
 

@@ -31,7 +31,7 @@ from operator import itemgetter, mul
 from typing import Literal, Optional
 
 from companion.games.save_the_singularity import rules
-from companion.i18n import Lang, Msg, NMsg, Percent, fmt_number
+from companion.i18n import Msg, NMsg, Number, Percent
 from companion.games.save_the_singularity.rules import State
 
 # --- One throw of n dice: a chance node with exact outcomes ----------------------------------------
@@ -361,18 +361,6 @@ class Odds:
     reason: Msg  # said in the phone's language
 
 
-class OneDecimal:
-    """A number with one decimal, as a message's parameter: 2.0 → '2.0' / '2,0'."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: float):
-        self.value = float(value)
-
-    def render(self, language: Optional[Lang] = None) -> str:
-        return fmt_number(self.value, 1, lang=language)
-
-
 def odds(state: State) -> Optional[Odds]:
     """The odds before a roll decision: at the start of a turn, or after a throw that didn't bust.
 
@@ -396,7 +384,7 @@ def odds(state: State) -> Optional[Odds]:
                         target=rules.team_target(state)))
     hint: Literal["stop", "press_on"] = "press_on" if press > stop else "stop"
     words = dict(press=_pct(press), stop=_pct(stop), pool=pool, chance=_pct(chance), risk=risk,
-                 average=OneDecimal(float(gain)))
+                 average=Number(float(gain)))
     close = abs(press - stop) < 0.005
     if hint == "press_on" and close:
         reason = Msg("Press on (it's close): {press} chance to win if you press on, {stop} if you stop now; the next "

@@ -29,7 +29,7 @@ from pydantic import Field, StringConstraints, model_serializer, model_validator
 
 from companion.games.base import (
     Chance, DieSpec, Dice, Event, FieldSpec, Game, InputError, Model, Move, NeedDice, Outcome, RuleError, ceil_div, d,
-    event, field_specs, fmt_dice, throw, throw_one,
+    event, field_specs, fmt_dice, require_range, throw, throw_one,
 )
 from companion.games.shadowrun.ledger import ACCOUNT_TITLES, ACCOUNTS, Account, Journal, Line, lines_in, post
 from companion.i18n import N_, Msg, Text
@@ -56,14 +56,6 @@ def _names(names: list[str]) -> Text:
     if len(names) == 1:
         return names[0]
     return Msg("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
-
-
-def require_range(name: Text, value: int, low: int, high: int) -> int:
-    """Refuse a number outside low..high, naming the allowed range (in the phone's language)."""
-    if not low <= value <= high:
-        raise InputError(Msg("{name} must be between {low} and {high} (got {value}).", name=name, low=str(low),
-                             high=str(high), value=str(value)))
-    return value
 
 
 # --- The numbers of the game ------------------------------------------------------------------------
