@@ -112,17 +112,6 @@ def odds(outcomes: list[Outcome]) -> str:
     return " · ".join(f"{render(o.label)} ({fmt_percent(o.probability)})" for o in outcomes)
 
 
-def hint(spec: FieldSpec) -> str:
-    """A number field's range under it, in the phone's language ("0–6", "1 or more")."""
-    if spec.low is not None and spec.high is not None:
-        return f"{spec.low}–{spec.high}"
-    if spec.low is not None:
-        return _("{low} or more", low=spec.low)
-    if spec.high is not None:
-        return _("at most {high}", high=spec.high)
-    return ""
-
-
 def label(spec: FieldSpec) -> str:
     """A field's name as the action model's description gives it, in the phone's language."""
     return _(spec.label)
@@ -184,7 +173,7 @@ class Ui:
     def num(self, kind: str, name: str, value: int | str = "", *, width: Optional[int] = 110) -> ft.TextField:
         """A number field labelled as the move names it, with its range as the hint."""
         spec = self.spec(kind, name)
-        return _num(label(spec), value, width=width, helper=hint(spec))
+        return _num(label(spec), value, width=width, helper=spec.hint)
 
     def send(self, make: Callable[[], Any]) -> Callable:
         """A tap handler dispatching the action `make()` builds (reading the form at tap time). A roll
@@ -833,7 +822,7 @@ class SetupForm:
         # largest text size) runs over the field's border. Plain fields, as tall as their text: in the
         # form's column an expanding field was squeezed flat (expand is for a row).
         self.loan = ft.TextField(label=_("Starting loan"), value=str(d.loan), keyboard_type=ft.KeyboardType.NUMBER,
-                                 helper=_("{range}; cash starts equal to it. Recommended: {loan}", range=hint(spec["loan"]),
+                                 helper=_("{range}; cash starts equal to it. Recommended: {loan}", range=spec["loan"].hint,
                                           loan=d.loan),
                                  helper_max_lines=3)
         self.target = ft.TextField(label=_("Target reputation"), value=str(d.target_reputation),
