@@ -227,7 +227,7 @@ def test_build_a_map_then_play_an_issue_on_it(browser, server, artifacts, tmp_pa
     threat = page.get_by_label("Threat", exact=True)
     type_into(threat, "-1")
     tap(page, page.get_by_role("button", name="Save card"))
-    expect(by_id(page, "dialog-error")).to_contain_text("greater than or equal to 0")
+    expect(by_id(page, "dialog-error")).to_contain_text("must be 0 or more")
     type_into(threat, "2")
     type_into(page.get_by_label("Range", exact=True), "2")
     tap(page, page.get_by_role("button", name="Save card"))

@@ -137,7 +137,7 @@ def test_every_human_ethos_screen_at_phone_and_desktop_sizes(browser, tmp_path, 
         tap_until(page, page.get_by_role("button", name="Edit Nanobots"), page.get_by_role("button", name="Save card"))
         type_into(page.get_by_label("Threat", exact=True), "-1")
         tap(page, page.get_by_role("button", name="Save card"))
-        expect(by_id(page, "dialog-error")).to_contain_text("greater than or equal to 0")
+        expect(by_id(page, "dialog-error")).to_contain_text("must be 0 or more")
         expect(page.get_by_role("button", name="Save card")).to_be_visible()
         shot("dialog-refusal")
         tap(page, page.get_by_role("button", name="Cancel"))

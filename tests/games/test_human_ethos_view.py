@@ -497,7 +497,7 @@ def test_a_refused_enemy_card_says_why_in_its_dialog_which_stays_open():
     threat = next(f for f in _all(form.fields) if isinstance(f, ft.TextField) and f.label == "Threat")
     threat.value = "-1"
     _act(form, "Save card")
-    assert form.error.visible and "greater than or equal to 0" in form.error.content.value
+    assert form.error.visible and "must be 0 or more" in form.error.content.value
     assert form.dialog.open and saved == []  # nothing saved, the dialog still open to correct it
     threat.value = "x"
     _act(form, "Save card")

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from sqlmodel import select
 
 from companion import catalog, exchange
-from companion.games.base import InputError
+from companion.games.base import InputError, said_error
 from companion.games.biosphere5.cards import (
     CATALOG_KIND,
     CATEGORY_LEVEL,
@@ -173,7 +173,7 @@ def import_text(store, text: str, *, replace: bool) -> int:
             exported = exchange.ExportedCatalog.model_validate(data)
         except ValidationError as exc:
             raise InputError(Msg("The catalog is not valid — {problem}.",
-                                 problem=exc.errors()[0].get("msg", "invalid"))) from None
+                                 problem=said_error(exc.errors()[0]))) from None
         for entry in exported.entries:
             problem = validate_entry(entry)
             if problem:

@@ -21,7 +21,7 @@ from typing import Iterable, Literal, NamedTuple, Optional
 
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
-from companion.games.base import InputError, Model, Words
+from companion.games.base import InputError, Model, Words, said_error
 from companion.i18n import N_, Msg, NMsg
 
 # --- Coordinates -----------------------------------------------------------------------------
@@ -592,17 +592,9 @@ def parse_map_json(text: str) -> HexMap:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        problem = problem_words(first)
+        problem = said_error(first)
         raise InputError(Msg("Not a valid map: {where}: {problem}.", where=where, problem=problem) if where
                          else Msg("Not a valid map: {problem}.", problem=problem)) from None
-
-
-def problem_words(error: dict) -> Words:
-    """What pydantic found wrong: the map's own words (a Msg its validators raised), else pydantic's."""
-    raised = (error.get("ctx") or {}).get("error")
-    if isinstance(raised, ValueError) and raised.args and isinstance(raised.args[0], Msg):
-        return raised.args[0]
-    return error.get("msg") or Msg("malformed")
 
 
 # --- Editing (pure: each returns a new map) --------------------------------------------------------

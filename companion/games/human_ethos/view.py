@@ -22,7 +22,7 @@ import flet as ft
 from pydantic import ValidationError
 
 from companion import catalog
-from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, Words, field_specs
+from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, Words, field_specs, said_error
 from companion.i18n import _, current, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP
@@ -37,8 +37,7 @@ WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit
 
 from . import rules as R
 from .enemies import EnemyType, face_words, setup_words, token_faces
-from .hexmap import (SPECIAL_NAMES, Board, Coord, Hex, HexMap, check_map, map_name, parse_map_json,
-                     problem_words)
+from .hexmap import SPECIAL_NAMES, Board, Coord, Hex, HexMap, check_map, map_name, parse_map_json
 from .mapdraw import (MEMBER_COLOURS, Layout, MapView, Marks, map_canvas, map_window, short_names, touch_screen,
                       zoom_buttons)
 
@@ -87,7 +86,7 @@ def build(cls, **kw):
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        problem = problem_words(first)
+        problem = said_error(first)
         raise InputError(where + ": " + problem if where else problem) from None
 
 
