@@ -90,7 +90,7 @@ def test_refused_input_shows_a_message_and_changes_nothing(browser, server, arti
     type_into(page.get_by_label("Campaign name"), "Ranges")
     type_into(page.get_by_label("Highest value"), "5000")
     tap(page, page.get_by_role("button", name="Create and open"))
-    expect(page.get_by_text(re.compile("must be at most 1000"))).to_be_visible()
+    expect(page.get_by_text(re.compile("must be at most 1,000"))).to_be_visible()  # in the phone's number format
     type_into(page.get_by_label("Highest value"), "2")
     tap(page, page.get_by_role("button", name="Create and open"))
     expect(by_id(page, "counter-value")).to_have_text("0")
