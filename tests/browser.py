@@ -14,7 +14,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
@@ -130,18 +130,12 @@ def type_into(field, text: str) -> None:
 
 
 def tap(page, locator, *, bottom_margin: int = 100, steady: bool = False) -> None:
-    """Click a control, first scrolling Flutter's view (with the wheel, as a finger would swipe) until
-    it is on screen: the semantics DOM can't scroll the canvas, so an off-screen click would miss.
-    `steady`: also wait until it stops moving (a redraw above it may still be pushing it down)."""
+    """Click a control, first scrolling Flutter's view until it is on screen (`scroll_to`, clear of
+    the bottom bar by `bottom_margin`): the semantics DOM can't scroll the canvas, so an off-screen
+    click would miss. `steady`: also wait until it stops moving (a redraw above it may still be
+    pushing it down)."""
     locator.wait_for()
-    viewport = page.viewport_size
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and box["y"] >= 60 and box["y"] + box["height"] <= viewport["height"] - bottom_margin:
-            break
-        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, 250 if (box is None or box["y"] > 60) else -250)
-        page.wait_for_timeout(120)
+    scroll_to(page, locator, near_top=False, bottom=bottom_margin, step=250)
     if steady:
         wait_steady(page, locator)
     locator.click()
@@ -188,16 +182,121 @@ def open_app(browser, server: dict, *, viewport=PHONE, locale: Optional[str] = N
     return context, page
 
 
-def scroll_to(page, locator) -> None:
-    """Scroll Flutter's view (with the wheel, as a finger swipes) until `locator` is near the top."""
+# Two animation frames (or 100 ms, should the page not be drawing): what a redraw takes.
+FRAMES = "() => new Promise(r => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 100); })"
+# Where every node of the semantics tree is: changes whenever Flutter's view scrolls.
+LAYOUT = """() => { let h = 0, n = 0;
+  for (const e of document.querySelectorAll('flt-semantics')) { h = (h * 31 + Math.round(e.getBoundingClientRect().y)) % 1000000007; n++; }
+  return n + ':' + h; }"""
+
+
+def _described(locator) -> tuple[bool, Optional[dict]]:
+    """Whether Flutter describes the control now (it leaves out what is far off screen), and its box
+    (None while a redraw replaces its node)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if not locator.count():
+        return False, None
+    try:
+        return True, locator.bounding_box(timeout=1_000)
+    except PlaywrightTimeout:  # gone again between the two reads
+        return False, None
+
+
+def wheel(page, dy: float, *, quiet_ms: int = 600) -> bool:
+    """Turn the mouse wheel by `dy` px over the middle of the screen (as a finger swipes) and wait
+    until Flutter's view has moved; False if nothing moved within `quiet_ms` (the end of the page)."""
     viewport = page.viewport_size
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and 60 <= box["y"] <= viewport["height"] / 3:
-            return
-        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, 120 if (box is None or box["y"] > 60) else -120)
-        page.wait_for_timeout(120)
+    before = page.evaluate(LAYOUT)
+    page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+    page.mouse.wheel(0, dy)
+    deadline = time.monotonic() + quiet_ms / 1000
+    while time.monotonic() < deadline:
+        page.evaluate(FRAMES)
+        if page.evaluate(LAYOUT) != before:
+            return True
+    return False
+
+
+def scroll_to(page, locator, *, near_top: bool = True, top: float = 60, bottom: float = 0,
+              spot: Optional[Callable[[dict], tuple[float, float]]] = None, step: int = 150, tries: int = 40,
+              from_top: bool = False, what: Optional[str] = None) -> dict:
+    """Scroll Flutter's view with the mouse wheel (as a finger swipes) until `locator` is on screen;
+    returns its box. The one scrolling loop of the browser tests: Flutter web describes only what is
+    on or near the screen (its semantics tree), so a control must be brought into view before it can
+    be read, tapped or photographed.
+
+    Where it is wanted (`top`: px under the screen's top, the title bar; `bottom`: px above its bottom):
+    - `near_top` (the default, for screenshots): its top between `top` and a third of the screen down;
+    - `near_top=False` (for a tap): all of it between `top` and `bottom` (clear of a bottom bar or a
+      snack bar). Of a control taller than that room only its first (room - 60) px need be shown.
+    - `spot(box) -> (y0, y1)`: the part of the page that must be there instead of the whole box (a
+      point of a canvas map: `lambda box: (box["y"] + y, box["y"] + y)`).
+    Where the page can't scroll any further (the wheel moves nothing), anywhere on screen will do.
+
+    A control Flutter doesn't describe yet is looked for downwards, then upwards once the wheel
+    stops moving the page (`from_top`: from the top of the page down). After each turn of the wheel
+    (`step` px, halved each time the control is overshot) it waits until the view has moved, not a
+    fixed time. Raises AssertionError naming the control (`what`, or the locator) if it isn't there
+    after `tries` turns."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    height = page.viewport_size["height"]
+    room = height - top - bottom
+
+    def span(box: dict) -> tuple[float, float]:
+        y0, y1 = spot(box) if spot else (box["y"], box["y"] + box["height"])
+        return y0, y0 + min(y1 - y0, room - 60)
+
+    def wanted(y0: float, y1: float) -> bool:
+        return top <= y0 <= height / 3 if near_top else top <= y0 and y1 <= height - bottom
+
+    try:  # a control just being drawn is waited for a moment before the search
+        locator.first.wait_for(state="attached", timeout=1_000)
+    except PlaywrightTimeout:
+        pass
+    if from_top:
+        for _ in range(3):
+            if not wheel(page, -100_000):
+                break
+    moved, downward, last, box = True, True, None, None
+    for _ in range(tries):
+        found, box = _described(locator)
+        if found and box is None:  # its node is being redrawn
+            page.evaluate(FRAMES)
+            continue
+        if box is None:  # not described: look further on (the other way once the page stops)
+            moved = wheel(page, step if downward else -step)
+            if not moved:
+                downward = not downward
+            continue
+        y0, y1 = span(box)
+        if wanted(y0, y1) or (not moved and 0 <= y0 and y1 <= height):
+            return box
+        down = y0 >= top
+        if last is not None and down != last:  # overshot: finer turns
+            step = max(step // 2, 40)
+        last = down
+        moved = wheel(page, step if down else -step)
+    where = "not described by Flutter" if box is None else f"last at y={box['y']:.0f}, height {box['height']:.0f}"
+    goal = f"its top {top}-{height / 3:.0f} px" if near_top else f"{top}-{height - bottom} px"
+    raise AssertionError(f"{what or locator} not scrolled on screen in {tries} turns of the wheel ({where}; wanted at {goal})")
+
+
+def finger(page, x: float, y: float) -> None:
+    """A finger's tap at a point of the page (a canvas map has no control to click). A finger on a
+    phone (no screen reader) reaches the canvas directly; here the semantics tree laid over the page
+    (enabled for the locators) would swallow the pointer, so it is let through for this one tap (the
+    browser given two frames to take the style into account)."""
+    page.evaluate("""() => { const s = document.createElement('style'); s.id = 'let-taps-through';
+        s.textContent = 'flt-semantics { pointer-events: none !important; }'; document.head.appendChild(s); }""")
+    page.evaluate(FRAMES)
+    page.mouse.click(x, y)
+    page.evaluate(FRAMES)
+    page.evaluate("() => document.getElementById('let-taps-through').remove()")
+    # After raw pointer events Flutter's web engine ignores semantic clicks for a short while (its
+    # "gesture mode" switches back lazily); nothing observable marks the end, so give it that while.
+    page.wait_for_timeout(1000)
 
 
 def both_phones(page, locator, save) -> None:

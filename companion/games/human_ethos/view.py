@@ -170,7 +170,7 @@ def _scale(frame) -> float:
 
 def _room(frame, width: float) -> bool:
     """Whether something `width` px wide at the normal text size fits this screen at its text size."""
-    return (frame.app.page.width or 412) / _scale(frame) >= width
+    return (_page_width(frame) or 412) / _scale(frame) >= width
 
 
 def pair(frame, first: ft.Control, second: ft.Control, *, width: float = 300) -> ft.Control:
@@ -212,12 +212,17 @@ def choice_buttons(options: list[tuple[str, str]], chosen, on_pick: Callable[[st
                   wrap=True, spacing=8, run_spacing=8)
 
 
+def _page_width(frame) -> Optional[float]:
+    """The phone's screen width (None before the page is laid out, or in a test's frame without one)."""
+    return getattr(frame.app.page, "width", None)
+
+
 def _wide(frame) -> bool:
-    return (frame.app.page.width or 0) >= WIDE_FROM
+    return (_page_width(frame) or 0) >= WIDE_FROM
 
 
 def _map_width(frame) -> float:
-    width = frame.app.page.width or 412
+    width = _page_width(frame) or 412
     if _wide(frame):  # the map's column: 7 of 12 of the body (11 of 12 of the page)
         return max(280, min(width * 11 / 12 * 7 / 12 - 64, 760))
     return max(280, min(width - 56, 680))  # (the page and its card each pad 12 and 16 px a side)

@@ -784,26 +784,31 @@ def attack_chance(state: State, striker: Host, target: Host, number: int) -> Cha
     """The striker's attack dice for exchange `number`, rolled by its owner; the outcomes are the
     exchange's (hits each way) before any die is rolled."""
     n = strike_dice(state, striker)
-    dist = odds_mod.exchange_odds(n, defense_dice(target), item_bonuses(striker, "attack"), item_bonuses(target, "defense"))
-    wild = _wild_outcomes(n)
-    why = (Msg("{striker}'s attack on {target}, exchange {number}, with a wild die (enter the golden die first)",
-               striker=striker.name, target=target.name, number=number) if wild else
-           Msg("{striker}'s attack on {target}, exchange {number}", striker=striker.name, target=target.name,
-               number=number))
-    return Chance(count=n, die=D6, who=owner_name(state, striker), why=why,
-                  outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first=WILD if wild else "")
+    names = dict(striker=striker.name, target=target.name, number=number)
+    return _exchange_chance(
+        state, striker, n, odds_mod.exchange_odds(n, defense_dice(target), item_bonuses(striker, "attack"),
+                                                  item_bonuses(target, "defense")), striker, target,
+        Msg("{striker}'s attack on {target}, exchange {number}", **names),
+        Msg("{striker}'s attack on {target}, exchange {number}, with a wild die (enter the golden die first)", **names))
 
 
 def defense_chance(state: State, striker: Host, target: Host, number: int, attack_rolled: list[int]) -> Chance:
     """The struck host's defense dice, rolled by its owner once the attack dice are known."""
     n = defense_dice(target)
-    dist = odds_mod.exchange_given_attack(attack_rolled, n, item_bonuses(striker, "attack"), item_bonuses(target, "defense"))
+    names = dict(striker=striker.name, target=target.name, number=number)
+    return _exchange_chance(
+        state, target, n, odds_mod.exchange_given_attack(attack_rolled, n, item_bonuses(striker, "attack"),
+                                                         item_bonuses(target, "defense")), striker, target,
+        Msg("{target}'s defense against {striker}, exchange {number}", **names),
+        Msg("{target}'s defense against {striker}, exchange {number}, with a wild die (enter the golden die first)",
+            **names))
+
+
+def _exchange_chance(state: State, roller: Host, n: int, dist, striker: Host, target: Host,
+                     why: Msg, why_with_wild_die: Msg) -> Chance:
+    """`roller`'s n dice in an exchange (its owner rolls them); the outcomes are the exchange's hits."""
     wild = _wild_outcomes(n)
-    why = (Msg("{target}'s defense against {striker}, exchange {number}, with a wild die (enter the golden die first)",
-               target=target.name, striker=striker.name, number=number) if wild else
-           Msg("{target}'s defense against {striker}, exchange {number}", target=target.name, striker=striker.name,
-               number=number))
-    return Chance(count=n, die=D6, who=owner_name(state, target), why=why,
+    return Chance(count=n, die=D6, who=owner_name(state, roller), why=why_with_wild_die if wild else why,
                   outcomes=odds_mod.hit_outcomes(dist, target.name, striker.name) + wild, first=WILD if wild else "")
 
 
