@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import typing
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -25,7 +26,7 @@ from sqlmodel import select
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
 from companion.games import get_game, is_known
 from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event, said_error
-from companion.i18n import N_, Msg, _, NMsg, Text, as_text, stored_text
+from companion.i18n import N_, Msg, _, NMsg, Text, as_text, data_word, stored_text
 from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table, roll_words)
 from models.db import Database
@@ -59,22 +60,50 @@ def clean_name(name: str) -> str:
     return name
 
 
-def format_errors(exc: ValidationError) -> Text:
-    """A pydantic error as one line a player reads in their language: 'loan: must be at most 20'
-    (games.base.said_error says each kind of error)."""
+def format_errors(exc: ValidationError, model: Any = None) -> Text:
+    """A pydantic error as one line a player reads in their language: 'Highest value: must be at most
+    1,000' (games.base.said_error says each kind of error). Given the model that refused (a Settings
+    class, a game's Action union), a field is named by its description, as the form labels it."""
     said: Text = ""
     for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "__root__")
+        loc = [p for p in err.get("loc", ()) if p != "__root__"]
+        where = _field_words(model, loc) if loc else ""
         part = Msg("{where}: {problem}", where=where, problem=said_error(err)) if where else said_error(err)
         said = part if not said else said + "; " + part
     return said
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The pydantic models an annotation holds (through unions, Optional, lists and Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+def _field_words(model: Any, loc: list) -> Text:
+    """The words for where an error is: the innermost field's description (a game marks it N_(), so
+    the phone's language says it), else the location as pydantic gives it ("card.attack")."""
+    candidates, named = _models_in(model), None
+    for part in loc:
+        if not isinstance(part, str):
+            continue  # a list index
+        fields = next((m.model_fields[part] for m in candidates if part in m.model_fields), None)
+        if fields is not None:
+            named = fields.description or fields.title
+            candidates = _models_in(fields.annotation)
+            continue
+        tagged = [m for m in candidates if getattr(m.model_fields.get("kind"), "default", None) == part]
+        if not tagged:  # a location this walk doesn't follow: say it as it is
+            return ".".join(str(p) for p in loc)
+        candidates = tagged  # a union's tag: the action kind the error is in
+    return data_word(named) if named else ".".join(str(p) for p in loc)
 
 
 def parse_settings(game: Game, data: dict) -> BaseModel:
     try:
         return game.Settings.model_validate(data or {})
     except ValidationError as exc:
-        raise InputError(Msg("Settings refused — {problems}.", problems=format_errors(exc))) from exc
+        raise InputError(Msg("Settings refused — {problems}.", problems=format_errors(exc, game.Settings))) from exc
 
 
 def parse_action(game: Game, data: dict) -> Any:
@@ -84,7 +113,7 @@ def parse_action(game: Game, data: dict) -> Any:
             return _TABLE_ADAPTER.validate_python(data)
         return game.parse_action(data)
     except ValidationError as exc:
-        raise InputError(Msg("Action refused — {problems}.", problems=format_errors(exc))) from exc
+        raise InputError(Msg("Action refused — {problems}.", problems=format_errors(exc, game.Action))) from exc
 
 
 def dump_action(game: Game, action: Any) -> dict:
@@ -288,7 +317,7 @@ class Store:
         try:
             start = game.new_state(parsed)
         except ValidationError as exc:
-            raise InputError(Msg("Settings refused — {problems}.", problems=format_errors(exc))) from exc
+            raise InputError(Msg("Settings refused — {problems}.", problems=format_errors(exc, game.Settings))) from exc
         state = CampaignState(game=start.model_dump(mode="json"))
         with self.db.session() as s:
             campaign = Campaign(
@@ -404,7 +433,7 @@ class Store:
             try:
                 done = step(game, state, action, dice)
             except ValidationError as exc:
-                raise InputError(format_errors(exc)) from exc
+                raise InputError(format_errors(exc, game.Action)) from exc
             if isinstance(dice, SeededDice) and dice.unused_entries():
                 raise InputError(NMsg("You entered {entered} dice but this action rolls {n} die; nothing was changed.",
                                       "You entered {entered} dice but this action rolls {n} dice; nothing was changed.",

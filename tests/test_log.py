@@ -8,6 +8,7 @@ from companion.games.base import InputError, RuleError
 from companion.games.counter.rules import Add, Roll
 from companion.log import StaleAction, replay
 from companion.games import get_game
+from companion.i18n import render
 from companion.table import SetPhysicalDice, TableNote, TrayRoll
 from tests.helpers import memory_store
 
@@ -141,8 +142,15 @@ def test_bad_names_are_refused(store, name, message):
 
 
 def test_settings_out_of_range_are_refused_with_the_range(store):
-    with pytest.raises(InputError, match="cap"):
+    # the field named as the form labels it (its description), in the phone's language
+    with pytest.raises(InputError, match="Highest value: must be 1 or more"):
         store.create("counter", "x", {"cap": 0})
+    with pytest.raises(InputError) as refused:
+        store.create("counter", "x", {"cap": 0})
+    assert "Höchstwert: muss 1 oder mehr sein" in render(refused.value.args[0], "de")
+    cid = store.create("counter", "y", {})
+    with pytest.raises(InputError, match="Amount: must be at most 1,000"):  # an action's field, in its union
+        store.apply(cid, {"kind": "add", "amount": 5000}, expected_cursor=0)
     with pytest.raises(InputError):
         store.create("counter", "x", {"nonsense": 1})
     with pytest.raises(InputError, match="Unknown game"):
