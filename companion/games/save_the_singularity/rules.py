@@ -39,7 +39,7 @@ from typing import Annotated, Any, Iterable, Literal, NamedTuple, Optional, Unio
 from pydantic import Field, field_validator, model_validator
 
 from companion.games.base import Dice, DieSpec, Event, Game, InputError, Model, Move, Outcome, RuleError, event, throw
-from companion.i18n import N_, Msg, NMsg
+from companion.i18n import N_, Msg, NMsg, _
 
 TEAM_POINTS_PER_PLAYER = 25
 WORLD_POINTS_PER_PLAYER = 4
@@ -190,7 +190,8 @@ TIMINGS = (N_("before roll"), N_("after roll"))  # the Media Liaison's timings a
 
 class Settings(Model):
     players: list[Player] = Field(
-        default_factory=lambda: [Player(name="Player 1", role="rationalist")],
+        # a name typed for the table: the default is said in the language of the phone that sets up
+        default_factory=lambda: [Player(name=_("Player {n}", n=1), role="rationalist")],
         description=N_("Players in turn order, each with a role"),
     )
     max_pool: int = Field(12, ge=START_POOL, le=12, description=N_("Most dice in one throw (the box has 12d6)"))
