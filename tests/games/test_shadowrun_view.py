@@ -498,3 +498,45 @@ def test_at_the_largest_text_size_fields_grow_and_a_crowded_row_stacks():
     assert rep.width == 221 and isinstance(holder, ft.Column)
     assert holder.controls[0].controls[0].label == "Objective name" and holder.controls[1] is rep
     assert labels and not any(t.no_wrap for t in labels)
+
+
+def test_a_kept_section_shows_what_was_typed_and_picked_as_a_fresh_one_would():
+    """A section kept across redraws (frame.kept) holds the phone's own fields: once something was
+    typed into or picked from them, the next redraw draws it again, as a panel drawn afresh would."""
+    from tests.views import StoreFrame, signature
+
+    class Frame(StoreFrame):
+        pass
+    Frame.view = view
+    store = memory_store()
+    cid = played(store, FIRST_TURN + [R.Advance(), R.RollPaymentDue()])
+    frame = Frame(store, cid)
+    while frame.loaded.game_state.phase != "legwork":
+        frame.dispatch(next(m.action for m in R.GAME.legal_moves(frame.loaded.game_state)
+                            if m.ready and m.why_not is None and m.kind in ("pay_interest", "advance")))
+    frame.dispatch(R.Deploy(name="Ace", card_type="runner", cost=1, body=3))
+
+    def afresh():  # the same phone's panel drawn from nothing (what it has typed is its own)
+        fresh = Frame(store, cid)
+        fresh.memo, fresh._shadowrun_typed = False, dict(frame._shadowrun_typed)
+        return signature(fresh.panel())
+
+    def typed(field, value):  # the phone types (Flet sets the value, then calls on_change)
+        field.value = value
+        field.on_change(SimpleNamespace(control=field, data=value))
+
+    built = frame.panel()
+    loan = next(f for f in view_fields(built) if f.label == "Off the loan")
+    typed(loan, "1")
+    kind = next(c for c in all_controls(built) if isinstance(c, ft.Dropdown) and c.value == "runner")
+    kind.value = "gear"
+    kind.on_select(SimpleNamespace(control=kind, data="gear"))
+    again = frame.panel()
+    assert signature(again) == afresh() and next(f for f in view_fields(again) if f.label == "Off the loan").value == "1"
+    # Sent elsewhere on the panel (turning the runner): the typed loan and the pick are gone, as afresh.
+    card = frame.loaded.game_state.cards[0]
+    next(c for c in all_controls(again) if isinstance(c, ft.IconButton) and c.tooltip == "Turn Ace").on_click(None)
+    assert frame.dispatched[-1][0] == R.SetTurned(card_id=card.id, turned=True)
+    drawn = frame.panel()
+    assert signature(drawn) == afresh() and next(f for f in view_fields(drawn) if f.label == "Off the loan").value == "0"
+    assert frame.panel().controls[0] is drawn.controls[0]  # the ledger on top was kept: nothing it shows changed

@@ -15,6 +15,7 @@ phone's locale."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Optional
 
 import flet as ft
@@ -28,9 +29,11 @@ from companion.ui.home import radio_row
 from companion.ui.style import GAP
 from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, wide_button
 
-# Drawn afresh from the state (and what was typed, kept in `_MEMO`, and which folds are open, both kept
+# Drawn afresh from the state (and what was typed, kept in `_BUILD.memo`, and which folds are open, both kept
 # per phone on its frame) on every redraw, and never changed in place: the frame reconciles it with
-# what the phone shows, so its controls keep their identity.
+# what the phone shows, so its controls keep their identity. A section whose inputs (all it shows) are
+# unchanged is the one drawn last time (frame.kept, see CampaignScreen.kept; `Ui.keep`): the ledger on
+# top, the stepper's parts, the objectives, the runners, the card effects.
 RECONCILED = True
 
 SCREENS = {"ledger": LedgerScreen}
@@ -52,30 +55,63 @@ RECENT = 12  # history rows read for "Just now" and this turn's interest sums
 # --- small helpers -------------------------------------------------------------------------------------
 
 
-# What the player has typed but not yet sent, per screen: the panel is rebuilt on every refresh (and the
-# frame may refresh once more just after an action), so a rebuilt field gets back what was typed.
-_MEMO: dict = {}
+class _Build(threading.local):
+    """What the panel's build under way reads besides the state, set by `Ui` for the phone it draws
+    for. Per thread: two phones' panels may be drawn at the same moment (a tap's handler in a worker
+    thread, another phone's redraw on the event loop), and neither may read the other's."""
+
+    def __init__(self) -> None:
+        # What the player has typed but not yet sent, per screen: the panel is rebuilt on every refresh
+        # (and the frame may refresh once more just after an action), so a rebuilt field gets it back.
+        self.memo: dict = {}
+        # How often each field (by label) was typed into or picked from, per screen, and the fields the
+        # section under way has drawn: a kept section is drawn again once one of them was touched.
+        self.touched: dict = {}
+        self.used: set = set()
+        self.scale = 1.0  # the phone's text size: a field's width grows with its words
+
+
+_BUILD = _Build()
+RUN_TARGET = "run-target"  # the run form's objective picker, as `_touch` notes it
+
+
+def _touch(name: str, then: Optional[Callable] = None) -> Callable:
+    """A field's change handler: notes the change (`touched`), then does `then`."""
+    touched = _BUILD.touched
+    _BUILD.used.add(name)
+
+    def changed(e) -> None:
+        touched[name] = touched.get(name, 0) + 1
+        if then is not None:
+            then(e)
+    return changed
 
 
 def _field(label: str, **kw) -> ft.TextField:
-    memo = _MEMO
+    memo = _BUILD.memo
     if label in memo:
         kw["value"] = memo[label]
 
     def keep(e) -> None:  # also makes the typed value reach the server as it is typed
         memo[label] = e.control.value
-    return ft.TextField(label=label, on_change=keep, **kw)
+    return ft.TextField(label=label, on_change=_touch(label, keep), **kw)
 
 
-# The phone's text size, for the build under way (set with _MEMO): a field's width grows with its words.
-_SCALE = 1.0
+def _tick(label: str, value: bool) -> tuple[ft.Control, ft.Checkbox]:
+    """tick_row, its ticks noted (`_touch`): a kept section is drawn again, unticked as afresh."""
+    row, box = tick_row(label, value)
+    box.on_change = _touch(label, box.on_change)
+    row.content.on_click = _touch(label, row.content.on_click)
+    return row, box
+
+
 LARGE_TEXT = 1.3  # from this text size on, a field that shares a row with an expanding one gets its own row
 WIDEST = 280  # no fixed width beyond this: it fits a 360 px phone's card
 
 
 def _w(width: int) -> int:
     """A field's width at this phone's text size (its label and number grow with it)."""
-    return min(round(width * _SCALE), WIDEST)
+    return min(round(width * _BUILD.scale), WIDEST)
 
 
 def _num(label: str, value: int | str = "", *, width: Optional[int] = 110, helper: str = "") -> ft.TextField:
@@ -93,7 +129,7 @@ def _num(label: str, value: int | str = "", *, width: Optional[int] = 110, helpe
 def _row(*controls: ft.Control) -> ft.Control:
     # A wrapping row gives its children unbounded width, so a row with an expanding field never wraps.
     wrap = not any(getattr(c, "expand", False) for c in controls)
-    if not wrap and _SCALE >= LARGE_TEXT:
+    if not wrap and _BUILD.scale >= LARGE_TEXT:
         # At a large text size the fixed-width ones leave the expanding one no room (its label broke
         # mid-word): one under the other, the expanding one across the card (a row lets it expand).
         return ft.Column([ft.Row([c]) if getattr(c, "expand", False) else c for c in controls], spacing=8)
@@ -128,22 +164,53 @@ def _dropdown(spec: FieldSpec, first: str) -> ft.Dropdown:
     said = {k: choice(k) for k in spec.choices}
     width = max(150, 72 + 10 * max(len(words) for words in said.values()))
     return ft.Dropdown(label=label(spec), value=first if first in spec.choices else spec.choices[0], width=_w(width),
-                       options=[ft.DropdownOption(key=k, text=words) for k, words in said.items()])
+                       options=[ft.DropdownOption(key=k, text=words) for k, words in said.items()],
+                       on_select=_touch(label(spec)))
 
 
 class Ui:
     """What one build of the panel needs: the frame, the state, the game's moves, and action makers."""
 
     def __init__(self, frame):
-        global _MEMO, _SCALE
         self.frame = frame
-        self.memo = _MEMO = frame.__dict__.setdefault("_shadowrun_typed", {})
+        self.memo = _BUILD.memo = frame.__dict__.setdefault("_shadowrun_typed", {})
+        self.touched = _BUILD.touched = frame.__dict__.setdefault("_shadowrun_touched", {})
+        # per kept section: the fields it drew, what they held then, and how often it was drawn for them
+        self.fields = frame.__dict__.setdefault("_shadowrun_fields", {})
         sizes = getattr(frame.app, "sizes", None)
-        self.scale = _SCALE = getattr(sizes, "scale", 1.0)
+        self.scale = _BUILD.scale = getattr(sizes, "scale", 1.0)
         self.s: R.State = frame.loaded.game_state
         self.moves = R.GAME.legal_moves(self.s)
         self.guard = frame.app.guard
         self.recent = frame.history(RECENT)
+
+    def keep(self, key: str, inputs: Any, build: Callable[[], ft.Control]) -> ft.Control:
+        """The section drawn for `key` last time while `inputs` (all it shows, read from the state) are
+        unchanged, and nothing was typed into or picked from its fields since (frame.kept)."""
+        kept = getattr(self.frame, "kept", None)
+        if kept is None:
+            return build()
+
+        def typed(names: tuple) -> tuple:
+            return tuple((name, self.memo.get(name), self.touched.get(name, 0)) for name in names)
+        names, then, drawn = self.fields.get(key, ((), (), 0))
+        if typed(names) != then:
+            drawn += 1  # typed into, picked from or emptied (sent) since: drawn again
+
+        def built() -> ft.Control:
+            outer, _BUILD.used = _BUILD.used, set()
+            try:
+                control = build()
+                used = tuple(sorted(_BUILD.used))
+                self.fields[key] = (used, typed(used), drawn)
+            finally:
+                _BUILD.used = outer
+            return control
+        return kept(key, (inputs, drawn), built)
+
+    def kinds(self, *kinds: str) -> tuple:
+        """The moves of these kinds, allowed or greyed (what a section reads of the moves)."""
+        return tuple(m for m in self.moves if m.kind in kinds)
 
     def of(self, kind: str) -> list:
         """The moves of this kind that may be made now (ready actions and templates)."""
@@ -177,7 +244,8 @@ class Ui:
 
     def send(self, make: Callable[[], Any]) -> Callable:
         """A tap handler dispatching the action `make()` builds (reading the form at tap time). A roll
-        pulses; at a physical-dice table the frame then asks for its dice."""
+        pulses; at a physical-dice table the frame then asks for its dice. Whether it rolls is read
+        when tapped: the button may be a kept section's, drawn for an older state."""
         def go(e):
             action = make()
             # Sent: the form starts empty again. Emptied before the dispatch, whose redraw would put the
@@ -185,7 +253,8 @@ class Ui:
             typed = dict(self.memo)
             self.memo.clear()
             try:
-                self.frame.dispatch(action, pulse=R.GAME.chance_for(self.s, action) is not None)
+                now = self.frame.loaded.game_state
+                self.frame.dispatch(action, pulse=R.GAME.chance_for(now, action) is not None)
             except Exception:
                 self.memo.update(typed)
                 raise
@@ -229,14 +298,26 @@ def panel(frame) -> ft.Control:
     ui = Ui(frame)
     s = ui.s
     # Once over, the frame's end card says how the game ended: the panel keeps the final balances and
-    # what was in play, and says it no second time.
-    parts: list[ft.Control] = [dashboard(ui)] + ([stepper(ui)] if s.phase != "over" else [])
+    # what was in play, and says it no second time. Each section is kept while what it shows is unchanged.
+    parts: list[ft.Control] = [ui.keep("dashboard", (s.loan, s.cash, s.interest, s.debt, s.reputation,
+                                                     s.settings.target_reputation, s.phase, s.turn),
+                                       lambda: dashboard(ui))]
+    if s.phase != "over":
+        parts.append(stepper(ui))
     if s.phase not in ("setup", "objective"):
-        parts.append(objectives_section(ui, with_form=False))
+        parts.append(ui.keep("objectives", (s.objectives, ui.ok("discard_objective")),
+                             lambda: objectives_section(ui, with_form=False)))
     parts.append(runners_section(ui))
     if s.phase != "over":
-        parts.append(effects_section(ui))
+        folds = frame.__dict__.setdefault("_shadowrun_folds", {})
+        parts.append(ui.keep("effects", (ui.kinds("adjust", "pick_random"), ui.just_now("random_pick"),
+                                         folds.get("effects", False)), lambda: effects_section(ui)))
     return ft.Column(parts, spacing=GAP)
+
+
+def _part(controls: list[ft.Control]) -> ft.Control:
+    """A kept part of a section's column: spaced and stretched as the section's own rows."""
+    return ft.Column(controls, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def _tile(words: str, value: int, identifier: str, *, color=None) -> ft.Control:
@@ -244,9 +325,9 @@ def _tile(words: str, value: int, identifier: str, *, color=None) -> ft.Control:
     # a label too long for one line wrapping onto a second rather than being cut off.
     return ft.Container(ft.Column([
         ft.Text(words, theme_style=ft.TextThemeStyle.LABEL_MEDIUM, text_align=ft.TextAlign.CENTER),
-        tagged(identifier, ft.Text(render(value), size=round(26 * _SCALE), weight=ft.FontWeight.BOLD, color=color)),
+        tagged(identifier, ft.Text(render(value), size=round(26 * _BUILD.scale), weight=ft.FontWeight.BOLD, color=color)),
     ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        width=max(104, round(88 * _SCALE)), padding=ft.Padding.symmetric(vertical=2, horizontal=4), border_radius=10,
+        width=max(104, round(88 * _BUILD.scale)), padding=ft.Padding.symmetric(vertical=2, horizontal=4), border_radius=10,
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)
 
 
@@ -273,7 +354,7 @@ def dashboard(ui: Ui) -> ft.Control:
                          icon=ft.Icons.RECEIPT_LONG, filled=False)
     # At a large text size the button ("Kassenbuch") left the phase's words a sliver: they broke mid-word.
     head: ft.Control = (ft.Column([ft.Row([titles]), ledger], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.START)
-                        if _SCALE >= LARGE_TEXT else
+                        if _BUILD.scale >= LARGE_TEXT else
                         ft.Row([titles, ledger], vertical_alignment=ft.CrossAxisAlignment.CENTER))
     rows: list[ft.Control] = [head, tiles]
     survival = R.survival_outcomes(s.reputation)
@@ -310,21 +391,27 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
 
 
 def stepper(ui: Ui) -> ft.Control:
+    """The phase's section, each part kept while what it shows is unchanged: the phase's own actions
+    while the state is (a roll at the dice tray or a table note leaves them as they were), the
+    Legwork's part by part."""
     s = ui.s
     body: list[ft.Control] = []
     if s.phase != "setup":
-        body.append(_strip(ui))
-    body.append(tagged("sr-guide", text(R.PHASE_GUIDE[s.phase], italic=True)))
-    last = _last_events(ui)
-    if last is not None:
-        body.append(last)
+        body.append(ui.keep("strip", s.phase, lambda: _strip(ui)))
+    body.append(ui.keep("guide", s.phase, lambda: tagged("sr-guide", text(R.PHASE_GUIDE[s.phase], italic=True))))
+    row = ui.recent[0] if ui.recent else None
+    if row is not None and row.events:
+        body.append(ui.keep("last", (row.label, row.events), lambda: _last_events(ui)))
     if s.pending_errand is not None:
-        body += errand_choice(ui)
+        body.append(ui.keep("phase", s, lambda: _part(errand_choice(ui))))
     elif s.damage is not None:
-        body += damage_allocator(ui)
+        body.append(ui.keep("phase", s, lambda: _part(damage_allocator(ui))))
+    elif s.phase == "legwork":
+        body += phase_legwork(ui)  # kept part by part: a tap changes one or two of them
     else:
-        body += PHASES[s.phase](ui)
-    body.append(advance_button(ui))
+        charged = ui.latest("interest") if s.phase == "interest" and s.step_done else None
+        body.append(ui.keep("phase", (s, charged), lambda: _part(PHASES[s.phase](ui))))
+    body.append(ui.keep("advance", (s.phase, s.turn, R.advance_to(s), ui.kinds("advance")), lambda: advance_button(ui)))
     return section(render(R.phase_title(s.phase)), *body)
 
 
@@ -419,8 +506,8 @@ def phase_payroll(ui: Ui) -> list[ft.Control]:
                           icon=ft.Icons.GROUPS, primary=True)]
     due = R.upkeep_due(s)
     unpayable = R.payroll_unpayable(s)  # a choice the rules accept, ticked to start with
-    ticks = {c.id: tick_row(_("Leave {name} unpaid (upkeep {upkeep}): trashed", name=c.name, upkeep=c.upkeep),
-                            c.id in unpayable) for c in bill}
+    ticks = {c.id: _tick(_("Leave {name} unpaid (upkeep {upkeep}): trashed", name=c.name, upkeep=c.upkeep),
+                         c.id in unpayable) for c in bill}
     rows = [row for row, _ in ticks.values()]
     boxes = {cid: box for cid, (_, box) in ticks.items()}
     lines = [text(_("3c · Upkeep due: {cards} = {due}; cash {cash}.",
@@ -496,6 +583,17 @@ def errand_choice(ui: Ui) -> list[ft.Control]:
 
 
 def phase_legwork(ui: Ui) -> list[ft.Control]:
+    """Errands and healing, deploying, selling and buying, paying off: each part kept while what it
+    shows is unchanged."""
+    s = ui.s
+    runners = [c for c in s.cards if c.card_type == "runner"]
+    return [ui.keep("legwork-errands", (ui.kinds("run_errand", "heal"), bool(runners)), lambda: _part(_errands(ui))),
+            ui.keep("legwork-deploy", (len(runners), ui.kinds("deploy")), lambda: _part(_deploy(ui))),
+            ui.keep("legwork-trade", ui.kinds("sell_cards", "spend"), lambda: _part(_trade(ui))),
+            ui.keep("legwork-pay-off", (s.loan, s.interest, s.cash, ui.kinds("pay_off")), lambda: _part(_pay_off(ui)))]
+
+
+def _errands(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out: list[ft.Control] = []
     runners = [c for c in s.cards if c.card_type == "runner"]
@@ -512,7 +610,12 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     if heals:
         out.append(text(_("Heal"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
         out.append(_row(*[ui.move_button(m, icon=ft.Icons.HEALING) for m in heals]))
-    # Deploy
+    return out
+
+
+def _deploy(ui: Ui) -> list[ft.Control]:
+    runners = [c for c in ui.s.cards if c.card_type == "runner"]
+    out: list[ft.Control] = []
     out.append(text(_("Deploy a card · runners in play {n} of {max}", n=len(runners), max=R.MAX_RUNNERS),
                     ft.TextThemeStyle.TITLE_SMALL, bold=True))
     name = _field(label(ui.spec("deploy", "name")), expand=True, max_length=40)
@@ -525,7 +628,11 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
                 name=name.value or "", card_type=kind.value or "runner", cost=ui.number(cost, "deploy", "cost"),
                 upkeep=ui.number(upkeep, "deploy", "upkeep", 0), body=ui.number(body, "deploy", "body"),
                 armor=ui.number(armor, "deploy", "armor", 0))), icon=ft.Icons.PERSON_ADD)]
-    # Sell, buy
+    return out
+
+
+def _trade(ui: Ui) -> list[ft.Control]:
+    out: list[ft.Control] = []
     out.append(text(_("Sell cards · buy gear"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     sold = ui.num("sell_cards", "count", 1, width=120)
     spend = ui.num("spend", "amount", width=100)
@@ -536,7 +643,12 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
                                  icon=ft.Icons.SELL)),
             _row(spend, item, ui.button(R.LABELS["spend"], "spend", ui.send(lambda: R.Spend(
                 amount=ui.number(spend, "spend", "amount"), item=item.value or "gear")), icon=ft.Icons.SHOPPING_CART))]
-    # Pay off
+    return out
+
+
+def _pay_off(ui: Ui) -> list[ft.Control]:
+    s = ui.s
+    out: list[ft.Control] = []
     out.append(text(_("Pay off debt · loan {loan}, interest {interest}, cash {cash}", loan=s.loan, interest=s.interest,
                       cash=s.cash), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     loan, interest = ui.num("pay_off", "loan", 0, width=140), ui.num("pay_off", "interest", 0, width=150)
@@ -566,14 +678,14 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
         target.update()
 
     # Rows whose words wrap (a Radio's or Checkbox's own label is cut off on a phone).
-    target = ft.RadioGroup(value=str(s.objectives[0].id), content=ft.Column([
+    target = ft.RadioGroup(value=str(s.objectives[0].id), on_change=_touch(RUN_TARGET), content=ft.Column([
         radio_row(str(o.id), _("{name} · {rep} rep · {count} challenge(s)", name=o.name, rep=o.rep, count=o.challenges),
-                  pick) for o in s.objectives],
+                  _touch(RUN_TARGET, pick)) for o in s.objectives],
         spacing=0))
     candidates = R.team_candidates(s)
     picked = [c for c in candidates if c.card_type == "runner"][:R.MAX_RUNNERS]
-    ticks = {c.id: tick_row(_("{name} ({type}, body {left} of {body})", name=c.name, type=choice(c.card_type),
-                              left=c.body - c.damage, body=c.body), c in picked)
+    ticks = {c.id: _tick(_("{name} ({type}, body {left} of {body})", name=c.name, type=choice(c.card_type),
+                           left=c.body - c.damage, body=c.body), c in picked)
              for c in candidates}
     boxes = {cid: box for cid, (_, box) in ticks.items()}
     out: list[ft.Control] = [
@@ -614,7 +726,7 @@ def run_block(ui: Ui) -> list[ft.Control]:
     out.append(text(_("Challenges (bottom to top)"), ft.TextThemeStyle.TITLE_SMALL, bold=True))
     amount = ui.num("start_damage", "amount", width=190)
     piercing = ui.spec("start_damage", "armor_piercing")
-    ap = ft.Checkbox(label=label(piercing), value=False)
+    ap = ft.Checkbox(label=label(piercing), value=False, on_change=_touch(label(piercing)))
     take = ui.button(_("Take the objective (+{rep} rep)", rep=objective.rep), "complete_objective", ui.send(R.CompleteObjective),
                      icon=ft.Icons.EMOJI_EVENTS, primary=ui.ok("complete_objective"))
     out += [_row(amount, ap),
@@ -729,41 +841,47 @@ def objectives_section(ui: Ui, *, with_form: bool) -> ft.Control:
 
 
 def runners_section(ui: Ui) -> ft.Control:
+    """The cards in play, each one's row kept while the card and what may be done to it are unchanged
+    (turning a runner draws its row again, not the others)."""
     s = ui.s
     if not s.cards:
         return section(_("Runners in play"), text(_("No card in play yet: deploy runners in Legwork."), italic=True))
-    rows = []
-    can_trash = ui.ok("remove_card")
-    for c in s.cards:
-        status = _("turned") if c.turned else _("unturned")
-        stats = (_("cost {cost} · body {body} · damage {damage} · upkeep {upkeep} · armor {armor}", cost=c.cost,
-                   body=c.body, damage=c.damage, upkeep=c.upkeep, armor=c.armor) if c.armor else
-                 _("cost {cost} · body {body} · damage {damage} · upkeep {upkeep}", cost=c.cost, body=c.body,
-                   damage=c.damage, upkeep=c.upkeep))
-        called = c.name if c.card_type == "runner" else _("{name} ({type})", name=c.name, type=choice(c.card_type))
-        hurt = c.damage > 0
-        menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
-                                  disabled=not can_trash, items=[
-            ft.PopupMenuItem(content=_("Trash it"), icon=ft.Icons.DELETE,
-                             on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id))),
-            ft.PopupMenuItem(content=_("It died (reputation −{cost})", cost=c.cost), icon=ft.Icons.HEART_BROKEN,
-                             on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id, died=True))),
-        ])
-        rows.append(tagged(f"sr-card-{c.id}", ft.Container(ft.Row([
-            ft.Column([
-                ft.Text(called, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                text(stats, color=NEGATIVE if hurt else None),
-                text(status, italic=c.turned, color=ft.Colors.OUTLINE if c.turned else ft.Colors.PRIMARY),
-            ], spacing=0, expand=True),
-            icon_button(ft.Icons.REPLAY if c.turned else ft.Icons.ROTATE_90_DEGREES_CW,
-                        _("Untap {name}", name=c.name) if c.turned else _("Turn {name}", name=c.name),
-                        ui.send(lambda c=c: R.SetTurned(card_id=c.id, turned=not c.turned)),
-                        disabled=not ui.ok("set_turned")),
-            menu,
-        ], vertical_alignment=ft.CrossAxisAlignment.CENTER), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-            border_radius=10, padding=ft.Padding.only(left=12, right=0, top=4, bottom=4))))
+    can_trash, can_turn = ui.ok("remove_card"), ui.ok("set_turned")
+    rows = [ui.keep(f"runner-{c.id}", (c, can_trash, can_turn), lambda c=c: _runner_row(ui, c, can_trash, can_turn))
+            for c in s.cards]
     runners = sum(1 for c in s.cards if c.card_type == "runner")
     return section(_("Runners in play · {n} of {max}", n=runners, max=R.MAX_RUNNERS), *rows)
+
+
+def _runner_row(ui: Ui, c: R.Card, can_trash: bool, can_turn: bool) -> ft.Control:
+    """One card in play: its stats, whether it is turned, turn or untap it, trash it."""
+    status = _("turned") if c.turned else _("unturned")
+    stats = (_("cost {cost} · body {body} · damage {damage} · upkeep {upkeep} · armor {armor}", cost=c.cost,
+               body=c.body, damage=c.damage, upkeep=c.upkeep, armor=c.armor) if c.armor else
+             _("cost {cost} · body {body} · damage {damage} · upkeep {upkeep}", cost=c.cost, body=c.body,
+               damage=c.damage, upkeep=c.upkeep))
+    called = c.name if c.card_type == "runner" else _("{name} ({type})", name=c.name, type=choice(c.card_type))
+    hurt = c.damage > 0
+    menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
+                              disabled=not can_trash, items=[
+        ft.PopupMenuItem(content=_("Trash it"), icon=ft.Icons.DELETE,
+                         on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id))),
+        ft.PopupMenuItem(content=_("It died (reputation −{cost})", cost=c.cost), icon=ft.Icons.HEART_BROKEN,
+                         on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id, died=True))),
+    ])
+    return tagged(f"sr-card-{c.id}", ft.Container(ft.Row([
+        ft.Column([
+            ft.Text(called, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+            text(stats, color=NEGATIVE if hurt else None),
+            text(status, italic=c.turned, color=ft.Colors.OUTLINE if c.turned else ft.Colors.PRIMARY),
+        ], spacing=0, expand=True),
+        icon_button(ft.Icons.REPLAY if c.turned else ft.Icons.ROTATE_90_DEGREES_CW,
+                    _("Untap {name}", name=c.name) if c.turned else _("Turn {name}", name=c.name),
+                    ui.send(lambda c=c: R.SetTurned(card_id=c.id, turned=not c.turned)),
+                    disabled=not can_turn),
+        menu,
+    ], vertical_alignment=ft.CrossAxisAlignment.CENTER), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border_radius=10, padding=ft.Padding.only(left=12, right=0, top=4, bottom=4)))
 
 
 def effects_section(ui: Ui) -> ft.Control:
