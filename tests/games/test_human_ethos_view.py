@@ -613,3 +613,21 @@ def test_paired_buttons_stack_where_their_words_would_break_at_a_large_text_size
 
     assert [type(c) for c in adjust_rows(412, 1.0)] == [ft.Row]  # side by side, each half the width
     assert [type(c) for c in adjust_rows(360, 1.7)] == [ft.Column]  # "Huge": one above the other
+
+
+def test_the_map_editor_fits_its_map_on_a_360_px_phone():
+    """The editor draws a map with a ring of grey hexes one can add: the sample map's 7 columns
+    become 9. On a 360 px phone (the map's card leaves 304 px) it fits whole at 100 %, as the play
+    screen's map does, at any text size (the map's writing doesn't grow with it)."""
+    import flet.canvas as cv
+
+    from companion.games.human_ethos.screens import MapsScreen
+    from companion.ui.style import Sizes
+
+    for scale in (1.0, 1.7):
+        app = SimpleNamespace(store=memory_store(), guard=lambda fn, **kw: fn, go=lambda route: None, sizes=Sizes(scale),
+                              scale=scale, toast=lambda text, **kw: None, page=SimpleNamespace(width=360, platform=None))
+        screen = MapsScreen(app)
+        screen.view()
+        (canvas,) = [c for c in _all(screen.body) if isinstance(c, cv.Canvas)]
+        assert canvas.width <= 360 - 2 * 12 - 2 * 16, "the editor's map is cut off on a 360 px phone"

@@ -13,6 +13,10 @@ import pytest
 
 from test_biosphere5_property import choose as _biosphere5_choose
 from test_biosphere5_property import fill as _biosphere5_fill
+from test_human_ethos_playout import choose as _human_ethos_choose
+from test_human_ethos_playout import fill as _human_ethos_fill
+from test_shadowrun_property import choose as _shadowrun_choose
+from test_shadowrun_property import fill as _shadowrun_fill
 
 from companion.games import get_game
 from tests.helpers import memory_store
@@ -37,6 +41,26 @@ def _klaw_template(state, move, rng):
     return None
 
 
+def _same_team(state, action):
+    """Human Ethos: a next issue played by the same team. The setup's team field holds what the
+    table typed (the screen's own input, as the first issue's team fills it in), which an action
+    dispatched around the form leaves alone: a fresh screen would fill in the new team instead."""
+    if action is not None and action.kind == "start_issue" and state.issue is not None:
+        return action.model_copy(update={"members": [m.name for m in state.issue.members]})
+    return action
+
+
+def _shadowrun_runs(state, moves, rng):
+    """Shadowrun at a table out for runs: it deploys two runners, sends none on errands and runs
+    whenever it may (the run's form, its challenges and the damage allocator get drawn)."""
+    aside = {"run_errand", "discard_objective", "remove_card", "sell_cards", "set_turned"}
+    if state.phase == "shadowrun" and not state.run_taken or state.run is not None:
+        aside |= {"advance", "adjust", "pick_random", "roll_luck", "spend"}
+    if state.phase == "legwork" and sum(c.card_type == "runner" for c in state.cards) < 2:
+        aside.add("advance")
+    return _shadowrun_choose(state, [m for m in moves if m.kind not in aside] or moves, rng)
+
+
 # game (":" and a name for a second set of settings): (settings, fill a template move or None[, choose]);
 # `choose(state, moves, rng)`, if given, picks the action as a table would (the Machine's turns more often
 # than a catastrophe that ends the game), else one of the moves at random.
@@ -46,6 +70,10 @@ GAMES = {
                                           {"name": "Cy", "role": "media_liaison"}]}, lambda state, move, rng: None),
     "biosphere5": ({"opponent": "machine", "abyss": True, "difficulty": 2}, _biosphere5_fill, _biosphere5_choose),
     "biosphere5:people": ({"opponent": "people", "abyss": True, "players": 3}, _biosphere5_fill, _biosphere5_choose),
+    "human_ethos": ({"tie_break": "players_choose"}, _human_ethos_fill, lambda state, moves, rng: _same_team(
+        state, _human_ethos_choose(state, moves, rng))),
+    "shadowrun": ({"loan": 12, "target_reputation": 10, "luck_of_the_draw": True}, _shadowrun_fill, _shadowrun_choose),
+    "shadowrun:runs": ({"loan": 12, "target_reputation": 10}, _shadowrun_fill, _shadowrun_runs),
 }
 
 

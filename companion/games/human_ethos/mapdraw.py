@@ -332,12 +332,14 @@ def _arrow(x1, y1, x2, y2, s) -> list[cv.Shape]:
 
 def map_canvas(m: HexMap, width: float, marks: Marks,
                on_tap: Optional[Callable[[Coord, Layout, float, float], None]], *,
-               extra: Optional[list[Coord]] = None, zoom: float = 1.0) -> tuple[ft.Control, Layout]:
-    """The map fitted to `width` then drawn `zoom` times bigger, as a canvas inside a GestureDetector,
-    and its layout. `on_tap(hex, layout, x, y)` gets the tapped hex: the position is the canvas's own
-    (Flutter maps a tap back through any zoom or pan around it), so it needs no correction."""
+               extra: Optional[list[Coord]] = None, zoom: float = 1.0,
+               min_size: float = 22) -> tuple[ft.Control, Layout]:
+    """The map fitted to `width` (its hexes no smaller than `min_size`: a map too wide for that is
+    panned) then drawn `zoom` times bigger, as a canvas inside a GestureDetector, and its layout.
+    `on_tap(hex, layout, x, y)` gets the tapped hex: the position is the canvas's own (Flutter maps
+    a tap back through any zoom or pan around it), so it needs no correction."""
     coords = [s.c for s in m.spaces] + list(extra or [])
-    lay = layout(coords, width).scaled(zoom)
+    lay = layout(coords, width, min_size=min_size).scaled(zoom)
     canvas = cv.Canvas(shapes=shapes(m, lay, marks), width=lay.width, height=lay.height)
 
     def tapped(e):

@@ -30,6 +30,12 @@ MODES = [("spaces", N_("Add / remove spaces")), ("walls", N_("Walls (tap an edge
          ("special", N_("Special space"))]
 
 
+# The smallest hex the editor fits a map with (the play screen's: 22 px). Its ring of grey hexes one
+# can add makes a 7-column map (the sample, a new one) 9 columns wide: at 22 px that is 316 px, 12 px
+# more than a 360 px phone has in the editor's card (304), so the map was cut off; it fits at 21.
+EDITOR_MIN_HEX = 20
+
+
 def _key_for(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "map"
 
@@ -107,7 +113,8 @@ class MapsScreen(DrawnScreen):
         verdict += [ft.Text(render(w), theme_style=ft.TextThemeStyle.BODY_SMALL) for w in check.warnings]
         page = self.app.page.width or 412  # the map's card: the page's width or 7 of its 12 columns, less padding
         width = max(280, min(((page - 24) * 7 / 12 - GAP - 32) if wide else page - 56, 680))
-        canvas, lay = map_canvas(m, width, marks, self._tapped, extra=sorted(ghosts), zoom=self.look.zoom)
+        canvas, lay = map_canvas(m, width, marks, self._tapped, extra=sorted(ghosts), zoom=self.look.zoom,
+                                 min_size=EDITOR_MIN_HEX)
         window = map_window(self.look, canvas, lay, width, focus=self.last, touch=touch_screen(self.app.page),
                             identifier="editor-map", what=_("Hex map: tap a space"))
         board = [ft.Row([window], alignment=ft.MainAxisAlignment.CENTER), zoom_buttons(self.look, self.refresh)]

@@ -250,6 +250,28 @@ def _say(text: Words, *, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
     return ft.Text(render(text), theme_style=style, **kw)
 
 
+_BOARD: tuple = (None, None)  # (the map, its Board): the one the last redraw drew
+
+
+def _board(m: HexMap) -> Board:
+    """`Board.of(m)`, worked out once for the map a redraw draws (its sections each ask for it).
+    Maps are never changed in place: one that is the very same object has the same board."""
+    global _BOARD
+    memo = _BOARD
+    if memo[0] is not m:
+        memo = _BOARD = (m, Board.of(m))
+    return memo[1]
+
+
+def _kept(frame, key: str, inputs, build: Callable[[], ft.Control]) -> ft.Control:
+    """`frame.kept` (CampaignScreen.kept): the section drawn at the last redraw while `inputs` (all it
+    shows: the frame adds the text size, language and narrowness) are unchanged, so a tap elsewhere
+    costs the phone neither building it nor diffing it. Its handlers read the state when tapped, or
+    act on what `inputs` hold. A frame without `kept` (a test's) draws every section afresh."""
+    kept = getattr(frame, "kept", None)
+    return kept(key, inputs, build) if kept is not None else build()
+
+
 # =============================================================================================
 # The panel
 # =============================================================================================
@@ -260,6 +282,9 @@ def panel(frame) -> ft.Control:
     ui = _ui(frame)
     issue = state.issue
     wide = _wide(frame)  # a desktop: two columns, using its width
+    if issue is None or not any(t.status == "revealed" for t in issue.tokens):
+        # No token waits (placed from this phone or another, or undone): the next one's form starts afresh.
+        ui.spawn_token, ui.placements = -1, []
     if issue is None:
         setup = setup_sections(frame, state, ui)
         more = [progress_section(frame, state, ui), enemy_cards_section(frame, state)]
@@ -274,9 +299,10 @@ def panel(frame) -> ft.Control:
                          spacing=GAP)
     marks = base_marks(frame, state, ui)
     steps = [status_section(frame, state), next_step_section(frame, state, ui, marks)]
-    abandon = wide_button(_("Abandon this issue"), lambda e: frame.app.confirm(
-        _("Abandon {issue}?", issue=issue.named), _("It ends without counting as a win or a loss. Undo brings it back."),
-        _("Abandon"), lambda: frame.dispatch(R.AbandonIssue())), icon=ft.Icons.FLAG, filled=False)
+    named = issue.named
+    abandon = _kept(frame, "abandon", render(named), lambda: wide_button(_("Abandon this issue"), lambda e: frame.app.confirm(
+        _("Abandon {issue}?", issue=named), _("It ends without counting as a win or a loss. Undo brings it back."),
+        _("Abandon"), lambda: frame.dispatch(R.AbandonIssue())), icon=ft.Icons.FLAG, filled=False))
     cards = [attack_section(frame, state, ui), adjust_section(frame, state, ui)]
     lists = [board_section(frame, state), enemy_cards_section(frame, state), progress_section(frame, state, ui)]
     if wide:  # the track, the next step and what just happened beside the map: no scrolling between them
@@ -286,8 +312,7 @@ def panel(frame) -> ft.Control:
                           two_columns([*cards, abandon], lists)], spacing=GAP)
     # A phone: the map right under the next step, what it did right under the map, then the map's key.
     return ft.Column([*steps, map_section(frame, state, ui, marks, legend=False), last_section(frame, state),
-                      ft.Container(map_legend(state), padding=ft.Padding.symmetric(horizontal=16)),
-                      *cards, *lists, abandon], spacing=GAP)
+                      _legend(frame, state, padded=True), *cards, *lists, abandon], spacing=GAP)
 
 
 def two_columns(left: list[ft.Control], right: list[ft.Control], *, split: int = 5) -> ft.Control:
@@ -326,7 +351,9 @@ def status_section(frame, state: R.State) -> ft.Control:
         title += f" · {issue.title}"
     if issue.more_maps:
         title += " · " + ngettext("then {n} more map", "then {n} more maps", len(issue.more_maps))
-    return section(
+    # (kept while the words, the track and the screen's room for the tracks' words are the same)
+    return _kept(frame, "status", (title, turn, issue.track, issue.threat, issue.awareness, _tracks_room(frame)),
+                 lambda: section(
         title,
         tagged("turn", _say(turn, style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD)),
         *_tracks(frame, issue),
@@ -334,7 +361,12 @@ def status_section(frame, state: R.State) -> ft.Control:
             ft.TextSpan(_("{n} apart", n=gap), ft.TextStyle(weight=ft.FontWeight.BOLD)),
             ft.TextSpan(" · " + _("lost when they meet: threat + awareness = {length}.", length=issue.track)),
         ], theme_style=ft.TextThemeStyle.BODY_MEDIUM)),
-    )
+    ))
+
+
+def _tracks_room(frame) -> tuple[bool, bool, bool]:
+    """What of the screen's width `_tracks` reads: room for the larger words, for the arrows, a desktop."""
+    return _room(frame, 330), _room(frame, 260), _wide(frame)
 
 
 def _tracks(frame, issue: R.Issue) -> list[ft.Control]:
@@ -372,21 +404,21 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
     guard = frame.app.guard
     moves = legal(state)
     if issue.pending is not None:
-        question = R.pending_words(state)[0]
-        buttons = [wide_button(render(m.label), guard(lambda e, a=m.action: frame.dispatch(a))) for m in moves["choose"]]
-        return tagged("next-step", section(
+        question = render(R.pending_words(state)[0])
+        options = [(render(m.label), m.action) for m in moves["choose"]]
+        return _kept(frame, "next-step", ("tie", question, options), lambda: tagged("next-step", section(
             _("Enemy phase: your choice"),
             tagged("hint", _say(_("Your choice: {question}", question=question), weight=ft.FontWeight.BOLD)),
             _say(_("The rules leave this tie to the players: tap a button, or tap on the map the space the "
                    "option's number marks."), style=ft.TextThemeStyle.BODY_MEDIUM),
-            *buttons,
-        ))
+            *[wide_button(label, guard(lambda e, a=action: frame.dispatch(a))) for label, action in options],
+        )))
     waiting = [i for i, t in enumerate(issue.tokens) if t.status == "revealed"]
     if waiting:
         return tagged("next-step", spawn_section(frame, state, ui, waiting[0]))
     if _aiming(state, ui):
         hint = _("Aiming at {space}: under the map, set the damage card and tap Hit (or tap another enemy, or the "
-                 "cross to stop).", space=Board.of(issue.map).label(ui.target))
+                 "cross to stop).", space=_board(issue.map).label(ui.target))
     elif ui.selected:
         hint = _("{member} is picked: tap a green space to move there (card's move {move}), or tap them again to let "
                  "go.", member=ui.selected, move=ui.move_value)
@@ -394,14 +426,15 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
         hint = _("Play your cards: tap a team member on the map (or above it), then the space they move to; tap an "
                  "enemy on the map to attack it.")
     phase = moves["enemy_phase"][0]
-    return tagged("next-step", section(
+    why_not = render(phase.why_not) if phase.why_not is not None else None
+    order = enemy_order(state, ui)
+    return _kept(frame, "next-step", ("next", hint, why_not, order), lambda: tagged("next-step", section(
         _("Next"),
         tagged("hint", _say(hint)),
         wide_button(_("Cards played: run the enemy phase"), guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
-                    disabled=phase.why_not is not None,
-                    tooltip=render(phase.why_not) if phase.why_not is not None else None),
-        order_controls(frame, state, ui),
-    ))
+                    disabled=why_not is not None, tooltip=why_not),
+        order_controls(frame, ui, order),
+    )))
 
 
 def _group_name(state: R.State, g: R.EnemyGroup, board: Board) -> str:
@@ -421,31 +454,48 @@ def current_order(state: R.State, ui: Ui) -> list[int]:
     return R.default_order(state)
 
 
-def order_controls(frame, state: R.State, ui: Ui) -> ft.Control:
+@dataclass(frozen=True)
+class EnemyOrder:
+    """The enemy order as the next step shows it: the groups in order (their names, and their keys
+    (enemy, space) that a swap rearranges), whether it is the players' own, whether it is open to change."""
+
+    names: tuple[str, ...]
+    keys: tuple[tuple[str, Coord], ...]
+    mine: bool
+    open: bool
+
+
+def enemy_order(state: R.State, ui: Ui) -> EnemyOrder:
     issue = state.issue
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     order = current_order(state, ui)
-    if not order:
+    groups = [issue.groups[i] for i in order]
+    return EnemyOrder(tuple(_group_name(state, g, board) for g in groups), tuple((g.enemy, g.at.c) for g in groups),
+                      ui.order is not None, ui.order_open)
+
+
+def order_controls(frame, ui: Ui, order: EnemyOrder) -> ft.Control:
+    names = order.names
+    if not names:
         return _say(_("No enemies on the board."), style=ft.TextThemeStyle.BODY_MEDIUM)
-    names = [_group_name(state, issue.groups[i], board) for i in order]
-    if not ui.order_open or len(order) < 2:
+    if not order.open or len(names) < 2:
         listing = "; ".join(f"{n + 1}. {name}" for n, name in enumerate(names))
-        said = (_("Enemy order (your order): {groups}.", groups=listing) if ui.order is not None
+        said = (_("Enemy order (your order): {groups}.", groups=listing) if order.mine
                 else _("Enemy order (closest to the team first): {groups}.", groups=listing))
         row: list[ft.Control] = [tagged("enemy-order", _say(said, style=ft.TextThemeStyle.BODY_MEDIUM))]
-        if len(order) > 1:
+        if len(names) > 1:
             row.append(link(_("Change the order"), lambda e: _open_order(frame, True), icon=ft.Icons.SWAP_VERT))
         return ft.Column(row, spacing=4)
 
     def swap(n: int, m: int):
         def handler(e):
-            keys = [(issue.groups[i].enemy, issue.groups[i].at.c) for i in order]
+            keys = list(order.keys)
             keys[n], keys[m] = keys[m], keys[n]
             ui.order = keys
             frame.refresh()
         return handler
 
-    said = (_("Enemy order (your order): the first acts first.") if ui.order is not None
+    said = (_("Enemy order (your order): the first acts first.") if order.mine
             else _("Enemy order (closest to the team first): the first acts first."))
     rows: list[ft.Control] = [_say(said, weight=ft.FontWeight.BOLD)]
     for n, name in enumerate(names):
@@ -504,7 +554,7 @@ def _type_for_face(state: R.State, face: str) -> str:
 def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control:
     issue = state.issue
     token = issue.tokens[token_index]
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     if ui.spawn_token != token_index:
         ui.spawn_token, ui.placements = token_index, []
         ui.face = token_faces(token.tier)[0]
@@ -586,7 +636,7 @@ def _last_row(frame):
 
 def base_marks(frame, state: R.State, ui: Ui) -> Marks:
     issue = state.issue
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     marks = Marks(
         members=[(m.name, m.at.c) for m in issue.members],
         enemies=[(g.enemy, g.count, g.at.c) for g in issue.groups],
@@ -629,25 +679,47 @@ def base_marks(frame, state: R.State, ui: Ui) -> Marks:
 
 def map_section(frame, state: R.State, ui: Ui, marks: Marks, *, legend: bool = True) -> ft.Control:
     issue = state.issue
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     moves = legal(state)
     moving = "move" in moves and moves["move"][0].why_not is None  # a movement card may be played now
     aiming = _aiming(state, ui)
     # The map keeps its place in this list (an empty slot when no member can be picked), so the
-    # redraw matches it with the one the phone shows, viewer and pan included.
-    controls: list[ft.Control] = [member_row(frame, state, ui) if moving else ft.Container()]
+    # redraw matches it with the one the phone shows, viewer and pan included. The members' buttons,
+    # the map's window and the zoom buttons are kept while what they show is the same (the window:
+    # while its canvas is, see _map_canvas, and it looks at the same space).
+    roster = tuple((m.name, board.label(m.at.c)) for m in issue.members)
+    controls: list[ft.Control] = [_kept(frame, "map-members", (roster, ui.selected), lambda: member_row(frame, state, ui))
+                                  if moving else ft.Container()]
     fit = _map_width(frame)
-    canvas, lay = _map_canvas(frame, ui, issue.map, fit, marks)
-    controls.append(ft.Row([map_window(ui, canvas, lay, fit, focus=_focus(state, ui), touch=touch_screen(frame.app.page))],
-                           alignment=ft.MainAxisAlignment.CENTER))
-    controls.append(zoom_buttons(ui, frame.refresh))
+    focus, touch = _focus(state, ui), touch_screen(frame.app.page)
+
+    drawn = _canvas_key(ui, issue.map, fit, marks)
+
+    def window() -> ft.Control:
+        canvas, lay = _map_canvas(frame, ui, issue.map, fit, marks, key=drawn)
+        return ft.Row([map_window(ui, canvas, lay, fit, focus=focus, touch=touch)], alignment=ft.MainAxisAlignment.CENTER)
+
+    controls.append(_kept(frame, "map-window", (drawn, fit, focus, touch), window))
+    controls.append(_kept(frame, "map-zoom", ui.zoom, lambda: zoom_buttons(ui, frame.refresh)))
     if aiming:
         controls.extend(aim_controls(frame, state, ui, board, moves))
     elif moving and ui.selected:
         controls.extend(move_controls(frame, state, ui, board, spec_of(moves, "move", "move")))
     if legend:
-        controls.append(map_legend(state))
+        controls.append(_legend(frame, state))
     return section(_("Board"), *controls)
+
+
+def _legend(frame, state: R.State, *, padded: bool = False) -> ft.Control:
+    """The map's key (`map_legend`), kept while the map's name and the enemy types on it are the same;
+    `padded`: a phone's, under what just happened, in line with the cards' words."""
+    issue = state.issue
+    reads = (render(map_name(issue.map)), issue.map.name, issue.map.sample, tuple(sorted({g.enemy for g in issue.groups})),
+             padded)
+    if padded:
+        return _kept(frame, "legend", reads, lambda: ft.Container(map_legend(state),
+                                                                  padding=ft.Padding.symmetric(horizontal=16)))
+    return _kept(frame, "legend", reads, lambda: map_legend(state))
 
 
 def map_legend(state: R.State) -> ft.Control:
@@ -674,15 +746,21 @@ def _focus(state: R.State, ui: Ui) -> Optional[Coord]:
     return next((m.at.c for m in issue.members if m.name == who), None)
 
 
-def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> tuple[ft.Control, Layout]:
+def _map_canvas(frame, ui: Ui, hex_map: HexMap, width: float, marks: Marks, *,
+                key: Optional[tuple] = None) -> tuple[ft.Control, Layout]:
     """The map's canvas, the same control while nothing drawn on it changed: the panel's diff skips
     a control it already sent (Flet compares a kept object with itself in no time), so a tap that
     leaves the map alone (threat +1, a stepper) neither redraws nor re-sends ~1,700 shapes. A zoom
     button draws it anew, for the new viewer it goes in; so does another language (its words)."""
-    key = (hex_map.model_dump_json(), repr(marks), round(width), ui.zoom, ui.view_epoch, current().code)
+    key = key or _canvas_key(ui, hex_map, width, marks)  # (`key`: the caller's, already worked out)
     if ui.map_memo is None or ui.map_memo[0] != key:
         ui.map_memo = (key, *map_canvas(hex_map, width, marks, _guarded_tap(frame), zoom=ui.zoom))
     return ui.map_memo[1], ui.map_memo[2]
+
+
+def _canvas_key(ui: Ui, hex_map: HexMap, width: float, marks: Marks) -> tuple:
+    """All that the map's canvas shows (see _map_canvas)."""
+    return hex_map.model_dump_json(), repr(marks), round(width), ui.zoom, ui.view_epoch, current().code
 
 
 def _guarded_tap(frame):
@@ -693,7 +771,7 @@ def _guarded_tap(frame):
 
 def member_row(frame, state: R.State, ui: Ui) -> ft.Control:
     issue = state.issue
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     buttons = []
     for i, m in enumerate(issue.members):
         chosen = m.name == ui.selected
@@ -747,7 +825,7 @@ def _tapped(frame, c: Coord) -> None:
         if enemies:  # an enemy tapped after the end: say why nothing happens
             raise InputError(_why_no_attack(state, enemies[0]))
         return
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     if c not in board.spaces:
         raise InputError(_("That is not a space of this map."))
     if issue.pending is not None:
@@ -812,8 +890,10 @@ def last_section(frame, state: R.State) -> ft.Control:
     row = _last_row(frame)
     if row is None:
         return ft.Container()
-    items = [_say(Event.coerce(e).text, style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events]
-    return tagged("last-events", section(_("What just happened: {action}", action=row.label), *items))
+    label, events = render(row.label), row.events
+    return _kept(frame, "last", (label, events), lambda: tagged("last-events", section(
+        _("What just happened: {action}", action=label),
+        *[_say(Event.coerce(e).text, style=ft.TextThemeStyle.BODY_MEDIUM) for e in events])))
 
 
 # --- attacks and manual ± -----------------------------------------------------------------------------
@@ -873,7 +953,7 @@ def _hit_button(frame, state: R.State, ui: Ui, attacker: str, i: int, board: Boa
     """Attack group i with the damage card as entered: the same action from the map or the list."""
     issue = state.issue
     g = issue.groups[i]
-    et = next((t for t in state.enemy_types if t.name == g.enemy), None)
+    et = _card_of(state, g)
     said = dict(enemies=et.count_name(g.count) if et else f"{g.count} {g.enemy}", space=board.label(g.at.c))
     if et is None:
         text = _("Hit {enemies} on {space}", **said)
@@ -974,23 +1054,41 @@ def attack_section(frame, state: R.State, ui: Ui) -> ft.Control:
     moves = legal(state)
     if "attack" not in moves or moves["attack"][0].why_not is not None or _aiming(state, ui):
         return ft.Container()  # (while aiming from the map, the attack is under the map)
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     attacker = ui.selected or issue.members[issue.active].name
     targets = R.attack_targets(state, attacker, ui.reach, ui.ignore_walls)
-    buttons = [_hit_button(frame, state, ui, attacker, i, board) for i in targets]
-    if not buttons:
-        buttons = [_say(_("No enemy group is within range {range} of {member} in a straight line.", range=ui.reach,
-                          member=attacker), style=ft.TextThemeStyle.BODY_MEDIUM, italic=True)]
-    return section(
-        _("Attack with {member}", member=attacker),
-        _say(_("Enter the damage card; pick another attacker by tapping them above the map, or tap an enemy on the "
-               "map."), style=ft.TextThemeStyle.BODY_SMALL),
-        *_attack_inputs(frame, moves, ui, "attack"),
-        *buttons,
-    )
+    # Kept while the attacker, the groups in reach (each with its card and space), the card's numbers
+    # and their ranges are the same.
+    reads = (attacker, tuple((issue.groups[i], _card_of(state, issue.groups[i]), board.label(issue.groups[i].at.c))
+                             for i in targets),
+             spec_of(moves, "attack", "damage"), spec_of(moves, "attack", "range"), ui.damage, ui.reach, ui.ignore_walls)
+
+    def build() -> ft.Control:
+        buttons = [_hit_button(frame, state, ui, attacker, i, board) for i in targets]
+        if not buttons:
+            buttons = [_say(_("No enemy group is within range {range} of {member} in a straight line.", range=ui.reach,
+                              member=attacker), style=ft.TextThemeStyle.BODY_MEDIUM, italic=True)]
+        return section(
+            _("Attack with {member}", member=attacker),
+            _say(_("Enter the damage card; pick another attacker by tapping them above the map, or tap an enemy on the "
+                   "map."), style=ft.TextThemeStyle.BODY_SMALL),
+            *_attack_inputs(frame, moves, ui, "attack"),
+            *buttons,
+        )
+    return _kept(frame, "attack", reads, build)
+
+
+def _card_of(state: R.State, g: R.EnemyGroup) -> Optional[EnemyType]:
+    """A group's enemy card (None: not entered)."""
+    return next((t for t in state.enemy_types if t.name == g.enemy), None)
 
 
 def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
+    # (kept while the reason typed, the field's generation and the room for the buttons side by side are the same)
+    return _kept(frame, "adjust", (ui.reason, ui.cleared, _room(frame, 300)), lambda: _adjust(frame, ui))
+
+
+def _adjust(frame, ui: Ui) -> ft.Control:
     reason = _field(frame, "reason", label=_("Reason (the card or effect)"), max_length=80)
 
     def adjust(track, delta):
@@ -1019,9 +1117,19 @@ def adjust_section(frame, state: R.State, ui: Ui) -> ft.Control:
 
 
 def board_section(frame, state: R.State) -> ft.Control:
+    """The team and the enemies in a list: kept while who stands where (and the enemies' cards), the
+    face-down tokens and the used caches are the same."""
     issue = state.issue
-    board = Board.of(issue.map)
+    board = _board(issue.map)
     types = {t.name: t for t in state.enemy_types}
+    reads = (tuple((m.name, board.label(m.at.c), board.special(m.at.c)) for m in issue.members),
+             tuple((g.enemy, g.count, board.label(g.at.c), types.get(g.enemy)) for g in issue.groups),
+             sum(1 for t in issue.tokens if t.status == "face_down"), tuple(board.label(h.c) for h in issue.used_caches))
+    return _kept(frame, "team-and-enemies", reads, lambda: _board_list(state, board, types))
+
+
+def _board_list(state: R.State, board: Board, types: dict[str, EnemyType]) -> ft.Control:
+    issue = state.issue
     rows: list[ft.Control] = []
     for m in issue.members:
         special = board.special(m.at.c)
@@ -1051,6 +1159,12 @@ def card_words(t: EnemyType) -> str:
 
 
 def enemy_cards_section(frame, state: R.State) -> ft.Control:
+    """The campaign's enemy cards: kept while they and the table's saved cards are the same."""
+    saved = saved_enemies(frame.app.store)
+    return _kept(frame, "enemy-cards", (tuple(state.enemy_types), tuple(saved)), lambda: _enemy_cards(frame, state, saved))
+
+
+def _enemy_cards(frame, state: R.State, saved: list[EnemyType]) -> ft.Control:
     rows: list[ft.Control] = []
     for t in state.enemy_types:
         said = card_words(t)
@@ -1061,7 +1175,6 @@ def enemy_cards_section(frame, state: R.State) -> ft.Control:
             icon_button(ft.Icons.EDIT, _("Edit {enemy}", enemy=t.name), lambda e, t=t: enemy_dialog(
                 frame.app, t, lambda et: frame.dispatch(R.SetEnemyType(enemy=et)))),
         ]))
-    saved = saved_enemies(frame.app.store)
 
     def load(e):
         changed = 0
@@ -1134,6 +1247,12 @@ def banner(frame, state: R.State) -> ft.Control:
     won = issue.phase == "won"
     text = (_("{issue} won!", issue=issue.named_at_start) if won
             else _("{issue} lost", issue=issue.named_at_start))
+    nxt = (_("Next map: {map} ({n} to go)", map=map_name(issue.more_maps[0]), n=len(issue.more_maps))
+           if won and issue.more_maps else None)
+    return _kept(frame, "banner", (won, text, nxt), lambda: _banner(frame, won, text, nxt))
+
+
+def _banner(frame, won: bool, text: str, nxt: Optional[str]) -> ft.Control:
     why = (_("Every team member stands on End and its area is clear.") if won
            else _("Threat and awareness met on the track."))
     shown = tagged("banner", ft.Container(
@@ -1141,10 +1260,8 @@ def banner(frame, state: R.State) -> ft.Control:
                    ft.Text(why, size=frame.app.sizes(18), color=ft.Colors.WHITE)], spacing=4),
         bgcolor=ft.Colors.GREEN_700 if won else ft.Colors.RED_800, padding=20, border_radius=12,
     ))
-    if won and issue.more_maps:
-        nxt = issue.more_maps[0]
-        return ft.Column([shown, wide_button(_("Next map: {map} ({n} to go)", map=map_name(nxt), n=len(issue.more_maps)),
-                                             frame.app.guard(lambda e: frame.dispatch(R.NextMap())),
+    if nxt is not None:
+        return ft.Column([shown, wide_button(nxt, frame.app.guard(lambda e: frame.dispatch(R.NextMap())),
                                              icon=ft.Icons.ARROW_FORWARD)], spacing=GAP)
     return shown
 
@@ -1283,6 +1400,13 @@ def unlocked_without_card(frame, state: R.State) -> list[ft.Control]:
 
 
 def progress_section(frame, state: R.State, ui: Ui) -> ft.Control:
+    """The campaign's progress and its unlocks: kept while they, the mode, the name typed (and the
+    field's generation) and the room for the buttons side by side are the same."""
+    return _kept(frame, "progress", (state.campaign, state.settings.mode, ui.unlock_text, ui.cleared, _room(frame, 300)),
+                 lambda: _progress(frame, state, ui))
+
+
+def _progress(frame, state: R.State, ui: Ui) -> ft.Control:
     camp = state.campaign
     story = state.settings.mode == "story"
     rows: list[ft.Control] = []
