@@ -124,9 +124,11 @@ def by_id(page, identifier: str):
 
 def type_into(field, text: str) -> None:
     """Focus a Flutter text field the way a finger does (scrolled into view first), then fill it:
-    Flutter only listens to an input it has focused itself, so a bare fill() can be ignored."""
+    Flutter only listens to an input it has focused itself, so a bare fill() can be ignored. Then
+    wait until Flutter has drawn the text: a tap right after could reach it before the text did."""
     tap(field.page, field)
     field.fill(text)
+    settle(field.page)
 
 
 def tap(page, locator, *, bottom_margin: int = 100, steady: bool = False) -> None:

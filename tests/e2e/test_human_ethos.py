@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from companion.games.human_ethos.hexmap import from_label, parse_map_json
 from companion.games.human_ethos.mapdraw import layout
-from tests.browser import by_id, go, served, wait_steady, settled_screenshot, tap, tap_until, type_into, open_app, PHONE
+from tests.browser import (PHONE, by_id, finger, go, open_app, scroll_to, served, settled_screenshot, tap, tap_until,
+                           type_into, wait_steady)
 
 SAMPLE = parse_map_json((Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json").read_text())
 GAME = "The Singularity War: Human Ethos"
@@ -41,41 +42,21 @@ def tap_edge(page, a: str, b: str, coords, identifier: str = "editor-map") -> No
 
 
 def tap_canvas(page, point_of, coords=None, identifier: str = "hexmap") -> None:
-    """Tap a point of a canvas map given by `point_of(layout)`, scrolled on screen first."""
+    """Tap a point of a canvas map given by `point_of(layout)`, scrolled on screen first: below the
+    title bar, clear of the bottom bar and of a snack bar above it (a refusal's message sits there a while)."""
     target = by_id(page, identifier)
     target.wait_for()
-    vh = page.viewport_size["height"]
     coords = coords or [s.c for s in SAMPLE.spaces]
-    for _ in range(30):
-        box = target.bounding_box()
-        if box is None:  # the screen is being redrawn
-            page.wait_for_timeout(100)
-            continue
-        lay = layout(coords, box["width"])
-        x, y = point_of(lay)
-        # clear of the bottom bar and of a snack bar above it (a refusal's message sits there a while)
-        if 110 <= box["y"] + y <= vh - 220:  # below the title bar too
-            break
-        page.mouse.move(page.viewport_size["width"] / 2, vh / 2)
-        page.mouse.wheel(0, 200 if box["y"] + y > vh - 220 else -200)
-        page.wait_for_timeout(120)
+
+    def point(box: dict) -> tuple[float, float]:
+        y = box["y"] + point_of(layout(coords, box["width"]))[1]
+        return y, y
+
+    scroll_to(page, target, near_top=False, top=110, bottom=220, spot=point, step=200)
     # Wait until the map stays put (a redraw above it may still be moving it down), then tap.
     box = wait_steady(page, target)
-    lay = layout(coords, box["width"])
-    x, y = point_of(lay)
-    # A finger on a phone (no screen reader) reaches the canvas directly; here the semantics tree
-    # laid over the page (enabled for the locators) would swallow the pointer, so let it through
-    # for this one tap (and give the browser two frames to take the style into account).
-    frames = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
-    page.evaluate("""() => { const s = document.createElement('style'); s.id = 'let-taps-through';
-        s.textContent = 'flt-semantics { pointer-events: none !important; }'; document.head.appendChild(s); }""")
-    page.evaluate(frames)
-    page.mouse.click(box["x"] + x, box["y"] + y)
-    page.evaluate(frames)
-    page.evaluate("() => document.getElementById('let-taps-through').remove()")
-    # After raw pointer events Flutter's web engine ignores semantic clicks for a short while (its
-    # "gesture mode" switches back lazily); nothing observable marks the end, so give it that while.
-    page.wait_for_timeout(1000)
+    x, y = point_of(layout(coords, box["width"]))
+    finger(page, box["x"] + x, box["y"] + y)
 
 
 def new_campaign(page, name: str) -> None:

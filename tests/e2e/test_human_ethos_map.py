@@ -16,12 +16,11 @@ from playwright.sync_api import expect
 
 from companion.games.human_ethos.hexmap import from_label, parse_map_json
 from companion.games.human_ethos.mapdraw import centred, layout
-from tests.browser import (DESKTOP, SMALL_PHONE, by_id, open_app, served, settled_screenshot, scroll_to, tap,
+from tests.browser import (DESKTOP, SMALL_PHONE, by_id, finger, open_app, served, settled_screenshot, scroll_to, tap,
                            type_into, wait_steady)
 
 SAMPLE_PATH = Path(__file__).resolve().parents[2] / "assets" / "human_ethos_sample_map.json"
 COORDS = [s.c for s in parse_map_json(SAMPLE_PATH.read_text()).spaces]
-FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 def H(label: str) -> dict:
@@ -67,18 +66,6 @@ def wait_for_box(page, locator, where, *, tries: int = 60) -> dict:
     raise AssertionError(f"{locator} stayed at {box}")
 
 
-def finger(page, x: float, y: float) -> None:
-    """A finger's tap at a point of the page: through the semantics tree laid over the canvas (see
-    tap_canvas in test_human_ethos.py, which does the same for a whole map)."""
-    page.evaluate("""() => { const s = document.createElement('style'); s.id = 'let-taps-through';
-        s.textContent = 'flt-semantics { pointer-events: none !important; }'; document.head.appendChild(s); }""")
-    page.evaluate(FRAMES)
-    page.mouse.click(x, y)
-    page.evaluate(FRAMES)
-    page.evaluate("() => document.getElementById('let-taps-through').remove()")
-    page.wait_for_timeout(1000)  # Flutter's web engine takes semantic clicks again after a moment
-
-
 def in_view(page, locator) -> dict:
     """Wait until the app itself has scrolled `locator` into view: its top in the upper half of the
     screen, under the title bar (the test doesn't scroll)."""
@@ -87,16 +74,10 @@ def in_view(page, locator) -> dict:
 
 
 def tap_enemy(page, label: str) -> None:
-    """Tap the enemies on a space of the map, where the (zoomed, panned) map shows them."""
+    """Tap the enemies on a space of the map, where the (zoomed, panned) map shows them: scrolled
+    below the title bar and clear of the bottom bar and a snack bar."""
     marker = by_id(page, f"enemy-{label}")
-    vh = page.viewport_size["height"]
-    for _ in range(30):
-        box = marker.bounding_box()
-        if box and 110 <= box["y"] and box["y"] + box["height"] <= vh - 220:
-            break
-        page.mouse.move(page.viewport_size["width"] / 2, vh / 2)
-        page.mouse.wheel(0, 150 if box is None or box["y"] > 110 else -150)
-        page.wait_for_timeout(120)
+    scroll_to(page, marker, near_top=False, top=110, bottom=220)
     finger(page, *centre_of(wait_steady(page, marker)))
 
 

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import by_id, served, settled_screenshot, type_into, open_app, PHONE
+from tests.browser import PHONE, SMALL_PHONE, by_id, open_app, scroll_to, served, settled_screenshot, type_into
 from tests.browser import tap as shared_tap
 
 GAME = "Shadowrun: Singularis"
@@ -85,13 +85,9 @@ def dashboard(page, **values) -> None:
 
 
 def reach(page, locator):
-    """Scroll Flutter's view until the control exists in the semantics tree (off-screen ones may not)."""
-    for i in range(40):
-        if locator.count():
-            return locator
-        page.mouse.move(page.viewport_size["width"] / 2, page.viewport_size["height"] / 2)
-        page.mouse.wheel(0, 250 if i < 12 else -250)  # down first, then back up
-        page.wait_for_timeout(120)
+    """The control, scrolled on screen (looked for down the page, then back up: off-screen ones may
+    not be in the semantics tree yet)."""
+    scroll_to(page, locator, near_top=False, bottom=100, step=250)
     return locator
 
 
@@ -304,21 +300,6 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
 
 # --- a quiet turn, counted ---------------------------------------------------------------------------------
 
-SMALL_PHONE = {"width": 360, "height": 740}
-
-
-def into_view(page, locator) -> None:
-    """Scroll Flutter's view (as a finger swipes) until the control is on screen, for a picture."""
-    height = page.viewport_size["height"]
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and 60 <= box["y"] and box["y"] + box["height"] <= height - 100:
-            return
-        page.mouse.move(page.viewport_size["width"] / 2, height / 2)
-        page.mouse.wheel(0, 200 if box is None or box["y"] > 60 else -200)
-        page.wait_for_timeout(120)
-
-
 def new_campaign(page, name: str, *, auto_pass: bool, artifacts=None) -> None:
     """Made through the setup form (steps pass by themselves unless turned off), the three objectives
     added, physical dice on, and turn 1 started."""
@@ -328,7 +309,7 @@ def new_campaign(page, name: str, *, auto_pass: bool, artifacts=None) -> None:
     switch = reach(page, page.get_by_role("switch", name=re.compile("pass by themselves")))
     expect(switch).to_have_attribute("aria-checked", "true")  # on for every new campaign
     if artifacts is not None:
-        into_view(page, switch)
+        reach(page, switch)  # (on screen, for the picture)
         settled_screenshot(page, artifacts / f"shadowrun-setup-auto-pass-{page.viewport_size['width']}.png")
     if not auto_pass:
         tap(page, switch)
@@ -421,7 +402,7 @@ def test_typed_text_clears_once_sent_and_a_random_pick_answers_where_asked(brows
     answer = reach(page, by_id(page, "sr-picked"))
     expect(answer).to_contain_text("Picked: Dodger")
     field_is_empty(page, "Options, separated by commas")
-    into_view(page, answer)
+    reach(page, answer)  # (on screen, for the picture)
     settled_screenshot(page, artifacts / "shadowrun-random-pick-360.png")
 
     # Another phone acts: this phone's screen is drawn again, and its fold stays open as its player left it

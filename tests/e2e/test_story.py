@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from sqlmodel import select
 
 from models.tables import ActionRow, Campaign
-from tests.browser import PHONE, by_id, go, open_app, served, settled_screenshot, tap
+from tests.browser import PHONE, by_id, go, open_app, scroll_to, served, settled_screenshot, tap
 from tests.helpers import file_store
 from tests.story_games import FINISHED, save_the_singularity
 
@@ -64,15 +64,8 @@ def campaign_page(browser, server, cid, viewport=PHONE):
 
 
 def reach(page, locator) -> None:
-    """Scroll Flutter's view (with the wheel, as a finger swipes) until the control is on screen."""
-    viewport = page.viewport_size
-    for _ in range(30):
-        box = locator.bounding_box()
-        if box and box["y"] >= 60 and box["y"] + min(box["height"], viewport["height"] - 160) <= viewport["height"] - 40:
-            return
-        page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
-        page.mouse.wheel(0, 200 if (box is None or box["y"] > 60) else -200)
-        page.wait_for_timeout(120)
+    """Scroll Flutter's view until the control is on screen (of a tall one, its first part)."""
+    scroll_to(page, locator, near_top=False, bottom=40, step=200)
 
 
 @pytest.mark.parametrize("game_key", list(FINISHED))
