@@ -171,7 +171,8 @@ def button_words(control) -> str:
 
 def frame_for(store, cid):
     app = SimpleNamespace(store=store, guard=lambda fn, **kw: fn, go=lambda route: None)
-    return SimpleNamespace(app=app, campaign_id=cid, loaded=LiveCampaign(store, cid).snapshot)
+    return SimpleNamespace(app=app, campaign_id=cid, loaded=LiveCampaign(store, cid).snapshot,
+                           kept=lambda key, inputs, build: build())
 
 
 @pytest.mark.parametrize("game_key", PLAYABLE)

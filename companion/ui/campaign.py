@@ -69,8 +69,8 @@ class CampaignScreen:
         self.live = None  # the LiveCampaign this screen follows (from view() until left())
         self._unfollow = None
         self._acting_thread: Optional[int] = None
-        # A long name ends in "…" on a phone rather than running under the share and settings icons.
-        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, max_lines=1,
+        # A long name takes two lines, then ends in "…", rather than running under the share and settings icons.
+        self.title = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, max_lines=2,
                              overflow=ft.TextOverflow.ELLIPSIS)
         self.headline = tagged("headline", ft.Text("", theme_style=ft.TextThemeStyle.BODY_MEDIUM, max_lines=2,
                                                     overflow=ft.TextOverflow.ELLIPSIS))
@@ -270,6 +270,7 @@ class CampaignScreen:
         # Keys give a part a stable identity: the tray, note and switch are kept objects updated in
         # place; the history is drawn afresh and diffed against what the phone shows (keyed), so a
         # change sends the new line, not the whole list.
+        self._kept_now, self._reused = {}, set()  # what this redraw keeps (see kept): a part left out is forgotten
         self.body.controls = [
             *([keyed("physical", self.physical_row)]
               if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
@@ -280,12 +281,13 @@ class CampaignScreen:
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
-            ft.Container(self._drawn_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tray_section,
             self.note_section,
             self.history_section,
         ]
+        self._kept = self._kept_now
         self._typing, self._held = None, False  # the fields were just rebuilt
         self._watch_typing(self.body)
 
@@ -307,14 +309,6 @@ class CampaignScreen:
         self._kept_now[key] = entry
         return entry[1]
 
-    def _drawn_panel(self) -> ft.Control:
-        # What the panel keeps (kept) is what it drew this time: a section left out is forgotten.
-        self._kept_now, self._reused = {}, set()
-        try:
-            return self._game_panel()
-        finally:
-            self._kept = self._kept_now
-
     def _size_bars(self) -> None:
         """The title and undo bars grow with the phone's text size, and the title bar takes a second
         headline line where the headline won't fit beside the two icons: nothing clipped."""
@@ -324,7 +318,14 @@ class CampaignScreen:
         self.bottom_bar.height = sizes.tap * 2 + 38 if self._two_rows else sizes.tap + 32
         if self.appbar is not None:
             room = (self.app.page.width or 412) - 56 - 2 * (TAP + 8) - 16  # the back arrow, the two icons
-            self.appbar.toolbar_height = sizes.title_bar(1 if sizes.fits(self.headline.content.value or "", room) else 2)
+            # At a large text size on a narrow phone the name and the headline are made smaller, as
+            # far as the normal size, rather than cut to a word and "…"; each may take two lines.
+            height = 16
+            for line, style, factor in ((self.title, "title_large", 1.2), (self.headline.content, "body_medium", 1.25)):
+                words = line.value or ""
+                line.size = sizes.fitted(words, room, style)
+                height += min(2, sizes.lines(words, room, line.size)) * line.size * factor
+            self.appbar.toolbar_height = max(72, round(height))
 
     def _narrow(self) -> bool:
         return (self.app.page.width or 0) < 768

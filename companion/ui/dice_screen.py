@@ -8,7 +8,7 @@ import flet as ft
 from companion.dice import SeededDice, new_seed
 from companion.games.base import InputError
 from companion.i18n import N_, _, ngettext
-from companion.ui.widgets import DiceTray, dice_faces, section, tagged, wide_button
+from companion.ui.widgets import DiceTray, app_bar, side_by_side, dice_faces, section, tagged, wide_button
 
 HISTORY_KEEP = 40
 CUSTOM_DIE = N_("custom die")
@@ -42,18 +42,17 @@ class DiceScreen:
         tray = DiceTray(self._roll, black_faces=self._black(), sizes=self.app.sizes)
         return ft.View(
             route="/dice",
-            appbar=ft.AppBar(title=ft.Text(_("Dice"))),
-            controls=[
+            appbar=app_bar(self.app, _("Dice")),
+            controls=[side_by_side([
                 section(_("Result"), tagged("dice-last", self.last)),
                 # Translators: the title of the part of the screen where dice are rolled.
-                section(_("Roll"), tray.control(self.app.guard), self.black_faces),
+                section(_("Roll"), tray.control(self.app.guard), self.black_faces)], [
                 section(_("Custom die"), self.custom_name, self.custom_faces,
                         wide_button(_("Roll custom die"), self.app.guard(self._roll_custom), icon=ft.Icons.CASINO,
                                     tonal=True)),
                 section(_("History"), self.history,
                         # Translators: a button that empties the list of past rolls.
-                        trailing=ft.TextButton(content=_("Clear"), on_click=self.app.guard(self._clear))),
-            ],
+                        trailing=ft.TextButton(content=_("Clear"), on_click=self.app.guard(self._clear)))])],
             scroll=ft.ScrollMode.AUTO,
             padding=12,
         )

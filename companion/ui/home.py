@@ -10,7 +10,7 @@ from companion.i18n import N_, _, as_text, fmt_ago, ngettext, render
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (FormDialog, big_button, dialog_frame, icon_button, radio_row, readable_width, section,
+from companion.ui.widgets import (FormDialog, app_bar, big_button, side_by_side, dialog_frame, icon_button, radio_row, readable_width, section,
                                   tagged, wide_button)
 
 IN_PROGRESS = N_("In progress")  # the status the store gives a campaign under way (models/tables.py)
@@ -28,14 +28,11 @@ class HomeScreen:
         self.refresh(update=False)
         return ft.View(
             route="/",
-            appbar=ft.AppBar(
-                title=ft.Text(_("Table Companion")),
-                actions=[
-                    icon_button(ft.Icons.CASINO, _("Dice"), lambda e: app.go("/dice")),
-                    icon_button(ft.Icons.QR_CODE_2, _("Join this table"), lambda e: share_table(app)),
-                    icon_button(ft.Icons.SETTINGS, _("Settings"), lambda e: app.go("/settings")),
-                ],
-            ),
+            appbar=app_bar(app, _("Table Companion"), back=False, actions=[
+                icon_button(ft.Icons.CASINO, _("Dice"), lambda e: app.go("/dice")),
+                icon_button(ft.Icons.QR_CODE_2, _("Join this table"), lambda e: share_table(app)),
+                icon_button(ft.Icons.SETTINGS, _("Settings"), lambda e: app.go("/settings")),
+            ]),
             controls=[readable_width(self.body)],
             scroll=ft.ScrollMode.AUTO,
             padding=16,
@@ -130,12 +127,9 @@ class NewCampaignScreen:
         self._load_form()
         return ft.View(
             route="/new",
-            appbar=ft.AppBar(title=ft.Text(_("New campaign"))),
-            controls=[
-                section(_("Game"), self.picker),
-                section(_("Name"), self.name),
-                section(_("Settings"), self.settings_box),
-            ],
+            appbar=app_bar(self.app, _("New campaign")),
+            controls=[side_by_side([section(_("Game"), self.picker), section(_("Name"), self.name)],
+                                   [section(_("Settings"), self.settings_box)])],
             bottom_appbar=ft.BottomAppBar(  # the next step stays in reach however long the form is
                 content=ft.Row([big_button(_("Create and open"), self.app.guard(self._create), icon=ft.Icons.PLAY_ARROW,
                                            expand=True)]),

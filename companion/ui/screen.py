@@ -8,6 +8,7 @@ import flet as ft
 
 from companion.i18n import _
 from companion.ui.style import GAP
+from companion.ui.widgets import app_bar
 
 
 class DrawnScreen:
@@ -20,7 +21,7 @@ class DrawnScreen:
 
     def view(self) -> ft.View:
         self._draw()
-        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(_(self.title) if self.title else "")), controls=[self.body],
+        return ft.View(route=self.route, appbar=app_bar(self.app, _(self.title) if self.title else ""), controls=[self.body],
                        scroll=ft.ScrollMode.AUTO, padding=12)
 
     def entered(self) -> None:

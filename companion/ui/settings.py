@@ -9,7 +9,7 @@ from companion import i18n
 from companion.context import TEXT_SCALES
 from companion.i18n import N_, _, fmt_datetime, fmt_ago, ngettext
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import big_button, section, switch_row, tagged
+from companion.ui.widgets import app_bar, big_button, side_by_side, section, switch_row, tagged
 from models.backup import KEEP, list_backups
 
 SCALE_NAMES = {0.9: N_("Small"), 1.0: N_("Normal"), 1.2: N_("Large"), 1.4: N_("Larger"), 1.7: N_("Huge")}
@@ -60,8 +60,8 @@ class SettingsScreen:
                     if app.ctx.backup_dir else _("Database: {where}.", where=where))
         return ft.View(
             route="/settings",
-            appbar=ft.AppBar(title=ft.Text(_("Settings"))),
-            controls=[
+            appbar=app_bar(self.app, _("Settings")),
+            controls=[side_by_side([
                 tagged("phone-settings", section(
                     _("This phone"),
                     note(_("Kept in this phone's browser: every phone at the table chooses its own.")),
@@ -77,15 +77,14 @@ class SettingsScreen:
                     awake,
                     note(_("On a phone that joined over the Wi-Fi, keeping awake starts with your first tap in "
                            "the campaign.")),
-                )),
+                ))], [
                 tagged("table-settings", section(
                     _("This table"),
                     note(_("Shared by every phone at the table.")),
                     ft.Text(database, selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
                     big_button(_("Backups and restore"), lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
                                filled=False),
-                )),
-            ],
+                ))])],
             scroll=ft.ScrollMode.AUTO,
             padding=12,
         )

@@ -24,7 +24,7 @@ from companion.log import NAME_MAX, NotFound
 from companion.recap import recap
 from companion.standings import standings
 from companion.ui.style import GAP
-from companion.ui.widgets import FormDialog, big_button, keyed, readable_width, roomy, section, tagged, wide_button
+from companion.ui.widgets import FormDialog, app_bar, big_button, keyed, readable_width, roomy, section, tagged, wide_button
 
 
 def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
@@ -46,11 +46,12 @@ def _story_buttons(app, campaign_id: int) -> ft.Control:
 
 
 def links(frame) -> ft.Control:
-    """The campaign screen's way to the story, under the game's panel (keyed: the frame diffs it);
-    once the game is over, the end card at the top has them instead."""
+    """The campaign screen's way to the story, under the game's panel (kept: the same two buttons on
+    every redraw); once the game is over, the end card at the top has them instead."""
     if _finished(frame):
         return keyed("story-links", ft.Container())
-    return keyed("story-links", tagged("story-links", _story_buttons(frame.app, frame.campaign_id)))
+    return frame.kept("story-links", (), lambda: keyed("story-links", tagged("story-links", _story_buttons(
+        frame.app, frame.campaign_id))))
 
 
 def _finished(frame) -> bool:
@@ -235,7 +236,7 @@ class _StoryScreen:
 
     def view(self) -> ft.View:
         self._draw()
-        return ft.View(route=self.route, appbar=ft.AppBar(title=ft.Text(_(self.title))),
+        return ft.View(route=self.route, appbar=app_bar(self.app, _(self.title)),
                        controls=[readable_width(self.body)], scroll=ft.ScrollMode.AUTO, padding=12)
 
     def entered(self) -> None:

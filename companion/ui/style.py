@@ -39,6 +39,9 @@ def theme(scale: float, dark: bool = False) -> ft.Theme:
     roomy = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=20, vertical=16))
     return ft.Theme(color_scheme_seed=SEED_COLOR, text_theme=text, primary_text_theme=text,
                     visual_density=ft.VisualDensity.COMFORTABLE,
+                    # but an icon button (a title bar's back arrow, a menu's dots) keeps a finger's
+                    # 48 px on a phone: the comfortable density would take it down to 44
+                    icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(visual_density=ft.VisualDensity.STANDARD)),
                     text_button_theme=ft.TextButtonTheme(style=roomy),
                     filled_button_theme=ft.FilledButtonTheme(style=roomy),
                     outlined_button_theme=ft.OutlinedButtonTheme(style=roomy))
@@ -63,6 +66,25 @@ class Sizes:
         """The campaign's title bar: the name (title text, ~28 px a line) over the headline (body
         text, ~20 px a line), with room around them; never lower than Material's 72."""
         return max(72, round((28 + 20 * headline_lines) * self.scale) + 16)
+
+    def fitted(self, words: str, width: float, style: str = "title_large", lines: int = 2) -> int:
+        """A font size for `words` in a title bar `width` px wide: this phone's size, made smaller where
+        they would not fit (a bar can't grow as a page can) — on one line if they fit there at the
+        normal text size or larger, else on up to `lines` lines — but never below the normal size
+        (there a long name ends in "…")."""
+        normal = _BASE[style]
+        size = normal * self.scale
+        longest = max((len(w) for w in words.split()), default=0)
+        if longest and width / (len(words) * 0.52) >= normal:  # one line, at the normal size or larger
+            return int(min(size, width / (len(words) * 0.52)))
+        if longest:
+            size = min(size, width * 0.8 / (longest * 0.58))  # a long word whole on a line, wide letters and all
+            size = min(size, lines * width * 0.85 / (len(words) * 0.52))  # wrapping leaves ends of lines empty
+        return round(max(size, normal))
+
+    def lines(self, words: str, width: float, size: float) -> int:
+        """How many lines `words` likely take at a font size (see `fits`), at least 1."""
+        return max(1, -(-round(len(words) * size * 0.52) // max(1, round(width))))
 
     def fits(self, words: str, width: float, style: str = "body_medium") -> bool:
         """Whether `words` likely fit on one line `width` px wide (a Roboto character is about half

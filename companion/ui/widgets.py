@@ -13,7 +13,7 @@ from companion.dice import hand_die, parse_notation
 from companion.games.base import Chance, Event, InputError
 from companion.share import qr_png
 from companion.i18n import N_, _, fmt_percent, ngettext, render
-from companion.ui.style import GAP, TAP
+from companion.ui.style import GAP, TAP, Sizes
 
 # The tray's name for Biosphere 5's hand die: kept in the log in English, shown in each phone's language.
 HAND_DIE = N_("hand die")
@@ -90,12 +90,30 @@ def readable_width(content: ft.Control, *, wide: bool = False) -> ft.Control:
     return ft.ResponsiveRow([content], alignment=ft.MainAxisAlignment.CENTER)
 
 
+def side_by_side(*columns: Sequence[ft.Control]) -> ft.Control:
+    """Columns of sections: one under the other on a phone, side by side on a desktop's width (from
+    992 px) rather than each section stretched across all of it."""
+    return ft.ResponsiveRow([ft.Column(list(c), spacing=GAP, col={"xs": 12, "lg": 12 // len(columns)}) for c in columns],
+                            spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
 def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = False, round_: bool = False) -> ft.Control:
     """An icon button whose label screen readers (and tests) see as its name, and that shows as a tooltip."""
     button = ft.IconButton(icon, on_click=on_click, icon_size=size, width=TAP + 8, height=TAP + 8,
                            disabled=disabled, tooltip=label,
                            style=ft.ButtonStyle(shape=ft.CircleBorder()) if round_ else None)
     return ft.Semantics(label=label, button=True, container=True, content=button)
+
+
+def app_bar(app, words: str, *, actions: Sequence[ft.Control] = (), back: bool = True) -> ft.AppBar:
+    """A screen's title bar whose title stays whole at any text size: made smaller where it would not
+    fit beside the back arrow and the icons (`actions`, icon_button's), and on two lines if need be."""
+    sizes = getattr(app, "sizes", None) or Sizes(1.0)
+    room = (getattr(getattr(app, "page", None), "width", None) or 412) - (56 if back else 16) - len(actions) * (TAP + 8) - 16
+    size = sizes.fitted(words, room)
+    lines = min(2, sizes.lines(words, room, size))
+    return ft.AppBar(title=ft.Text(words, size=size, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
+                     actions=list(actions) or None, toolbar_height=max(56, round(lines * size * 1.25) + 16))
 
 
 def switch_row(label: str, value: bool, on_change=None) -> tuple[ft.Control, ft.Switch]:

@@ -150,7 +150,7 @@ def test_abyss_offers_every_usable_tier_and_greys_out_what_the_rules_refuse():
     tap(dialog, "Bo")
     assert [p.doom for p in frame.loaded.game_state.abyss.players] == [1, 2]
     # Attack: both sides from the template's choices.
-    tap(frame.panel(), "Attack: attacker +1, attacked +2…", 0)
+    tap(frame.panel(), "Attack: attacker +1, attacked +2", 0)
     dialog = frame.dialogs.pop()
     tap(dialog, "Ann played it on Bo")
     assert [p.doom for p in frame.loaded.game_state.abyss.players] == [2, 4]

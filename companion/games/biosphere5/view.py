@@ -915,8 +915,9 @@ def _doom_part(frame, state: State, index: int) -> list[ft.Control]:
         # None allowed: why this player can't move at all (out, or the game is over), from the game.
         reason = None if options else GAME.why_not(state, DoomDrawPile(player=index))
         greyed.append((label, reason))
-        return wide_button(label + "…", guard(lambda e: _two_sided_dialog(frame, _now(frame), label, options)),
-                           tonal=True, disabled=not options, tooltip=reason)
+        # The people icon, not a "…" after the label: "+2…" read as words cut off. A dialog asks who.
+        return wide_button(label, guard(lambda e: _two_sided_dialog(frame, _now(frame), label, options)),
+                           icon=ft.Icons.PEOPLE_ALT_OUTLINED, tonal=True, disabled=not options, tooltip=reason)
 
     said = {kind: render(words) for kind, words in ABYSS_LABELS.items()}
     buttons = [
