@@ -99,3 +99,12 @@ def test_the_dice_pad_frames_the_wild_die():
     first, second = pad.shown.content.controls
     assert isinstance(first, ft.Column) and first.controls[1].value == "wild"
     assert first.controls[0].border.top.color == WILD_GOLD and not isinstance(second, ft.Column)
+
+
+def test_a_status_line_says_each_thing_once():
+    from companion.ui.widgets import said_once
+
+    assert said_once("Turn 8 · Lost", "Lost") == "Turn 8 · Lost"  # not "Turn 8 · Lost · Lost"
+    assert said_once("Ana wins", "Ana wins (last host standing)") == "Ana wins (last host standing)"
+    assert said_once("In progress", "Round 3") == "In progress · Round 3"
+    assert said_once("Won", "") == "Won"

@@ -28,7 +28,7 @@ from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
-                                  readable_width, section, switch_row, tagged)
+                                  readable_width, said_once, section, switch_row, tagged)
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +240,7 @@ class CampaignScreen:
         status, headline = i18n.render(i18n.as_text(loaded.campaign.status)), i18n.render(i18n.as_text(loaded.campaign.headline))
         # the status once: not "Lost · Round 8 · Lost" when the game's headline already says it
         going = i18n.as_text(loaded.campaign.status) == IN_PROGRESS
-        self.headline.content.value = headline if going or status in headline else f"{headline} · {status}"
+        self.headline.content.value = headline if going else said_once(headline, status)
         self.undo_button.disabled = loaded.undo_label is None
         self.undo_text.value = (_("Undo: {action}", action=loaded.undo_label) if loaded.undo_label
                                 else _("Nothing to undo"))

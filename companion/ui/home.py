@@ -11,7 +11,7 @@ from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (FormDialog, app_bar, big_button, side_by_side, dialog_frame, icon_button, radio_row, readable_width, section,
-                                  tagged, wide_button)
+                                  said_once, tagged, wide_button)
 
 IN_PROGRESS = N_("In progress")  # the status the store gives a campaign under way (models/tables.py)
 
@@ -92,7 +92,7 @@ class HomeScreen:
                 ft.Column([
                     ft.Text(c.name, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
                     ft.Text(title, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
-                    ft.Text(f"{status} · {headline}" if headline else status, color=status_color,
+                    ft.Text(said_once(status, headline), color=status_color,
                             theme_style=ft.TextThemeStyle.BODY_MEDIUM),
                     ft.Text(_("Last played {when}", when=fmt_ago(c.updated_at)),
                             theme_style=ft.TextThemeStyle.BODY_SMALL),

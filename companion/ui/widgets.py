@@ -29,6 +29,16 @@ def text(value: Any, style: ft.TextThemeStyle = ft.TextThemeStyle.BODY_MEDIUM, *
     return ft.Text(None if value is None else render(value), theme_style=style, **kw)
 
 
+def said_once(first: str, second: str) -> str:
+    """Two parts of a status line joined by " · ", but what one part already says is said once (not
+    "Lost · Turn 8 · Lost", nor "Ana wins · Ana wins (last host standing)")."""
+    if not second or second in first:
+        return first
+    if not first or first in second:
+        return second
+    return f"{first} · {second}"
+
+
 def tagged(identifier: str, control: ft.Control) -> ft.Control:
     """A stable locator for tests and screen readers: [flt-semantics-identifier=identifier]."""
     return ft.Semantics(identifier=identifier, content=control)
@@ -88,6 +98,18 @@ def readable_width(content: ft.Control, *, wide: bool = False) -> ft.Control:
     nearly all of it, for a screen laid out in two columns there)."""
     content.col = {"xs": 12, "xl": 11} if wide else {"xs": 12, "md": 10, "lg": 8, "xl": 7}
     return ft.ResponsiveRow([content], alignment=ft.MainAxisAlignment.CENTER)
+
+
+def badge(words: str, color, icon=None) -> ft.Control:
+    """A coloured pill saying a state in white ("Protected until …"), an icon before its words."""
+    row = [ft.Icon(icon, size=18, color=ft.Colors.WHITE)] if icon else []
+    # expand_loose: the words take what they need up to the width left, and wrap beyond it (a plain
+    # Text in a Row never wraps: "Protected until the end of Ana's turn in round 2" was cut off).
+    return ft.Container(
+        ft.Row(row + [ft.Text(words, color=ft.Colors.WHITE, size=14, weight=ft.FontWeight.W_600, expand=True,
+                              expand_loose=True)],
+               spacing=4, tight=True),
+        bgcolor=color, border_radius=14, padding=ft.Padding.symmetric(horizontal=10, vertical=4))
 
 
 def side_by_side(*columns: Sequence[ft.Control]) -> ft.Control:

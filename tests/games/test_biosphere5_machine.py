@@ -659,3 +659,14 @@ def test_the_humans_achievements_are_never_called_cubes_and_older_saves_still_re
     assert "Angriff" in instruction.render("de")
     report = replay(GAME, {}, entries, seed=7)
     assert report.ok, report.mismatches
+
+
+def test_the_solo_player_is_said_as_you_not_yous():
+    """Against the Machine the unnamed human is 'You': sentences about their doom and leaders say
+    'your', never "You's"."""
+    from companion.games.biosphere5.rules import DoomDecrease, LeaderPromote
+
+    state = solo(abyss=True)
+    refused(state, DoomDecrease(player=0), match="^Your doom is already 0.$")
+    _, events = apply(state, LeaderPromote(player=0, leader="commander"), NO_DICE)
+    assert "Better Leadership: your " in text(events) and "You's" not in text(events)

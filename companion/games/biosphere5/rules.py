@@ -328,6 +328,11 @@ def _default_name(settings: Settings, index: int) -> Msg:
     return Msg("You") if settings.opponent == "machine" else Msg("Player {number}", number=index + 1)
 
 
+def _is_you(state: State, index: int) -> bool:
+    """The player is the solo game's 'You' (no name typed): sentences say 'your', not "You's"."""
+    return index >= len(state.settings.names) and state.settings.opponent == "machine"
+
+
 def player_words(state: State, index: int) -> Words:
     """A player as a phone says them: the name typed in, or 'You' / 'Player 2' in its language."""
     if index < len(state.settings.names) or state.abyss is None:
@@ -1584,7 +1589,8 @@ def _doom_decrease(state: State, a: DoomDecrease, dice: Dice, events: list[Event
     assert player is not None
     who = player_words(state, a.player)
     if player.doom == 0:
-        raise RuleError(Msg("{name}'s doom is already 0.", name=who))
+        raise RuleError(Msg("Your doom is already 0.") if _is_you(state, a.player)
+                        else Msg("{name}'s doom is already 0.", name=who))
     if state.solo is not None:
         h = state.solo.human
         if h.hand < player.doom:
@@ -1604,11 +1610,14 @@ def _leader_promote(state: State, a: LeaderPromote, dice: Dice, events: list[Eve
     who, leader = player_words(state, a.player), LEADER_NAMES[a.leader]
     tier = player.leaders[a.leader]
     if tier >= MAX_TIER:
-        raise RuleError(Msg("{name}'s {leader} is at tier {max} already.", name=who, leader=leader, max=MAX_TIER))
+        raise RuleError(Msg("Your {leader} is at tier {max} already.", leader=leader, max=MAX_TIER)
+                        if _is_you(state, a.player) else
+                        Msg("{name}'s {leader} is at tier {max} already.", name=who, leader=leader, max=MAX_TIER))
     player.leaders[a.leader] = tier + 1
-    events.append(event("leader_promote", Msg("Better Leadership: {name}'s {leader} tier {old} → {new}. {ability}",
-                                              name=who, leader=leader, old=tier, new=tier + 1,
-                                              ability=ability_text(a.leader, tier + 1)),
+    said = dict(leader=leader, old=tier, new=tier + 1, ability=ability_text(a.leader, tier + 1))
+    events.append(event("leader_promote", Msg("Better Leadership: your {leader} tier {old} → {new}. {ability}", **said)
+                        if _is_you(state, a.player) else
+                        Msg("Better Leadership: {name}'s {leader} tier {old} → {new}. {ability}", name=who, **said),
                         player=a.player, leader=a.leader, tier=tier + 1))
 
 
@@ -1618,8 +1627,10 @@ def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[Eve
     who, leader = player_words(state, a.player), LEADER_NAMES[a.leader]
     have = player.leaders[a.leader]
     if a.tier not in usable_tiers(player, a.leader):
-        raise RuleError(Msg("{name}'s {leader} is at tier {have}; tier {tier} isn't reached.", name=who, leader=leader,
-                            have=have, tier=a.tier))
+        said = dict(leader=leader, have=have, tier=a.tier)
+        raise RuleError(Msg("Your {leader} is at tier {have}; tier {tier} isn't reached.", **said)
+                        if _is_you(state, a.player) else
+                        Msg("{name}'s {leader} is at tier {have}; tier {tier} isn't reached.", name=who, **said))
     title, text = LEADER_ABILITIES[a.leader][a.tier]
     key = (a.leader, a.tier)
     targets = ability_targets(state.abyss, a.player, a.leader, a.tier)
@@ -1635,7 +1646,8 @@ def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[Eve
         if a.target not in targets:
             raise InputError(Msg("{ability}: the target is an opponent.", ability=title))
     if key == ("true_believer", 1) and player.doom == 0:
-        raise RuleError(Msg("Glimmer of Hope would do nothing: {name}'s doom is already 0.", name=who))
+        raise RuleError(Msg("Glimmer of Hope would do nothing: your doom is already 0.") if _is_you(state, a.player)
+                        else Msg("Glimmer of Hope would do nothing: {name}'s doom is already 0.", name=who))
     used = dict(name=who, leader=leader, tier=a.tier, ability=title, text=text)
     events.append(event("leader_ability",
                         Msg("Shown Strength: {name} uses {leader} tier {tier} (instead of tier {have}'s) – {ability}: "
@@ -1654,8 +1666,9 @@ def _leader_ability(state: State, a: LeaderAbility, dice: Dice, events: list[Eve
         _add_doom(state, a.target or 0, 2, title, events)
     elif key == ("commander", 3):
         player.leaders = {lead: MAX_TIER for lead in LEADERS}
-        events.append(event("leaders_raised", Msg("All of {name}'s leaders are at tier {max} now.", name=who,
-                                                  max=MAX_TIER),
+        events.append(event("leaders_raised", Msg("All your leaders are at tier {max} now.", max=MAX_TIER)
+                            if _is_you(state, a.player) else
+                            Msg("All of {name}'s leaders are at tier {max} now.", name=who, max=MAX_TIER),
                             player=a.player))
     elif a.leader == "fighter" and target is not None:
         count = {1: 2, 3: player.doom}.get(a.tier)  # Scorched Earth: twice what the Fighter discards

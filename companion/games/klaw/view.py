@@ -26,7 +26,7 @@ from companion.games.klaw.odds import first_exchange_summary, win_chance_text
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (FormDialog, icon_button, radio_row, section, switch_row, tagged, text, track,
+from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, section, switch_row, tagged, text, track,
                                   wide_button)
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
@@ -134,17 +134,6 @@ def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple])
     form.actions(*[form.button(words, fn, icon=icon) for words, fn, icon in actions])
     form.show()
     return form
-
-
-def _badge(text: str, color, icon=None) -> ft.Control:
-    row = [ft.Icon(icon, size=18, color=ft.Colors.WHITE)] if icon else []
-    # expand_loose: the text takes what it needs up to the width left, and wraps beyond it (a plain
-    # Text in a Row never wraps: "Protected until the end of Ana's turn in round 2" was cut off).
-    return ft.Container(
-        ft.Row(row + [ft.Text(text, color=ft.Colors.WHITE, size=14, weight=ft.FontWeight.W_600, expand=True,
-                              expand_loose=True)],
-               spacing=4, tight=True),
-        bgcolor=color, border_radius=14, padding=ft.Padding.symmetric(horizontal=10, vertical=4))
 
 
 def _side_label_width(sizes) -> int:
@@ -732,17 +721,17 @@ def _host_card(frame, s: R.State, h: R.Host, moves: list[Move]) -> ft.Control:
 def _host_head(s: R.State, h: R.Host, sizes) -> ft.Control:
     badges: list[ft.Control] = []
     if h.support:
-        badges.append(_badge(_("Support host"), ft.Colors.BLUE_GREY_600))
+        badges.append(badge(_("Support host"), ft.Colors.BLUE_GREY_600))
     if R.is_protected(s, h):
-        badges.append(_badge(_("Protected until {when}", when=R.marker_end(s, h.protected_until)), ft.Colors.TEAL_700,
+        badges.append(badge(_("Protected until {when}", when=R.marker_end(s, h.protected_until)), ft.Colors.TEAL_700,
                              ft.Icons.SHIELD))
     if R.is_resting(s, h):
-        badges.append(_badge(_("Resting until {when}", when=R.marker_end(s, h.resting_until)), ft.Colors.INDIGO_600,
+        badges.append(badge(_("Resting until {when}", when=R.marker_end(s, h.resting_until)), ft.Colors.INDIGO_600,
                              ft.Icons.HOTEL))
     for c in h.conditions:
         left = _("until cured") if c.ticks_left is None else ngettext("{n} turn left", "{n} turns left", c.ticks_left)
         color = {"poisoned": ft.Colors.GREEN_800, "burning": ft.Colors.DEEP_ORANGE_700}.get(c.kind, ft.Colors.PURPLE_700)
-        badges.append(_badge(_("{condition} · {left}", condition=R.CONDITION_NAMES[c.kind], left=left), color,
+        badges.append(badge(_("{condition} · {left}", condition=R.CONDITION_NAMES[c.kind], left=left), color,
                              ft.Icons.WARNING_AMBER))
     t_att, t_def = R.totem_dice(h)
     dice_note = (_("base {attack} att / {defense} def, totems {totem_attack} / {totem_defense}, max {most}",
