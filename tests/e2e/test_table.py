@@ -90,8 +90,8 @@ def test_refused_input_shows_a_message_and_changes_nothing(browser, server, arti
     type_into(page.get_by_label("Campaign name"), "Ranges")
     type_into(page.get_by_label("Highest value"), "5000")
     tap(page, page.get_by_role("button", name="Create and open"))
-    expect(page.get_by_text(re.compile("must be at most 1,000"))).to_be_visible()  # in the phone's number format
-    type_into(page.get_by_label("Highest value"), "2")
+    expect(page.get_by_text(re.compile("Highest value: must be at most 1,000"))).to_be_visible()  # named as labelled, the phone's number format
+    type_into(page.get_by_role("textbox", name="Highest value"), "2")  # the refusal names the field too
     tap(page, page.get_by_role("button", name="Create and open"))
     expect(by_id(page, "counter-value")).to_have_text("0")
     tap(page, page.get_by_role("switch", name="I rolled physical dice"))
