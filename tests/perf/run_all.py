@@ -32,6 +32,7 @@ def build_long_campaign(store, size: int) -> int:
     from companion.dice import SeededDice
     from companion.games import get_game
     from companion.games.counter.rules import Add, Roll
+    from companion.i18n import stored_text
     from companion.log import SNAPSHOT_EVERY, dump_action, pack_state, step
     from companion.table import CampaignState
     from models.tables import ActionRow, Campaign
@@ -51,7 +52,7 @@ def build_long_campaign(store, size: int) -> int:
                             events=[e.model_dump(mode="json") for e in done.events],
                             state=state.model_dump(mode="json") if seq == size else None,
                             snapshot=pack_state(state) if seq % SNAPSHOT_EVERY == 0 else None,
-                            label=game.describe(action)))
+                            label=stored_text(game.describe(action))))  # a Msg kept as JSON, as the Store does
         campaign = s.get(Campaign, cid)
         campaign.cursor = campaign.head = size
         s.add(campaign)
