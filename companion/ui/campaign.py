@@ -28,7 +28,7 @@ from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
-                                  readable_width, said_once, section, switch_row, tagged)
+                                  readable_width, said_once, section, switch_row, tagged, fit_title, title_room)
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,6 @@ class CampaignScreen:
         self._load()
         self.appbar = ft.AppBar(
                 title=ft.Column([self.title, self.headline], spacing=0, tight=True),
-                toolbar_height=self.app.sizes.title_bar(),
                 actions=[
                     icon_button(ft.Icons.QR_CODE_2, _("Share this table"), self._share),
                     icon_button(ft.Icons.TUNE, _("Campaign settings"), self._settings),
@@ -317,14 +316,11 @@ class CampaignScreen:
             button.height = sizes.tap
         self.bottom_bar.height = sizes.tap * 2 + 38 if self._two_rows else sizes.tap + 32
         if self.appbar is not None:
-            room = (self.app.page.width or 412) - 56 - 2 * (TAP + 8) - 16  # the back arrow, the two icons
+            room = title_room(self.app, icons=2)  # beside the back arrow, share and settings
             # At a large text size on a narrow phone the name and the headline are made smaller, as
             # far as the normal size, rather than cut to a word and "…"; each may take two lines.
-            height = 16
-            for line, style, factor in ((self.title, "title_large", 1.2), (self.headline.content, "body_medium", 1.25)):
-                words = line.value or ""
-                line.size = sizes.fitted(words, room, style)
-                height += min(2, sizes.lines(words, room, line.size)) * line.size * factor
+            height = 16 + fit_title(sizes, self.title, room, "title_large", 1.2) \
+                + fit_title(sizes, self.headline.content, room, "body_medium")
             self.appbar.toolbar_height = max(72, round(height))
 
     def _narrow(self) -> bool:

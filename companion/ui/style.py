@@ -62,11 +62,6 @@ class Sizes:
         label text is ~20 px at normal size), so the words are never clipped."""
         return max(TAP, round(TAP + (self.scale - 1) * 20))
 
-    def title_bar(self, headline_lines: int = 1) -> int:
-        """The campaign's title bar: the name (title text, ~28 px a line) over the headline (body
-        text, ~20 px a line), with room around them; never lower than Material's 72."""
-        return max(72, round((28 + 20 * headline_lines) * self.scale) + 16)
-
     def fitted(self, words: str, width: float, style: str = "title_large", lines: int = 2) -> int:
         """A font size for `words` in a title bar `width` px wide: this phone's size, made smaller where
         they would not fit (a bar can't grow as a page can) — on one line if they fit there at the

@@ -127,15 +127,25 @@ def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = 
     return ft.Semantics(label=label, button=True, container=True, content=button)
 
 
+def title_room(app, *, icons: int = 0, back: bool = True) -> float:
+    """The width a title bar leaves its title: the page's, less the back arrow and `icons` icon_button's."""
+    return (getattr(getattr(app, "page", None), "width", None) or 412) - (56 if back else 16) - icons * (TAP + 8) - 16
+
+
+def fit_title(sizes, line: ft.Text, room: float, style: str = "title_large", factor: float = 1.25) -> float:
+    """Give a title bar's line the font size that keeps it whole in `room` (Sizes.fitted: smaller where
+    needed, as far as the normal size, up to two lines); the height its lines take, in px."""
+    words = line.value or ""
+    line.size = sizes.fitted(words, room, style)
+    return min(2, sizes.lines(words, room, line.size)) * line.size * factor
+
+
 def app_bar(app, words: str, *, actions: Sequence[ft.Control] = (), back: bool = True) -> ft.AppBar:
     """A screen's title bar whose title stays whole at any text size: made smaller where it would not
     fit beside the back arrow and the icons (`actions`, icon_button's), and on two lines if need be."""
-    sizes = getattr(app, "sizes", None) or Sizes(1.0)
-    room = (getattr(getattr(app, "page", None), "width", None) or 412) - (56 if back else 16) - len(actions) * (TAP + 8) - 16
-    size = sizes.fitted(words, room)
-    lines = min(2, sizes.lines(words, room, size))
-    return ft.AppBar(title=ft.Text(words, size=size, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS),
-                     actions=list(actions) or None, toolbar_height=max(56, round(lines * size * 1.25) + 16))
+    title = ft.Text(words, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+    height = fit_title(getattr(app, "sizes", None) or Sizes(1.0), title, title_room(app, icons=len(actions), back=back))
+    return ft.AppBar(title=title, actions=list(actions) or None, toolbar_height=max(56, round(height) + 16))
 
 
 def switch_row(label: str, value: bool, on_change=None) -> tuple[ft.Control, ft.Switch]:

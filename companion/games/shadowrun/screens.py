@@ -18,7 +18,7 @@ from companion.games.shadowrun.ledger import ACCOUNT_TITLES, ACCOUNTS, Line, bal
 from companion.i18n import _, fmt_number, render
 from companion.log import Loaded, NotFound, replay
 from companion.ui.style import GAP
-from companion.ui.widgets import section, tagged, wide_button
+from companion.ui.widgets import fit_title, section, tagged, title_room, wide_button
 
 DEBT_COLOR = ft.Colors.DEEP_ORANGE_700
 REP_COLOR = ft.Colors.INDIGO_600
@@ -158,10 +158,8 @@ class LedgerScreen:
         state: R.State = loaded.game_state
         self.title.value = _("Ledger · {name}", name=loaded.campaign.name)
         sizes = getattr(self.app, "sizes", None)
-        if sizes is not None:  # room for the title's second line where one won't hold it
-            room = (getattr(self.app.page, "width", None) or 412) - 72
-            self.appbar.toolbar_height = max(56, round(2 * 30 * sizes.scale) + 16) \
-                if not sizes.fits(self.title.value, room, "title_large") else None
+        if sizes is not None:  # the title whole at any text size, as every title bar (widgets.app_bar)
+            self.appbar.toolbar_height = max(56, round(fit_title(sizes, self.title, title_room(self.app))) + 16)
         lines = campaign_ledger(self.app.store, loaded, self.replayed)
         self.rows = balances_by_turn(lines)
         self.canvas.shapes = chart_shapes(self.rows, self.width)
