@@ -122,13 +122,22 @@ def by_id(page, identifier: str):
     return page.locator(f'[flt-semantics-identifier="{identifier}"]')
 
 
-def type_into(field, text: str) -> None:
+def type_into(field, text: str, *, attempts: int = 3) -> None:
     """Focus a Flutter text field the way a finger does (scrolled into view first), then fill it:
     Flutter only listens to an input it has focused itself, so a bare fill() can be ignored. Then
-    wait until Flutter has drawn the text: a tap right after could reach it before the text did."""
-    tap(field.page, field)
-    field.fill(text)
-    settle(field.page)
+    wait until Flutter has drawn the text: a tap right after could reach it before the text did.
+    On a loaded machine Flutter can take the focus only after the fill and then write its own text
+    back over it; the field then doesn't hold `text` once settled, and the typing is done again."""
+    from playwright.sync_api import expect
+
+    for attempt in range(attempts):
+        tap(field.page, field)
+        expect(field).to_be_focused()
+        field.fill(text)
+        settle(field.page)
+        if field.input_value() == text:
+            return
+    raise AssertionError(f"the field kept {field.input_value()!r}, not {text!r}, after {attempts} tries")
 
 
 def tap(page, locator, *, bottom_margin: int = 100, steady: bool = False) -> None:
