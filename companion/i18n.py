@@ -271,7 +271,13 @@ class Msg:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Msg":
         params = {k: _param_from_json(v) for k, v in (data.get("params") or {}).items()}
-        return cls(data["msgid"], _plural=data.get("plural"), _n=data.get("n"), **params)
+        msgid = REWORDED.get(data["msgid"], data["msgid"])
+        return cls(msgid, _plural=data.get("plural"), _n=data.get("n"), **params)
+
+
+# A message saved in the log under words since changed (old msgid → today's, same placeholders): a
+# game adds its own when it rewords one, so an old save's history still reads in every language.
+REWORDED: dict[str, str] = {}
 
 
 def _param_json(value: Any) -> Any:

@@ -101,7 +101,7 @@ def test_deploy_attack_roll_undo_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-exchange")).to_contain_text(re.compile(r"Raven takes \d, Wolfmother takes \d"))
     expect(page.get_by_role("button", name=re.compile(r"^Roll exchange 2: 2 vs 2 dice"))).to_be_visible()
     expect(by_id(page, "klaw-attacks-now")).to_have_text("Exchange 2: Raven (Bo) attacks, Wolfmother (Ana) defends.")
-    expect(by_id(page, "history")).to_contain_text("Exchange 1: Wolfmother strikes")
+    expect(by_id(page, "history")).to_contain_text("Exchange 1: Wolfmother attacks")
     settled_screenshot(page, artifacts / "klaw-exchange-phone.png")
 
     # Undo the roll: the fight waits for exchange 1 again, the life is back.

@@ -171,3 +171,17 @@ def test_the_setup_form_speaks_german():
     assert "Deck für 2 Spieler: 12 Wirte, 12 Totems, 60 Aktions- und Gegenstandskarten." in words
     assert "Name von Spieler 1" in words and "Spieler hinzufügen" in words
     assert english_leftovers(words) == set()
+
+
+def test_an_older_saves_reworded_events_read_as_todays_words_in_both_languages():
+    """Older versions said "strikes" where the panel says "attacks"; such a saved sentence reads in
+    today's words (REWORDED), so it is translated too rather than left in English."""
+    from companion.i18n import as_text
+
+    saved = '{"msgid":"Exchange {number}: {striker} strikes, {target} defends.",' \
+            '"params":{"number":2,"striker":"Raven","target":"Wolfmother"}}'
+    assert render(as_text(saved), "en") == "Exchange 2: Raven attacks, Wolfmother defends."
+    assert render(as_text(saved), "de") == "Schlagabtausch 2: Raven greift an, Wolfmother verteidigt."
+    headline = as_text('{"msgid":"Round {round} · {attacker} vs {defender} · {striker} strikes",'
+                       '"params":{"round":3,"attacker":"Kai","defender":"Rex","striker":"Kai"}}')
+    assert render(headline, "de") == "Runde 3 · Kai gegen Rex · Kai greift an"

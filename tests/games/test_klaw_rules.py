@@ -880,7 +880,7 @@ def test_headline_and_describe():
     s = started(KAI, REX)
     assert GAME.headline(s) == "Round 3 · Ana"
     s, _ = act(s, Attack(attacker=1, defender=2))
-    assert GAME.headline(s) == "Round 3 · Kai vs Rex · Kai strikes"
+    assert GAME.headline(s) == "Round 3 · Kai vs Rex · Kai attacks"
     assert GAME.describe(AdjustLife(host=1, delta=-2)) == "life -2"
     assert GAME.describe(Instant(target=1, damage=2, condition="burning")) == "instant: 2 damage, burning"
 

@@ -37,7 +37,7 @@ from companion.games.base import (D6, Chance, Dice, Event, FieldSpec, Game, Inpu
 from companion.games.klaw import combat as cb
 from companion.games.klaw import odds as odds_mod
 from companion.games.klaw.combat import joined
-from companion.i18n import N_, Msg, NMsg, _
+from companion.i18n import N_, REWORDED, Msg, NMsg, _
 
 # Every sentence a player reads is a Msg (companion/i18n.py): kept in the log as its message id and
 # values, said in each phone's language. Names (players', hosts', totems', items') are the table's
@@ -87,6 +87,17 @@ CONDITION_NAMES = {"poisoned": Msg("Poisoned"), "burning": Msg("Burning"), "slee
 TICK_CHOICES = (N_("owner turn"), N_("every turn"))
 WILD = "wild"  # what the first die of a six-dice roll is (Chance.first): the golden die
 
+# Words saved by older versions, read as today's ("attacks" everywhere, as the panel says).
+REWORDED.update({
+    "Exchange {number}: {striker} strikes, {target} defends.": N_("Exchange {number}: {striker} attacks, {target} defends."),
+    "Round {round} · {attacker} vs {defender} · {striker} strikes":
+        N_("Round {round} · {attacker} vs {defender} · {striker} attacks"),
+    "{host} used the strike to support instead of rolling; the tables turn: {next} strikes next.":
+        N_("{host} used the attack to support instead of rolling; the tables turn: {next} attacks next."),
+    "{host} now strikes back ({attack} attack vs {defense} defense), or heals/flees instead.":
+        N_("{host} now attacks ({attack} attack vs {defense} defense), or heals/flees instead."),
+})
+
 
 def ranged(bounds: tuple[int, int], description: str, default: Any = ...) -> Any:
     """A whole-number field with the book's range: forms read it (`field_specs`), pydantic keeps it.
@@ -109,7 +120,7 @@ class Settings(Model):
     condition_tick: Literal["owner_turn", "every_turn"] = Field(
         "owner_turn", description=N_("Poison/burning tick at the start of the owner's turn, or of every turn")
     )
-    shackled_max_dice: int = Field(1, ge=0, le=6, description=N_("Attack dice a shackled host rolls when it strikes back"))
+    shackled_max_dice: int = Field(1, ge=0, le=6, description=N_("Attack dice a shackled host rolls when it attacks"))
 
     @field_validator("players")
     @classmethod
@@ -1442,7 +1453,7 @@ def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[Event]) -> None:
     number = c.exchanges + 1
     outcomes = [p.outcome for p in ex.pairs]
     ev.append(event(
-        "exchange", Msg("Exchange {number}: {striker} strikes, {target} defends.", number=number, striker=striker.name,
+        "exchange", Msg("Exchange {number}: {striker} attacks, {target} defends.", number=number, striker=striker.name,
                         target=target.name),
         number=number, striker=striker.id, target=target.id, striker_name=striker.name, target_name=target.name,
         attack_rolled=list(ex.attack_rolled), defense_rolled=list(ex.defense_rolled),
@@ -1466,7 +1477,7 @@ def _resolve(s: State, ex: cb.Exchange, dice: Dice, ev: list[Event]) -> None:
     c.striker = target.id  # the tables turn: the defender counter-attacks
     if not _check_combat_end(s, dice, ev):
         n_a, n_d = strike_dice(s, target), defense_dice(striker)
-        ev.append(event("strike_back", Msg("{host} now strikes back ({attack} attack vs {defense} defense), or heals/flees "
+        ev.append(event("strike_back", Msg("{host} now attacks ({attack} attack vs {defense} defense), or heals/flees "
                                            "instead.", host=target.name, attack=n_a, defense=n_d),
                         striker=target.id, attack_dice=n_a, defense_dice=n_d))
 
@@ -1514,8 +1525,8 @@ def _support(s: State, a: Support, dice: Dice, ev: list[Event]) -> None:
         return
     c.striker = _other(c, h.id)
     nxt = find_host(s, c.striker)
-    ev.append(event("roles_swap", Msg("{host} used the strike to support instead of rolling; the tables turn: {next} "
-                                      "strikes next.", host=h.name, next=nxt.name),
+    ev.append(event("roles_swap", Msg("{host} used the attack to support instead of rolling; the tables turn: {next} "
+                                      "attacks next.", host=h.name, next=nxt.name),
                     striker=nxt.id))
 
 
@@ -1777,7 +1788,7 @@ def headline(state: State) -> Msg:
     if state.combat is not None:
         c = state.combat
         a, d = find_host(state, c.attacker), find_host(state, c.defender)
-        return Msg("Round {round} · {attacker} vs {defender} · {striker} strikes", round=r, attacker=a.name,
+        return Msg("Round {round} · {attacker} vs {defender} · {striker} attacks", round=r, attacker=a.name,
                    defender=d.name, striker=find_host(state, c.striker).name)
     player = state.players[current_player(state)].name
     return {"reveal": Msg("Round {round} · Reveal · {player}", round=r, player=player),

@@ -411,7 +411,7 @@ def _next_roll(s: R.State, striker: R.Host) -> ft.Control:
             _("Next: {who} rolls {dice} {die} for {why}. Each side's owner rolls its own dice. Roll with the button at "
               "the top.", who=chance.who, dice=chance.count, die=chance.die.label, why=chance.why)]
     if R.has_condition(striker, "shackled") and R.strike_dice(s, striker) < R.attack_dice(striker):
-        said.append(_("Shackled: it strikes with fewer dice."))
+        said.append(_("Shackled: it attacks with fewer dice."))
     return text(" ".join(said), ft.TextThemeStyle.BODY_SMALL)
 
 
@@ -596,8 +596,8 @@ def support_dialog(frame) -> None:
                                from_hand=bool(from_hand.value), support_host=card))
 
     _dialog(frame, _("{host}: support instead of rolling", host=h.name), [
-        text(_("Instead of rolling this exchange, the striking side uses an item or a support host: heal, flee, or both. "
-               "If it doesn't flee, the other host strikes next.")),
+        text(_("Instead of rolling this exchange, the attacking side uses an item or a support host: heal, flee, or both. "
+               "If it doesn't flee, the other host attacks next.")),
         heal, flee_row, hand_row, *([item] if h.items else []), sh_row, sh_fields,
     ], [(_("Do it"), apply, None)])
 
@@ -976,7 +976,7 @@ class SetupForm:
             radio_row(OWNER_TURN, _("Poison/burning tick on the owner's turn (book)"), self._tick),
             radio_row(EVERY_TURN, _("… on every player's turn"), self._tick),
         ], spacing=0))
-        self.shackled_words = ft.Text(_("Attack dice of a shackled host striking back"),
+        self.shackled_words = ft.Text(_("Attack dice of a shackled host"),
                                       theme_style=ft.TextThemeStyle.BODY_LARGE)
         self.shackled = ft.TextField(label=_("Shackled attack dice"), helper_max_lines=3,
                                      value=str(R.Settings().shackled_max_dice),
