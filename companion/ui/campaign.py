@@ -13,7 +13,7 @@ import importlib
 import threading
 from contextlib import contextmanager
 import logging
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 import flet as ft
 
@@ -31,6 +31,7 @@ from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, d
                                   readable_width, said_once, section, switch_row, tagged, fit_title, title_room)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _text_fields(root: ft.Control, skip: frozenset = frozenset()):
@@ -108,6 +109,7 @@ class CampaignScreen:
         self._kept: dict[str, tuple[Any, ft.Control]] = {}  # sections drawn last time, by key (see kept)
         self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
         self._reused: set[int] = set()  # ids of the kept sections this redraw reused as they were
+        self._screen_states: dict[type, Any] = {}  # see screen_state
 
     # --- lifecycle ---
 
@@ -307,6 +309,15 @@ class CampaignScreen:
             self._reused.add(id(entry[1]))
         self._kept_now[key] = entry
         return entry[1]
+
+    def screen_state(self, kind: type[T]) -> T:
+        """This phone's own state of the game's screen (a pick, a form's typed values, an open part):
+        one `kind()` per screen, kept across redraws and never shared with another phone. The one
+        place a view keeps what isn't in the campaign's log."""
+        state = self._screen_states.get(kind)
+        if state is None:
+            state = self._screen_states[kind] = kind()
+        return state
 
     def _size_bars(self) -> None:
         """The title and undo bars grow with the phone's text size, and the title bar takes a second
