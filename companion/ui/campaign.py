@@ -27,7 +27,7 @@ from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, icon_button, keyed,
+from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
                                   readable_width, said_once, section, switch_row, tagged, fit_title, title_room)
 
 log = logging.getLogger(__name__)
@@ -173,10 +173,10 @@ class CampaignScreen:
             return
         self.refresh()
 
-    def _watch_typing(self, root: ft.Control) -> None:
+    def _watch_typing(self, root: ft.Control, skip: tuple = ()) -> None:
         """Note which of the panel's text fields has the focus (see `_redraw_for_elsewhere`)."""
         # A kept section reused as it was was walked when it was built: its fields are watched already.
-        for field in _text_fields(root, frozenset(self._reused)):
+        for field in _text_fields(root, frozenset(self._reused | {id(c) for c in skip})):
             if getattr(field, "_watched", False):
                 continue
             field._watched = True
@@ -255,26 +255,31 @@ class CampaignScreen:
         if self.tray is None:
             # Made once and kept (not rebuilt): their own changes reach the phone as they happen. A
             # control kept inside a part that *is* rebuilt would be skipped by Flet's reconciliation.
+            # Isolated (OwnContainer): a redraw's diff doesn't walk into them; they send their own changes.
             self.tray = DiceTray(self._tray_roll, black_faces=self._black_faces(), sizes=self.app.sizes)
             self.history_list = HistoryList()
-            self.history_section = keyed("history", section(_("History"), tagged("history", self.history_list.column)))
+            self.history_section = keyed("history", OwnContainer(section(_("History"), tagged("history", self.history_list.column))))
             self.tray_part = OwnColumn([self.tray_results, self.tray.control(self.app.guard)], spacing=GAP,
                                        horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-            self.tray_section = keyed("tray", section(_("Dice tray"), self.tray_part))
-            self.note_section = keyed("note", section(_("Table note"), ft.Row([
-                self.note, icon_button(ft.Icons.SEND, _("Add note"), self.app.guard(self._add_note))])))
+            self.tray_section = keyed("tray", OwnContainer(section(_("Dice tray"), self.tray_part)))
+            self.note_section = keyed("note", OwnContainer(section(_("Table note"), ft.Row([
+                self.note, icon_button(ft.Icons.SEND, _("Add note"), self.app.guard(self._add_note))]))))
+            self.physical_part = keyed("physical", OwnContainer(self.physical_row))
         self._own_changes = [self.history_list.column] if self.history_list.show(self.history(HISTORY_SHOWN)) else []
         if self._draw_tray_results():
             self._own_changes.append(self.tray_part)
-        self.physical.value = loaded.state.physical_dice
-        self.physical_row.toggled = loaded.state.physical_dice
+        physical_shown = get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice
+        on = loaded.state.physical_dice
+        if self.physical.value != on or self.physical_row.toggled != on:  # (what it holds: the phone's)
+            self.physical.value = self.physical_row.toggled = on
+            if physical_shown:
+                self._own_changes.append(self.physical_part)
         # Keys give a part a stable identity: the tray, note and switch are kept objects updated in
         # place; the history is drawn afresh and diffed against what the phone shows (keyed), so a
         # change sends the new line, not the whole list.
         self._kept_now, self._reused = {}, set()  # what this redraw keeps (see kept): a part left out is forgotten
         self.body.controls = [
-            *([keyed("physical", self.physical_row)]
-              if get_game(loaded.campaign.game).rolls_dice or loaded.state.physical_dice else []),
+            *([self.physical_part] if physical_shown else []),
             *([self._pending_panel()] if loaded.state.pending else []),
             *story.end_card(self),  # a finished game: its result, Play again, Luck, Recap, Log to BG Stats
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
@@ -290,7 +295,8 @@ class CampaignScreen:
         ]
         self._kept = self._kept_now
         self._typing, self._held = None, False  # the fields were just rebuilt
-        self._watch_typing(self.body)
+        # The tray's and note's fields are never replaced by a redraw: typing there holds nothing.
+        self._watch_typing(self.body, skip=(self.tray_section, self.note_section, self.history_section))
 
     def kept(self, key: str, inputs: Any, build: Callable[[], ft.Control]) -> ft.Control:
         """The control `build()` made for `key` at the last redraw, while `inputs` are unchanged.

@@ -320,7 +320,8 @@ def history_line(row) -> ft.Control:
     """One action in words: '#seq · context · label', its events, and whether its dice were entered."""
     head = f"#{row.seq} · " + (f"{render(row.context)} · " if row.context else "") + render(row.label)
     physical = any(d[2] for d in row.dice) if row.dice else False
-    return ft.Container(ft.Column([
+    # A line never changes once made: isolated, so a redraw's diff doesn't walk into it.
+    return OwnContainer(ft.Column([
         ft.Text(head, weight=ft.FontWeight.BOLD, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
         *[ft.Text(render(Event.coerce(e).text), theme_style=ft.TextThemeStyle.BODY_MEDIUM) for e in row.events],
         *([ft.Text(_("Physical dice entered."), theme_style=ft.TextThemeStyle.BODY_SMALL, italic=True)] if physical else []),
@@ -332,6 +333,12 @@ class OwnColumn(ft.Column):
     """A Column that a page-wide update passes over: it sends its own changes with `.update()`.
     For long parts of a screen that change rarely (the history, the dice tray), so each redraw
     doesn't diff them on every phone."""
+
+
+@ft.control("Container", isolated=True)
+class OwnContainer(ft.Container):
+    """A Container that a page-wide update passes over, as OwnColumn: for a part of a screen that
+    changes rarely and then sends its own changes (`.update()`), or never changes once made."""
 
 
 class HistoryList:
