@@ -75,6 +75,7 @@ class StoreFrame:
         self.dispatched: list = []
         self.memo = True  # False: every section drawn afresh (what `kept` must read the same as)
         self._kept: dict = {}
+        self._screen_states: dict = {}
         self.refresh()
 
     def refresh(self) -> None:
@@ -99,6 +100,13 @@ class StoreFrame:
             entry = (inputs, build())
         self._kept[key] = entry
         return entry[1]
+
+    def screen_state(self, kind):
+        """CampaignScreen.screen_state: this phone's own `kind()`, made once, kept across redraws."""
+        state = self._screen_states.get(kind)
+        if state is None:
+            state = self._screen_states[kind] = kind()
+        return state
 
     def panel(self) -> ft.Control:
         return self.view.panel(self)

@@ -22,7 +22,7 @@ class FakeFrame:
     """The frame a panel is built in, over a real store (history rows hold the events as saved)."""
 
     def __init__(self, store, cid: int, ui: view.Ui):
-        self._human_ethos_ui = ui  # the screen's inputs, kept across redraws as the real frame keeps them
+        self.ui = ui  # the screen's inputs, kept across redraws as the real frame keeps them (screen_state)
         self.campaign_id = cid
         self.loaded = store.load(cid)
         self.app = SimpleNamespace(guard=lambda fn, **kw: fn, go=lambda route: None, store=store, toast=lambda text: None,
@@ -31,6 +31,10 @@ class FakeFrame:
         self.dispatch = lambda action, pulse=False: self.dispatched.append(action)
         self.refresh = lambda: None
         self.history = lambda limit=100: store.history(cid, limit=limit)
+
+    def screen_state(self, kind):
+        assert kind is view.Ui
+        return self.ui
 
 
 def words(control) -> str:
@@ -112,7 +116,7 @@ def test_steppers_take_their_ranges_from_the_moves():
 
 def _frame_over(state, ui, store, width=412):
     return SimpleNamespace(
-        _human_ethos_ui=ui, campaign_id=1, loaded=SimpleNamespace(game_state=state), dispatched=[],
+        screen_state=lambda kind: ui, ui=ui, campaign_id=1, loaded=SimpleNamespace(game_state=state), dispatched=[],
         app=SimpleNamespace(guard=lambda fn, **kw: fn, go=lambda route: None, store=store, toast=lambda text: None,
                             confirm=lambda *a: None, sizes=lambda n: n, page=SimpleNamespace(width=width)),
         dispatch=lambda action, pulse=False: None, refresh=lambda: None, history=lambda limit=100: [])
@@ -302,7 +306,7 @@ def test_a_tap_on_an_enemy_when_no_attack_is_allowed_says_why():
     with pytest.raises(InputError, match="The enemy phase is waiting for the players to pick one of the options. "
                                          "No option sends enemies there"):
         view._tapped(frame, C("D4"))
-    assert frame.dispatched == [] and frame._human_ethos_ui.target is None
+    assert frame.dispatched == [] and frame.ui.target is None
 
 
 def _viewed(panel) -> str:

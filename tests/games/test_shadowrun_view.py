@@ -34,6 +34,11 @@ class FakeFrame:
         self.dispatched: list = []
         self.dispatch = lambda action, pulse=False: self.dispatched.append((action, pulse))
         self.history = lambda limit=1: rows[:limit]
+        self.screen = view.Screen()  # this phone's own state of the panel (frame.screen_state)
+
+    def screen_state(self, kind):
+        assert kind is view.Screen
+        return self.screen
 
 
 def texts(control) -> str:
@@ -232,7 +237,6 @@ def test_a_full_tie_is_shown_from_its_chance_and_the_button_just_dispatches():
         "phase": "objective", "turn": 1,
         "objectives": [R.Objective(id=i, name=n, rep=15, challenges=2) for i, n in ((1, "A"), (2, "B"), (3, "C"))]})
     frame = FakeFrame(s)
-    frame.__dict__["_shadowrun_typed"] = {}
     built = view.panel(frame)
     assert "1 d3 for the tie for extra challenge 1 among A, B and C: A (33%) · B (33%) · C (33%)" in texts(built)
     find(built, "Refresh the challenges (1b)")[0].on_click(None)
@@ -255,7 +259,6 @@ def test_take_the_objective_is_greyed_with_the_rule_until_every_challenge_is_bea
 def test_a_number_out_of_its_range_is_refused_with_the_moves_range():
     s = R.new_state(R.Settings()).model_copy(update={"phase": "legwork", "turn": 1})
     frame = FakeFrame(s)
-    frame.__dict__["_shadowrun_typed"] = {}
     ui = view.Ui(frame)
     field = ft.TextField(value="-3")
     with pytest.raises(InputError, match="Off the loan must be between 0 and 20"):
@@ -425,7 +428,7 @@ def test_typed_text_is_gone_once_its_action_is_sent_and_kept_when_refused():
         redrawn.append(view.panel(frame))
     frame.dispatch = dispatch
     built = view.panel(frame)
-    memo = frame.__dict__["_shadowrun_typed"]
+    memo = frame.screen.memo
     memo.update({"Nuyen": "2", "From (card)": "Fame"})  # what the phone typed (on_change keeps it)
     built = view.panel(frame)
     fields = {f.label: f for f in view_fields(built)}
@@ -518,7 +521,8 @@ def test_a_kept_section_shows_what_was_typed_and_picked_as_a_fresh_one_would():
 
     def afresh():  # the same phone's panel drawn from nothing (what it has typed is its own)
         fresh = Frame(store, cid)
-        fresh.memo, fresh._shadowrun_typed = False, dict(frame._shadowrun_typed)
+        fresh.memo = False
+        fresh.screen_state(view.Screen).memo.update(frame.screen_state(view.Screen).memo)
         return signature(fresh.panel())
 
     def typed(field, value):  # the phone types (Flet sets the value, then calls on_change)
@@ -540,3 +544,58 @@ def test_a_kept_section_shows_what_was_typed_and_picked_as_a_fresh_one_would():
     drawn = frame.panel()
     assert signature(drawn) == afresh() and next(f for f in view_fields(drawn) if f.label == "Off the loan").value == "0"
     assert frame.panel().controls[0] is drawn.controls[0]  # the ledger on top was kept: nothing it shows changed
+
+
+def _tagged(control, identifier: str) -> bool:
+    return any(getattr(c, "identifier", None) == identifier for c in all_controls(control))
+
+
+def test_a_desktop_shows_the_stepper_beside_the_ledger_and_a_phone_one_under_the_other():
+    """From 992 px (WIDE_FROM) the stepper has the wider column and the money, objectives, runners and
+    card effects stand beside it; a phone keeps one column, the money first. Once over, what was in play
+    stands beside the final balances."""
+    s = quiet(phase="paid", turn=1, objectives=[R.Objective(id=1, name="Heist", rep=15, challenges=2)])
+    frame = FakeFrame(s)
+    phone = view.panel(frame)
+    assert isinstance(phone, ft.Column) and _tagged(phone.controls[0], "sr-cash")
+    assert _tagged(phone.controls[1], "sr-guide")
+    frame.app.page = SimpleNamespace(width=1280)
+    desk = view.panel(frame)
+    assert isinstance(desk, ft.ResponsiveRow)
+    left, right = desk.controls
+    assert (left.col, right.col) == ({"xs": 12, "lg": 7}, {"xs": 12, "lg": 5})  # one under the other below 992 px
+    assert _tagged(left, "sr-guide") and not _tagged(left, "sr-cash")
+    assert _tagged(right, "sr-cash") and _tagged(right, "sr-objective-1") and "Card effects" in texts(right)
+    assert texts(left).count("Collect Mr Johnson's payment (+0)") == 1  # the phase's action, in the wider column
+    frame.app.page = SimpleNamespace(width=991)
+    assert isinstance(view.panel(frame), ft.Column)
+    frame.app.page = SimpleNamespace(width=1280)
+    frame.loaded = SimpleNamespace(game_state=s.model_copy(update={"phase": "over"}))
+    left, right = view.panel(frame).controls
+    assert _tagged(left, "sr-objective-1") and _tagged(right, "sr-cash") and not _tagged(left, "sr-cash")
+
+
+def test_a_desktop_panel_with_kept_sections_reads_as_one_drawn_afresh():
+    """The two columns hold the same kept sections: drawn with frame.kept, a desktop's panel reads the
+    same as one drawn afresh, and a section is not carried from one layout into the other."""
+    from tests.views import StoreFrame, signature
+
+    class Frame(StoreFrame):
+        pass
+    Frame.view = view
+    store = memory_store()
+    cid = played(store)
+    frame = Frame(store, cid)
+    frame.app.page.width = 1280
+    kept = frame.panel()
+
+    def afresh():
+        fresh = Frame(store, cid)
+        fresh.memo, fresh.app.page.width = False, 1280
+        return signature(fresh.panel())
+    assert isinstance(kept, ft.ResponsiveRow) and signature(kept) == afresh()
+    again = frame.panel()
+    assert again.controls[1].controls[0] is kept.controls[1].controls[0]  # the ledger, unchanged, was kept
+    frame.app.page.width = 412  # the window made narrow: one column, each section drawn for it
+    narrow = frame.panel()
+    assert isinstance(narrow, ft.Column) and narrow.controls[0] is not kept.controls[1].controls[0]

@@ -107,10 +107,7 @@ class _Input:
 
 
 def _input(frame) -> _Input:
-    ui = getattr(frame, "_biosphere5_input", None)
-    if ui is None:
-        ui = _Input()
-        frame._biosphere5_input = ui
+    ui = frame.screen_state(_Input)  # this phone's own, kept across redraws
     if ui.at != frame.loaded.cursor:  # undo, redo or another phone moved on: start the input afresh
         ui.picked, ui.give_up, ui.picking = [], [], False
         ui.at = frame.loaded.cursor

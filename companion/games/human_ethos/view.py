@@ -135,11 +135,7 @@ class Ui(MapView):
 
 
 def _ui(frame) -> Ui:
-    ui = getattr(frame, "_human_ethos_ui", None)
-    if ui is None:
-        ui = Ui()
-        frame._human_ethos_ui = ui
-    return ui
+    return frame.screen_state(Ui)  # this phone's own inputs, kept across redraws
 
 
 def spec_stepper(frame, label: str, spec: FieldSpec, value: int, on_change: Callable[[int], None], *,

@@ -1,6 +1,9 @@
 """Shadowrun: Singularis at the table: the money and reputation always on top, then the phase
 stepper (what to do at the table, then exactly this phase's actions), the runners in play, the
-objectives, and card effects. The ledger (every line, filter, chart) is its own screen.
+objectives, and card effects. The ledger (every line, filter, chart) is its own screen. A desktop
+(from 992 px) uses its width (WIDE): the stepper in the wider column, the money and reputation, the
+objectives, the runners and the card effects beside it, so the next action and the ledger are both in
+sight; a phone shows them one under the other, money first.
 
 The view decides nothing a rule decides. Its buttons, their disabled reasons and the ranges of what
 a player types come from the game's moves (`GAME.legal_moves`, each template's `FieldSpec`s); the
@@ -15,6 +18,7 @@ phone's locale."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from typing import Any, Callable, Optional
 
@@ -30,13 +34,18 @@ from companion.ui.style import GAP
 from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, wide_button
 
 # Drawn afresh from the state (and what was typed, kept in `_BUILD.memo`, and which folds are open, both kept
-# per phone on its frame) on every redraw, and never changed in place: the frame reconciles it with
-# what the phone shows, so its controls keep their identity. A section whose inputs (all it shows) are
+# per phone in its `Screen`, frame.screen_state) on every redraw, and never changed in place: the frame
+# reconciles it with what the phone shows, so its controls keep their identity. A section whose inputs (all it shows) are
 # unchanged is the one drawn last time (frame.kept, see CampaignScreen.kept; `Ui.keep`): the ledger on
 # top, the stepper's parts, the objectives, the runners, the card effects.
 RECONCILED = True
 
 SCREENS = {"ledger": LedgerScreen}
+
+WIDE = True  # a desktop's width (CampaignScreen.view): the stepper beside the ledger and what is in play
+WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit (as the other games)
+STEPPER_COL = {"xs": 12, "lg": 7}
+BESIDE_COL = {"xs": 12, "lg": 5}
 
 # The seven phases of the book's turn, for the stepper strip (Credstick's five steps are one).
 STRIP = [
@@ -168,21 +177,37 @@ def _dropdown(spec: FieldSpec, first: str) -> ft.Dropdown:
                        on_select=_touch(label(spec)))
 
 
+@dataclasses.dataclass
+class Screen:
+    """This phone's own state of the panel, kept across redraws (frame.screen_state): what it has typed
+    but not sent (`memo`, by label), how often each field was typed into or picked from (`touched`),
+    per kept section the fields it drew, what they held then and how often it was drawn for them
+    (`fields`, see `Ui.keep`), and which folds are open (`folds`)."""
+
+    memo: dict = dataclasses.field(default_factory=dict)
+    touched: dict = dataclasses.field(default_factory=dict)
+    fields: dict = dataclasses.field(default_factory=dict)
+    folds: dict = dataclasses.field(default_factory=dict)
+
+
 class Ui:
     """What one build of the panel needs: the frame, the state, the game's moves, and action makers."""
 
     def __init__(self, frame):
         self.frame = frame
-        self.memo = _BUILD.memo = frame.__dict__.setdefault("_shadowrun_typed", {})
-        self.touched = _BUILD.touched = frame.__dict__.setdefault("_shadowrun_touched", {})
-        # per kept section: the fields it drew, what they held then, and how often it was drawn for them
-        self.fields = frame.__dict__.setdefault("_shadowrun_fields", {})
+        self.screen = frame.screen_state(Screen)  # this phone's own: what it typed, which folds are open
+        self.memo = _BUILD.memo = self.screen.memo
+        self.touched = _BUILD.touched = self.screen.touched
+        self.fields = self.screen.fields
         sizes = getattr(frame.app, "sizes", None)
         self.scale = _BUILD.scale = getattr(sizes, "scale", 1.0)
         self.s: R.State = frame.loaded.game_state
         self.moves = R.GAME.legal_moves(self.s)
         self.guard = frame.app.guard
         self.recent = frame.history(RECENT)
+        # A desktop's two columns (WIDE_FROM); one column while the page's width is unknown (not yet laid
+        # out, or a test's frame without a page).
+        self.wide = (getattr(getattr(frame.app, "page", None), "width", None) or 0) >= WIDE_FROM
 
     def keep(self, key: str, inputs: Any, build: Callable[[], ft.Control]) -> ft.Control:
         """The section drawn for `key` last time while `inputs` (all it shows, read from the state) are
@@ -206,7 +231,8 @@ class Ui:
             finally:
                 _BUILD.used = outer
             return control
-        return kept(key, (inputs, drawn), built)
+        # (the columns too: a section is drawn anew rather than moved into the other layout's column)
+        return kept(key, (inputs, drawn, self.wide), built)
 
     def kinds(self, *kinds: str) -> tuple:
         """The moves of these kinds, allowed or greyed (what a section reads of the moves)."""
@@ -299,20 +325,24 @@ def panel(frame) -> ft.Control:
     s = ui.s
     # Once over, the frame's end card says how the game ended: the panel keeps the final balances and
     # what was in play, and says it no second time. Each section is kept while what it shows is unchanged.
-    parts: list[ft.Control] = [ui.keep("dashboard", (s.loan, s.cash, s.interest, s.debt, s.reputation,
-                                                     s.settings.target_reputation, s.phase, s.turn),
-                                       lambda: dashboard(ui))]
-    if s.phase != "over":
-        parts.append(stepper(ui))
+    money = ui.keep("dashboard", (s.loan, s.cash, s.interest, s.debt, s.reputation, s.settings.target_reputation,
+                                  s.phase, s.turn), lambda: dashboard(ui))
+    steps = stepper(ui) if s.phase != "over" else None
+    in_play: list[ft.Control] = []
     if s.phase not in ("setup", "objective"):
-        parts.append(ui.keep("objectives", (s.objectives, ui.ok("discard_objective")),
-                             lambda: objectives_section(ui, with_form=False)))
-    parts.append(runners_section(ui))
+        in_play.append(ui.keep("objectives", (s.objectives, ui.ok("discard_objective")),
+                               lambda: objectives_section(ui, with_form=False)))
+    in_play.append(runners_section(ui))
     if s.phase != "over":
-        folds = frame.__dict__.setdefault("_shadowrun_folds", {})
-        parts.append(ui.keep("effects", (ui.kinds("adjust", "pick_random"), ui.just_now("random_pick"),
-                                         folds.get("effects", False)), lambda: effects_section(ui)))
-    return ft.Column(parts, spacing=GAP)
+        in_play.append(ui.keep("effects", (ui.kinds("adjust", "pick_random"), ui.just_now("random_pick"),
+                                           ui.screen.folds.get("effects", False)), lambda: effects_section(ui)))
+    if not ui.wide:  # a phone: the money on top, then the stepper, then what is in play
+        return ft.Column([money, *([steps] if steps else []), *in_play], spacing=GAP)
+    # A desktop: the stepper (the next action) in the wider column, the money and what is in play beside
+    # it; once over, what was in play beside the final balances (the money on the right, as in play).
+    left, right = ([steps], [money, *in_play]) if steps else (in_play, [money])
+    return ft.ResponsiveRow([ft.Column(left, spacing=GAP, col=STEPPER_COL), ft.Column(right, spacing=GAP, col=BESIDE_COL)],
+                            spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
 def _part(controls: list[ft.Control]) -> ft.Control:
@@ -335,14 +365,21 @@ def dashboard(ui: Ui) -> ft.Control:
     s = ui.s
     rep_color = NEGATIVE if s.reputation < 0 else None
     where = render(R.phase_title("setup")) if s.phase == "setup" else _("Turn {turn}", turn=s.turn)
-    tiles = ft.Row([
+    cells = [
         _tile(_("Loan"), s.loan, "sr-loan"),
         _tile(_("Cash"), s.cash, "sr-cash"),
         _tile(_("Interest owed"), s.interest, "sr-interest"),
         _tile(_("Total debt"), s.debt, "sr-debt"),
         _tile(_("Reputation"), s.reputation, "sr-rep", color=rep_color),
         _tile(_("Target"), s.settings.target_reputation, "sr-target"),
-    ], wrap=True, spacing=8, run_spacing=8, alignment=ft.MainAxisAlignment.CENTER)
+    ]
+    tiles: ft.Control
+    if ui.wide:  # the desktop's side column: two even rows of three (a wrap left four and two)
+        for cell in cells:
+            cell.width, cell.col = None, {"xs": 4}
+        tiles = ft.ResponsiveRow(cells, spacing=8, run_spacing=8)
+    else:
+        tiles = ft.Row(cells, wrap=True, spacing=8, run_spacing=8, alignment=ft.MainAxisAlignment.CENTER)
     titles = ft.Column([
         tagged("sr-turn", ft.Text(where, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)),
         # Once over, the frame's end card says the result (the phase would only repeat it); in setup
@@ -373,7 +410,8 @@ def _strip(ui: Ui) -> ft.Control:
             ft.Text(_(words), theme_style=ft.TextThemeStyle.LABEL_MEDIUM, weight=ft.FontWeight.BOLD if current else None,
                     color=ft.Colors.ON_PRIMARY if current else None),
             bgcolor=ft.Colors.PRIMARY if current else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-            border_radius=16, padding=ft.Padding.symmetric(horizontal=10, vertical=6)))
+            # (a desktop's stepper column fits the seven on one line with a little less padding)
+            border_radius=16, padding=ft.Padding.symmetric(horizontal=8 if ui.wide else 10, vertical=6)))
     return ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
 
 
@@ -899,7 +937,7 @@ def effects_section(ui: Ui) -> ft.Control:
         text(_("Among {options} (die face {face}).", options=", ".join(picked.data["options"]), face=picked.data["face"])
              if picked.data.get("face") else _("Among {options}.", options=", ".join(picked.data["options"]))),
         color=ft.Colors.SECONDARY_CONTAINER))]
-    shown = ui.frame.__dict__.setdefault("_shadowrun_folds", {})  # this phone's screen: open or folded
+    shown = ui.screen.folds  # this phone's screen: open or folded
 
     def folded(e) -> None:
         shown["effects"] = e.data if isinstance(e.data, bool) else str(e.data).lower() == "true"
