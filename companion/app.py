@@ -57,6 +57,8 @@ class TableSession:
         self._awake = False
         self.connected = True  # False while the phone's connection is down (see _asleep)
         self._requests = 0  # numbers each copy/buzz request, so every one is a new write the page sees
+        self._drawn_width: Optional[float] = None  # the page's width when the screen was last laid out
+        self._resizes = 0  # numbers resize events, so only the last of a burst redraws
 
     # --- start and routing ---
 
@@ -83,6 +85,7 @@ class TableSession:
         page.on_connect = lambda e: self._awake_again()  # a phone woke up or Wi-Fi came back
         page.on_disconnect = lambda e: self._asleep()
         page.on_close = lambda e: self._closed()
+        page.on_resize = self._resized
         self._report_taps_on_gone_controls()
         self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
 
@@ -214,6 +217,7 @@ class TableSession:
         else:
             screen = HomeScreen(self)
         self.screen = screen
+        self._drawn_width = self.page.width
         views = [screen.view()]
         banner = self.read_only_banner()
         if banner is not None:
@@ -302,6 +306,7 @@ class TableSession:
         if self.screen is None:
             self.show(self.page.route)  # the last draw failed: try again
             return
+        self._drawn_width = self.page.width
         try:
             self.screen.refresh()
         except Exception as exc:
@@ -309,6 +314,26 @@ class TableSession:
                 raise
             log.warning("a screen could not be refreshed", exc_info=True)
             self.toast(plain_db_error(exc, self.ctx.db.path), error=True)
+
+    def _resized(self, e) -> None:
+        """A phone turned or a window was resized. Layouts are chosen from the width when drawn (two
+        columns from 992 px, redo beside undo from 768, the map's and charts' widths), so redraw once
+        the resizing stops. Only a change of width counts: a phone's keyboard changes the height."""
+        self._resizes += 1
+        burst = self._resizes
+
+        async def settled():
+            await asyncio.sleep(0.3)
+            width = self.page.width
+            if burst != self._resizes or not width or self._drawn_width is None \
+                    or abs(width - self._drawn_width) < 1:
+                return
+            self._drawn_width = width
+            self.speak()
+            on_screen = getattr(self.screen, "resized", None)  # a campaign waits while a field is typed in
+            (on_screen or self.refresh)()
+
+        self.page.run_task(settled)
 
     def _on_any_change(self, campaign_id: int, cursor: int) -> None:
         # Settings changes (campaign_id 0) and the home list follow every change.

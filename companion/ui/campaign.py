@@ -110,6 +110,7 @@ class CampaignScreen:
         self._kept_now: dict[str, tuple[Any, ft.Control]] = {}
         self._reused: set[int] = set()  # ids of the kept sections this redraw reused as they were
         self._screen_states: dict[type, Any] = {}  # see screen_state
+        self._pending_drawn: Optional[tuple[str, ft.Control]] = None  # the roll awaited, and its dice pad's section
 
     # --- lifecycle ---
 
@@ -170,6 +171,14 @@ class CampaignScreen:
             # short enough for a phone's title bar
             self.headline.content.value = _("Update held while typing")
             self.headline.update()
+            return
+        self.refresh()
+
+    def resized(self) -> None:
+        """The phone turned or the window was resized (TableSession._resized): lay out again, but not
+        under a player's fingers; then once the field loses focus."""
+        if self._typing is not None:
+            self._held = True
             return
         self.refresh()
 
@@ -265,6 +274,10 @@ class CampaignScreen:
             self.note_section = keyed("note", OwnContainer(section(_("Table note"), ft.Row([
                 self.note, icon_button(ft.Icons.SEND, _("Add note"), self.app.guard(self._add_note))]))))
             self.physical_part = keyed("physical", OwnContainer(self.physical_row))
+            # The tray and the note side by side on a desktop (from 992 px), one above the other on a phone.
+            self.tray_section.col = self.note_section.col = {"xs": 12, "lg": 6}
+            self.tools = keyed("tools", ft.ResponsiveRow([self.tray_section, self.note_section], spacing=GAP,
+                                                         run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START))
         self._own_changes = [self.history_list.column] if self.history_list.show(self.history(HISTORY_SHOWN)) else []
         if self._draw_tray_results():
             self._own_changes.append(self.tray_part)
@@ -278,9 +291,11 @@ class CampaignScreen:
         # place; the history is drawn afresh and diffed against what the phone shows (keyed), so a
         # change sends the new line, not the whole list.
         self._kept_now, self._reused = {}, set()  # what this redraw keeps (see kept): a part left out is forgotten
+        if loaded.state.pending is None:
+            self._pending_drawn = None
         self.body.controls = [
             *([self.physical_part] if physical_shown else []),
-            *([self._pending_panel()] if loaded.state.pending else []),
+            *([self._pending_panel()] if loaded.state.pending else []),  # (see _pending_drawn)
             *story.end_card(self),  # a finished game: its result, Play again, Luck, Recap, Log to BG Stats
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
             # A view that keeps no control across redraws says so (RECONCILED = True in its module):
@@ -289,8 +304,7 @@ class CampaignScreen:
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
             ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             story.links(self),  # Luck and Recap, one tap from every game
-            self.tray_section,
-            self.note_section,
+            self.tools,
             self.history_section,
         ]
         self._kept = self._kept_now
@@ -346,7 +360,16 @@ class CampaignScreen:
     def _pending_panel(self) -> ft.Control:
         """The roll the campaign waits for (every phone shows it): its dice are entered here."""
         pending = self.loaded.state.pending
+        # The same roll still awaited (another phone added a note, the window was resized): keep the
+        # pad, with the faces tapped so far, rather than start it empty under the player's fingers.
+        waits_for = pending.model_dump_json()
+        if self._pending_drawn is not None and self._pending_drawn[0] == waits_for:
+            return self._pending_drawn[1]
         self.pad = DicePad(pending.chance, self._give_dice, sizes=self.app.sizes)
+        self._pending_drawn = (waits_for, self._pending_section(pending))
+        return self._pending_drawn[1]
+
+    def _pending_section(self, pending) -> ft.Control:
         return tagged("pending-dice", section(_("Waiting for dice: {roll}", roll=pending.label), self.pad.control(self.app.guard),
                                               ft.Text(_("Undo takes the action back."), italic=True,
                                                       theme_style=ft.TextThemeStyle.BODY_SMALL)))

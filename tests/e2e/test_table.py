@@ -131,6 +131,19 @@ def test_desktop_size_and_the_dice_screen(browser, server, artifacts):
     tap(page, page.get_by_role("button", name="Roll custom die"))
     expect(by_id(page, "dice-last")).to_contain_text("custom die")
     settled_screenshot(page, artifacts / "dice-desktop.png")
+
+    # A campaign laid out for the desktop's width (redo stands beside undo even with nothing to redo)
+    # is laid out again when the window narrows to a phone's (redo only once there is one).
+    page.goto(server["base"])
+    new_counter_campaign(page, "Wide table")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "counter-value")).to_have_text("0")
+    redo = page.get_by_role("button", name=re.compile("^Redo"))
+    expect(redo).to_be_visible()
+    page.set_viewport_size(PHONE)
+    expect(redo).to_have_count(0)
+    page.set_viewport_size(DESKTOP)
+    expect(redo).to_be_visible()
     context.close()
 
 
