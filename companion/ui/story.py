@@ -24,7 +24,7 @@ from companion.log import NAME_MAX, NotFound
 from companion.recap import recap
 from companion.standings import standings
 from companion.ui.style import GAP
-from companion.ui.widgets import FormDialog, app_bar, big_button, keyed, readable_width, roomy, section, tagged, wide_button
+from companion.ui.widgets import FormDialog, app_bar, big_button, keyed, OwnContainer, readable_width, roomy, section, tagged, wide_button
 
 
 def _text(value: str, style=ft.TextThemeStyle.BODY_LARGE, **kw) -> ft.Text:
@@ -50,8 +50,9 @@ def links(frame) -> ft.Control:
     every redraw); once the game is over, the end card at the top has them instead."""
     if _finished(frame):
         return keyed("story-links", ft.Container())
-    return frame.kept("story-links", (), lambda: keyed("story-links", tagged("story-links", _story_buttons(
-        frame.app, frame.campaign_id))))
+    # Isolated: the same two buttons on every redraw, so the redraw's diff doesn't walk into them.
+    return frame.kept("story-links", (), lambda: keyed("story-links", OwnContainer(tagged("story-links", _story_buttons(
+        frame.app, frame.campaign_id)))))
 
 
 def _finished(frame) -> bool:
