@@ -416,3 +416,34 @@ def test_typed_text_clears_once_sent_and_a_random_pick_answers_where_asked(brows
     expect(reach(page, button(page, "Pick one at random"))).to_have_count(1)
     other.close()
     context.close()
+
+
+def test_a_desktop_shows_the_ledger_beside_the_turn_and_a_phone_above_it(browser, server, tmp_path):
+    """From 992 px the turn's guide and the ledger stand side by side, both on the first screen; the
+    same window narrowed to a phone's width is laid out again: the ledger above the turn."""
+    from tests.browser import DESKTOP
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "e2e.sqlite")  # the served table's save
+    cid = store.create("shadowrun", "Desk runs", {"luck_of_the_draw": False}, seed=7)
+    store.db.close()
+    context, page = open_page(browser, server, viewport=DESKTOP)
+    page.goto(f"{server['base']}c/{cid}")
+    guide, cash = by_id(page, "sr-guide"), by_id(page, "sr-cash")
+    expect(guide).to_be_visible()
+    expect(cash).to_be_visible()
+    g, c = guide.bounding_box(), cash.bounding_box()
+    assert c["x"] > g["x"] + g["width"] / 2 and c["y"] + c["height"] < DESKTOP["height"], (g, c)
+
+    page.set_viewport_size(PHONE)
+
+    def ledger_above() -> bool:
+        g, c = (guide.bounding_box(), cash.bounding_box()) if guide.count() and cash.count() else (None, None)
+        return g is not None and c is not None and c["y"] + c["height"] <= g["y"]
+
+    for _ in range(50):  # the redraw follows the resize (TableSession._resized)
+        if ledger_above():
+            break
+        page.wait_for_timeout(200)
+    assert ledger_above(), (guide.bounding_box(), cash.bounding_box())
+    context.close()
