@@ -28,7 +28,7 @@ from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
-                                  readable_width, said_once, section, switch_row, tagged, fit_title, title_room)
+                                  readable_width, said_once, section, side_by_side, switch_row, tagged, fit_title, title_room)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -274,10 +274,8 @@ class CampaignScreen:
             self.note_section = keyed("note", OwnContainer(section(_("Table note"), ft.Row([
                 self.note, icon_button(ft.Icons.SEND, _("Add note"), self.app.guard(self._add_note))]))))
             self.physical_part = keyed("physical", OwnContainer(self.physical_row))
-            # The tray and the note side by side on a desktop (from 992 px), one above the other on a phone.
-            self.tray_section.col = self.note_section.col = {"xs": 12, "lg": 6}
-            self.tools = keyed("tools", ft.ResponsiveRow([self.tray_section, self.note_section], spacing=GAP,
-                                                         run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START))
+            # The tray and the note side by side on a desktop, one above the other on a phone.
+            self.tools = keyed("tools", side_by_side([self.tray_section], [self.note_section]))
         self._own_changes = [self.history_list.column] if self.history_list.show(self.history(HISTORY_SHOWN)) else []
         if self._draw_tray_results():
             self._own_changes.append(self.tray_part)

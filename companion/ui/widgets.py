@@ -119,6 +119,15 @@ def side_by_side(*columns: Sequence[ft.Control]) -> ft.Control:
                             spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
+def two_columns(left: Sequence[ft.Control], right: Sequence[ft.Control], *, split: int = 5) -> ft.Control:
+    """A desktop's two columns of sections: `split` twelfths of the width on the left, the rest on the
+    right (from 992 px; one under the other below). For a screen that lays out by the page's width
+    itself; side_by_side splits evenly."""
+    return ft.ResponsiveRow([ft.Column(list(left), spacing=GAP, col={"xs": 12, "lg": split}),
+                             ft.Column(list(right), spacing=GAP, col={"xs": 12, "lg": 12 - split})],
+                            spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
 def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = False, round_: bool = False) -> ft.Control:
     """An icon button whose label screen readers (and tests) see as its name, and that shows as a tooltip."""
     button = ft.IconButton(icon, on_click=on_click, icon_size=size, width=TAP + 8, height=TAP + 8,

@@ -26,7 +26,7 @@ from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove
 from companion.i18n import _, current, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP
-from companion.ui.widgets import (FormDialog, icon_button, keyed, roomy, section, switch_row, tagged, track,
+from companion.ui.widgets import (FormDialog, icon_button, keyed, roomy, section, switch_row, tagged, track, two_columns,
                                   wide_button)
 
 # Drawn afresh from the state and the screen's choices (`Ui`, typed text included) on every redraw,
@@ -309,12 +309,6 @@ def panel(frame) -> ft.Control:
     # A phone: the map right under the next step, what it did right under the map, then the map's key.
     return ft.Column([*steps, map_section(frame, state, ui, marks, legend=False), last_section(frame, state),
                       _legend(frame, state, padded=True), *cards, *lists, abandon], spacing=GAP)
-
-
-def two_columns(left: list[ft.Control], right: list[ft.Control], *, split: int = 5) -> ft.Control:
-    """A desktop's two columns: `split` twelfths of the width on the left, the rest on the right."""
-    return ft.ResponsiveRow([ft.Column(left, spacing=GAP, col=split), ft.Column(right, spacing=GAP, col=12 - split)],
-                            spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
 # --- threat and awareness, whose turn ----------------------------------------------------------

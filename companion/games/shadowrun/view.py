@@ -31,7 +31,7 @@ from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
 from companion.ui.style import GAP
-from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, wide_button
+from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, two_columns, wide_button
 
 # Drawn afresh from the state (and what was typed, kept in `_BUILD.memo`, and which folds are open, both kept
 # per phone in its `Screen`, frame.screen_state) on every redraw, and never changed in place: the frame
@@ -44,8 +44,7 @@ SCREENS = {"ledger": LedgerScreen}
 
 WIDE = True  # a desktop's width (CampaignScreen.view): the stepper beside the ledger and what is in play
 WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit (as the other games)
-STEPPER_COL = {"xs": 12, "lg": 7}
-BESIDE_COL = {"xs": 12, "lg": 5}
+STEPPER_SPLIT = 7  # twelfths of a desktop's width for the stepper; the rest beside it
 
 # The seven phases of the book's turn, for the stepper strip (Credstick's five steps are one).
 STRIP = [
@@ -341,8 +340,7 @@ def panel(frame) -> ft.Control:
     # A desktop: the stepper (the next action) in the wider column, the money and what is in play beside
     # it; once over, what was in play beside the final balances (the money on the right, as in play).
     left, right = ([steps], [money, *in_play]) if steps else (in_play, [money])
-    return ft.ResponsiveRow([ft.Column(left, spacing=GAP, col=STEPPER_COL), ft.Column(right, spacing=GAP, col=BESIDE_COL)],
-                            spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
+    return two_columns(left, right, split=STEPPER_SPLIT)
 
 
 def _part(controls: list[ft.Control]) -> ft.Control:
