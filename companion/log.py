@@ -20,7 +20,8 @@ from functools import cached_property
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from sqlalchemy import delete, func, or_, update
+from sqlalchemy import delete, func, insert, or_, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import select
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
@@ -281,6 +282,11 @@ class HistoryLine:
         object.__setattr__(self, "context", as_text(self.context))
 
 
+# For a bulk UPDATE or DELETE in a session: don't look for the rows it touches among the session's
+# objects (apply holds none of those rows as objects; looking costs more than the statement).
+_PLAIN = {"synchronize_session": False}
+
+
 class Store:
     """All reads and writes of campaigns. One transaction per call."""
 
@@ -439,31 +445,38 @@ class Store:
                                       "You entered {entered} dice but this action rolls {n} dice; nothing was changed.",
                                       len(dice.rolled), entered=len(entered)))
             new_state, events = done.state, done.events
+            # The writes are plain SQL statements (no ORM objects to track and flush): every tap
+            # goes through here, and it is what keeps a tap's save in the low milliseconds.
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
-                s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
+                s.execute(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq),
+                          execution_options=_PLAIN)
             # Only the newest row keeps its state as JSON (plus a compressed snapshot every few rows).
             if current is None:
                 # The row written by this store's last apply: its snapshot (if any) was made then, and
                 # the row before it holds no state (that apply cleared it).
-                s.exec(update(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq - 1)
-                       .values(state=None))
+                s.execute(update(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq - 1)
+                          .values(state=None), execution_options=_PLAIN)
             elif current.state is not None:
                 keep = current.snapshot
                 if keep is None and (current.seq % SNAPSHOT_EVERY == 0 or self._written_before_snapshots(s, current)):
                     keep = pack_state(state)
-                s.exec(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep))
+                s.execute(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep),
+                          execution_options=_PLAIN)
             label, context = logged_words(game, state, action, new_state)
-            s.add(ActionRow(
+            now = datetime.now(timezone.utc)
+            s.execute(insert(ActionRow.__table__).values(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
                 dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
                 state=new_state.model_dump(mode="json"), label=stored_text(label), context=stored_text(context),
-                snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None,
+                snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None, created_at=now,
             ))
             game_state = game.State.model_validate(new_state.game)
-            campaign.cursor = campaign.head = seq
-            campaign.headline, campaign.status = headline_and_status(game, game_state)
-            campaign.updated_at = datetime.now(timezone.utc)
-            s.add(campaign)
+            headline, status = headline_and_status(game, game_state)
+            s.execute(update(Campaign.__table__).where(Campaign.__table__.c.id == campaign_id).values(
+                cursor=seq, head=seq, headline=headline, status=status, updated_at=now))
+            # the campaign object read above says what was written (the caller is handed it)
+            for name, value in dict(cursor=seq, head=seq, headline=headline, status=status, updated_at=now).items():
+                set_committed_value(campaign, name, value)
             result = Applied(cursor=seq, label=label, events=events, dice=done.dice, state=new_state,
                              headline=campaign.headline, status=campaign.status,
                              line=HistoryLine(seq, label, context, [e.model_dump(mode="json") for e in events],

@@ -27,7 +27,7 @@ from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
 from companion.ui import story
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (DicePad, DiceTray, big_button, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
+from companion.ui.widgets import (DicePad, DiceTray, big_button, changed_since_sent, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
                                   readable_width, said_once, section, side_by_side, switch_row, tagged, fit_title, title_room)
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,11 @@ class CampaignScreen:
             ft.Container(ft.Row([self.undo_button]), col={"xs": 12, "md": 7}),
             ft.Container(ft.Row([self.redo_button]), col={"xs": 12, "md": 5}),
         ], spacing=GAP, run_spacing=6)
-        self.bottom_bar = ft.BottomAppBar(content=self.undo_redo, height=TAP + 32,
+        # The title's and undo bar's controls are kept and updated in place; isolated, so a redraw's
+        # diff doesn't walk them on every phone: refresh sends them only when they changed.
+        self.title_part = OwnColumn([self.title, self.headline], spacing=0, tight=True)
+        self.undo_part = OwnContainer(self.undo_redo)
+        self.bottom_bar = ft.BottomAppBar(content=self.undo_part, height=TAP + 32,
                                           padding=ft.Padding.symmetric(horizontal=12, vertical=8))
         self.tray_results = ft.Container()
         self.note = ft.TextField(label=_("Add a note to the history"), expand=True, max_length=500)
@@ -118,11 +122,11 @@ class CampaignScreen:
         self._follow()
         self._load()
         self.appbar = ft.AppBar(
-                title=ft.Column([self.title, self.headline], spacing=0, tight=True),
-                actions=[
+                title=self.title_part,
+                actions=[OwnContainer(ft.Row([  # made once, never changed: isolated, so never walked again
                     icon_button(ft.Icons.QR_CODE_2, _("Share this table"), self._share),
                     icon_button(ft.Icons.TUNE, _("Campaign settings"), self._settings),
-                ],
+                ], spacing=0))],
             )
         self._size_bars()
         self._view = ft.View(
@@ -222,6 +226,8 @@ class CampaignScreen:
         # Only this screen's view is diffed, not the whole page (its theme, services and overlay don't
         # change with an action); isolated parts (OwnColumn) that changed are sent in the same call.
         view = self._view if self._view is not None and self._view.parent is not None else None
+        if view is not None:
+            self._own_changes += [part for part in (self.title_part, self.undo_part) if changed_since_sent(part)]
         if view is None:
             self.app.page.update()
             for part in self._own_changes:

@@ -350,6 +350,23 @@ class OwnContainer(ft.Container):
     changes rarely and then sends its own changes (`.update()`), or never changes once made."""
 
 
+def changed_since_sent(root: ft.Control) -> bool:
+    """True when a property of `root`, or of a control inside it, was set to a new value since Flet
+    last sent it (Flet marks those in `_dirty`; flet is pinned: 1.0.5). For an isolated part kept
+    across redraws whose controls are updated in place: send it (`.update()`) only when this says so,
+    since even an update that finds nothing walks the whole part. A list of controls replaced or
+    reordered isn't noticed: such a part must be sent whenever its lists change."""
+    stack = [root]
+    while stack:
+        control = stack.pop()
+        if getattr(control, "_dirty", None):
+            return True
+        stack.extend(v for v in getattr(control, "_values", {}).values() if isinstance(v, ft.BaseControl))
+        for name in ("controls", "actions"):
+            stack.extend(c for c in getattr(control, name, None) or () if isinstance(c, ft.BaseControl))
+    return False
+
+
 class HistoryList:
     """The history of a screen that follows a campaign: one Column kept for the screen's life, whose
     lines are made once per action and reused, so a change adds a line (and drops the oldest shown)
