@@ -280,8 +280,9 @@ class CampaignScreen:
             self.note_section = keyed("note", OwnContainer(section(_("Table note"), ft.Row([
                 self.note, icon_button(ft.Icons.SEND, _("Add note"), self.app.guard(self._add_note))]))))
             self.physical_part = keyed("physical", OwnContainer(self.physical_row))
-            # The tray and the note side by side on a desktop, one above the other on a phone.
-            self.tools = keyed("tools", side_by_side([self.tray_section], [self.note_section]))
+            # On a desktop the history stands beside the tray and the note (a line as wide as the
+            # page is hard to read); on a phone the three are one under the other.
+            self.tools = keyed("tools", side_by_side([self.tray_section, self.note_section], [self.history_section]))
         self._own_changes = [self.history_list.column] if self.history_list.show(self.history(HISTORY_SHOWN)) else []
         if self._draw_tray_results():
             self._own_changes.append(self.tray_part)
@@ -309,7 +310,6 @@ class CampaignScreen:
             ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tools,
-            self.history_section,
         ]
         self._kept = self._kept_now
         self._typing, self._held = None, False  # the fields were just rebuilt

@@ -119,12 +119,14 @@ def side_by_side(*columns: Sequence[ft.Control]) -> ft.Control:
                             spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
-def two_columns(left: Sequence[ft.Control], right: Sequence[ft.Control], *, split: int = 5) -> ft.Control:
+def two_columns(left: Sequence[ft.Control], right: Sequence[ft.Control], *, split: int = 5,
+                stretch: bool = False) -> ft.Control:
     """A desktop's two columns of sections: `split` twelfths of the width on the left, the rest on the
     right (from 992 px; one under the other below). For a screen that lays out by the page's width
-    itself; side_by_side splits evenly."""
-    return ft.ResponsiveRow([ft.Column(list(left), spacing=GAP, col={"xs": 12, "lg": split}),
-                             ft.Column(list(right), spacing=GAP, col={"xs": 12, "lg": 12 - split})],
+    itself; side_by_side splits evenly. `stretch`: each section takes its column's whole width."""
+    more = {"horizontal_alignment": ft.CrossAxisAlignment.STRETCH} if stretch else {}
+    return ft.ResponsiveRow([ft.Column(list(left), spacing=GAP, col={"xs": 12, "lg": split}, **more),
+                             ft.Column(list(right), spacing=GAP, col={"xs": 12, "lg": 12 - split}, **more)],
                             spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START)
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import DESKTOP, open_app, tap_until, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into
+from tests.browser import DESKTOP, open_app, tap_until, PHONE, by_id, new_context, served, settled_screenshot, tap, type_into, wait_steady
 
 
 @pytest.fixture
@@ -138,6 +138,9 @@ def test_desktop_size_and_the_dice_screen(browser, server, artifacts):
     new_counter_campaign(page, "Wide table")
     tap(page, page.get_by_role("button", name="Create and open"))
     expect(by_id(page, "counter-value")).to_have_text("0")
+    # the history stands beside the dice tray and the note, not under them across the whole page
+    tray, history = wait_steady(page, page.get_by_role("button", name="2d6", exact=True)), wait_steady(page, by_id(page, "history"))
+    assert history["x"] > tray["x"] + tray["width"] and abs(history["y"] - tray["y"]) < 120, (tray, history)
     redo = page.get_by_role("button", name=re.compile("^Redo"))
     expect(redo).to_be_visible()
     page.set_viewport_size(PHONE)

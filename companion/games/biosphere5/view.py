@@ -72,7 +72,7 @@ from companion.games.biosphere5.screens import (CatalogScreen, card_dialog, card
                                                  upper_text)
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.style import GAP
-from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, wide_button
+from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, two_columns, wide_button
 
 WIDE = True  # a desktop's full width: the turn beside the boards, The Abyss's players side by side
 
@@ -82,9 +82,8 @@ RECONCILED = True
 
 GAME_SCREENS = {"catalog": CatalogScreen}
 
-# A desktop (≥ 992 px) puts the turn beside the boards; a phone stacks them (turn first).
-TURN_COL = {"xs": 12, "lg": 7}
-BOARDS_COL = {"xs": 12, "lg": 5}
+# A desktop (≥ 992 px) puts the turn beside the boards (7/12 of the width); a phone stacks them (turn first).
+TURN_SPLIT = 7
 LARGE_TEXT = 1.4  # from this text scale on, fewer things side by side, or their words break mid-way
 
 CUBE_COLOR = {"green": ft.Colors.GREEN_600, "yellow": ft.Colors.AMBER_400}
@@ -149,19 +148,14 @@ def _of_kind(moves: list[Move], *kinds: str) -> list[Move]:
     return [m for m in moves if m.kind in kinds]
 
 
-def _stack(controls: list[ft.Control], col: dict) -> ft.Control:
-    return ft.Column(controls, spacing=GAP, col=col, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-
 def _solo_layout(frame, state: State, moves: list[Move]) -> ft.Control:
     """The turn in the wider column, the boards (and your Abyss) beside it; one column on a phone."""
     turn, boards = _solo_parts(frame, state, moves)
     if state.abyss is not None:
         boards.append(_abyss_overview(frame, state) if state.result else _abyss_player(frame, state, 0))
     if not turn:
-        return _stack(boards, {"xs": 12})
-    return ft.ResponsiveRow([_stack(turn, TURN_COL), _stack(boards, BOARDS_COL)], spacing=GAP, run_spacing=GAP,
-                            vertical_alignment=ft.CrossAxisAlignment.START)
+        return ft.Column(boards, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return two_columns(turn, boards, split=TURN_SPLIT, stretch=True)
 
 
 def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control], list[ft.Control]]:
@@ -257,7 +251,7 @@ def _picker(frame, state: State, n: int) -> list[ft.Control]:
             padding=ft.Padding.only(left=12), border_radius=24, bgcolor=ft.Colors.PRIMARY_CONTAINER))
     q = ui.query.strip().lower()
     shown = [c for c in sorted(cards, key=lambda c: c.name.lower()) if not q or q in " ".join(card_lines(c)).lower()]
-    # Two tiles a row on a phone, three on a tablet or in a desktop's turn column (TURN_COL); at the
+    # Two tiles a row on a phone, three on a tablet or in a desktop's turn column (TURN_SPLIT); at the
     # larger text sizes half as many, or long names ("Surveillance Technology") break mid-word.
     cols = {"xs": 12, "sm": 6} if app.sizes.scale >= LARGE_TEXT else {"xs": 6, "md": 4}
     kept = frame.kept
