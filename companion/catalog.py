@@ -15,8 +15,23 @@ from models.tables import CatalogEntry
 
 
 def entries(store: Store, kind: str) -> list[CatalogEntry]:
-    with store.db.read() as s:  # reads never wait for a writer
-        return list(s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind).order_by(CatalogEntry.name)))
+    """A kind's entries, by name. Kept in memory after the first read until a catalog write (see
+    `changed`): game screens read them with every redraw, on every phone (Human Ethos' enemy types,
+    Biosphere 5's cards), and a change mustn't cost each phone a read of the save. Read-only rows."""
+    kept = store.catalog_kept
+    rows = kept.rows.get(kind)
+    if rows is None:
+        generation = kept.generation
+        with store.db.read() as s:  # reads never wait for a writer
+            rows = tuple(s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind).order_by(CatalogEntry.name)))
+        if kept.generation == generation:  # no write came meanwhile: what was read is still the catalog
+            kept.rows[kind] = rows
+    return list(rows)
+
+
+def changed(store: Store) -> None:
+    """Every write to the catalog calls this once it has committed (or failed): the kept rows go."""
+    store.catalog_kept.forget()
 
 
 def get(store: Store, kind: str, key: str) -> Optional[CatalogEntry]:
@@ -26,27 +41,38 @@ def get(store: Store, kind: str, key: str) -> Optional[CatalogEntry]:
 
 def put(store: Store, kind: str, key: str, name: str, data: dict[str, Any]) -> None:
     """Add or replace one entry (one transaction)."""
-    with store.db.session() as s:
-        row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
-        row = row or CatalogEntry(kind=kind, key=key, name=name)
-        row.name, row.data, row.updated_at = name, data, datetime.now(timezone.utc)
-        s.add(row)
+    try:
+        with store.db.session() as s:
+            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+            row = row or CatalogEntry(kind=kind, key=key, name=name)
+            row.name, row.data, row.updated_at = name, data, datetime.now(timezone.utc)
+            s.add(row)
+    finally:
+        changed(store)
 
 
 def remove(store: Store, kind: str, key: str) -> None:
-    with store.db.session() as s:
-        row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
-        if row is not None:
-            s.delete(row)
+    try:
+        with store.db.session() as s:
+            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+            if row is not None:
+                s.delete(row)
+    finally:
+        changed(store)
 
 
 def seed_once(store: Store, kind: str, items: Iterable[tuple[str, str, dict]]) -> int:
     """Fill an empty catalog kind with the shipped starting entries; leaves a used one alone."""
-    with store.db.session() as s:
-        if s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind)).first() is not None:
-            return 0
-        count = 0
-        for key, name, data in items:
-            s.add(CatalogEntry(kind=kind, key=key, name=name, data=data))
-            count += 1
-        return count
+    if entries(store, kind):
+        return 0  # (known from the kept rows: no write transaction for the check)
+    try:
+        with store.db.session() as s:
+            if s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind)).first() is not None:
+                return 0
+            count = 0
+            for key, name, data in items:
+                s.add(CatalogEntry(kind=kind, key=key, name=name, data=data))
+                count += 1
+            return count
+    finally:
+        changed(store)

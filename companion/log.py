@@ -282,6 +282,19 @@ class HistoryLine:
         object.__setattr__(self, "context", as_text(self.context))
 
 
+class KeptCatalog:
+    """The catalog's rows by kind, as last read; `generation` counts the writes since the store opened,
+    so a read that a write overtook isn't kept."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple] = {}
+        self.generation = 0
+
+    def forget(self) -> None:
+        self.generation += 1
+        self.rows = {}
+
+
 # For a bulk UPDATE or DELETE in a session: don't look for the rows it touches among the session's
 # objects (apply holds none of those rows as objects; looking costs more than the statement).
 _PLAIN = {"synchronize_session": False}
@@ -299,10 +312,12 @@ class Store:
         # action on that campaign starts from it instead of reading and validating the row again, as
         # long as the campaign row is still the one that apply left (same cursor and time stamp).
         self._newest: dict[int, tuple[int, datetime, CampaignState]] = {}
+        self.catalog_kept = KeptCatalog()  # the catalog's rows as last read (companion.catalog.entries)
 
     def forget(self) -> None:
-        """Drop what this store remembers of campaigns (the save was replaced under it: a restore)."""
+        """Drop what this store remembers (the save was replaced under it: a restore)."""
         self._newest.clear()
+        self.catalog_kept.forget()
 
     def _lock(self, campaign_id: int) -> threading.Lock:
         with self._locks_guard:
