@@ -121,3 +121,39 @@ def test_kept_sections_read_as_drawn_afresh(game_key, seed):
         assert drawn == afresh, f"after {action!r} a kept section shows the past"
         played += 1
     assert played >= 5  # the game went on long enough to say something
+
+
+@pytest.mark.parametrize("game_key", sorted(GAMES))
+def test_a_redraw_reads_nothing_from_the_save(game_key, monkeypatch):
+    """Every phone redraws for every change: a panel is drawn from the campaign it is handed and
+    from what the app keeps (the catalog once read), never with a read of the save (#16)."""
+    from sqlalchemy import event
+
+    store = memory_store()
+    drawing, read = [], []
+    draw = StoreFrame.panel
+
+    def panel(frame):
+        drawing.append(frame)
+        try:
+            return draw(frame)
+        finally:
+            drawing.pop()
+    monkeypatch.setattr(StoreFrame, "panel", panel)
+    history = StoreFrame.history
+
+    def history_as_the_app_has_it(frame, limit: int = 100):  # the app's is the live campaign's (no read)
+        held = drawing[:]
+        drawing.clear()
+        try:
+            return history(frame, limit)
+        finally:
+            drawing.extend(held)
+    monkeypatch.setattr(StoreFrame, "history", history_as_the_app_has_it)
+    event.listen(store.db.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *args: read.append(statement) if drawing else None)
+    draws = 0
+    for draws, _drawn in enumerate(_play(game_key, 0, store, steps=15), start=1):
+        if draws == 1:
+            read.clear()  # the very first draw may read the catalog (and seed it with the shipped one)
+    assert draws >= 5 and read == []
