@@ -24,8 +24,7 @@ def entries(store: Store, kind: str) -> list[CatalogEntry]:
         generation = kept.generation
         with store.db.read() as s:  # reads never wait for a writer
             rows = tuple(s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind).order_by(CatalogEntry.name)))
-        if kept.generation == generation:  # no write came meanwhile: what was read is still the catalog
-            kept.rows[kind] = rows
+        kept.keep(kind, rows, generation)  # unless a write came meanwhile
     return list(rows)
 
 

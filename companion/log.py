@@ -20,8 +20,7 @@ from functools import cached_property
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from sqlalchemy import delete, func, insert, or_, update
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import delete, func, or_, update
 from sqlmodel import select
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
@@ -283,21 +282,25 @@ class HistoryLine:
 
 
 class KeptCatalog:
-    """The catalog's rows by kind, as last read; `generation` counts the writes since the store opened,
-    so a read that a write overtook isn't kept."""
+    """The catalog's rows by kind, as last read (companion.catalog.entries). `generation` counts the
+    writes since the store opened, so that a read a write overtook isn't kept."""
 
     def __init__(self) -> None:
         self.rows: dict[str, tuple] = {}
         self.generation = 0
+        self._guard = threading.Lock()
+
+    def keep(self, kind: str, rows: tuple, read_at: int) -> None:
+        """Keep rows read while the generation was `read_at`, unless a write has come since."""
+        with self._guard:
+            if self.generation == read_at:
+                self.rows[kind] = rows
 
     def forget(self) -> None:
-        self.generation += 1
-        self.rows = {}
-
-
-# For a bulk UPDATE or DELETE in a session: don't look for the rows it touches among the session's
-# objects (apply holds none of those rows as objects; looking costs more than the statement).
-_PLAIN = {"synchronize_session": False}
+        """A write committed (or failed): every kind is read again."""
+        with self._guard:
+            self.generation += 1
+            self.rows = {}
 
 
 class Store:
@@ -460,38 +463,31 @@ class Store:
                                       "You entered {entered} dice but this action rolls {n} dice; nothing was changed.",
                                       len(dice.rolled), entered=len(entered)))
             new_state, events = done.state, done.events
-            # The writes are plain SQL statements (no ORM objects to track and flush): every tap
-            # goes through here, and it is what keeps a tap's save in the low milliseconds.
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
-                s.execute(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq),
-                          execution_options=_PLAIN)
+                s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
             # Only the newest row keeps its state as JSON (plus a compressed snapshot every few rows).
             if current is None:
                 # The row written by this store's last apply: its snapshot (if any) was made then, and
                 # the row before it holds no state (that apply cleared it).
-                s.execute(update(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq - 1)
-                          .values(state=None), execution_options=_PLAIN)
+                s.exec(update(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq - 1)
+                       .values(state=None))
             elif current.state is not None:
                 keep = current.snapshot
                 if keep is None and (current.seq % SNAPSHOT_EVERY == 0 or self._written_before_snapshots(s, current)):
                     keep = pack_state(state)
-                s.execute(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep),
-                          execution_options=_PLAIN)
+                s.exec(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep))
             label, context = logged_words(game, state, action, new_state)
-            now = datetime.now(timezone.utc)
-            s.execute(insert(ActionRow.__table__).values(
+            s.add(ActionRow(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
                 dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
                 state=new_state.model_dump(mode="json"), label=stored_text(label), context=stored_text(context),
-                snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None, created_at=now,
+                snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None,
             ))
             game_state = game.State.model_validate(new_state.game)
-            headline, status = headline_and_status(game, game_state)
-            s.execute(update(Campaign.__table__).where(Campaign.__table__.c.id == campaign_id).values(
-                cursor=seq, head=seq, headline=headline, status=status, updated_at=now))
-            # the campaign object read above says what was written (the caller is handed it)
-            for name, value in dict(cursor=seq, head=seq, headline=headline, status=status, updated_at=now).items():
-                set_committed_value(campaign, name, value)
+            campaign.cursor = campaign.head = seq
+            campaign.headline, campaign.status = headline_and_status(game, game_state)
+            campaign.updated_at = datetime.now(timezone.utc)
+            s.add(campaign)
             result = Applied(cursor=seq, label=label, events=events, dice=done.dice, state=new_state,
                              headline=campaign.headline, status=campaign.status,
                              line=HistoryLine(seq, label, context, [e.model_dump(mode="json") for e in events],
