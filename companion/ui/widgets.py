@@ -372,22 +372,36 @@ def changed_since_sent(root: ft.Control) -> bool:
 class HistoryList:
     """The history of a screen that follows a campaign: one Column kept for the screen's life, whose
     lines are made once per action and reused, so a change adds a line (and drops the oldest shown)
-    instead of redrawing and diffing the whole list on every phone."""
+    instead of redrawing and diffing the whole list on every phone. It lists the newest lines only
+    (see CampaignScreen): every line shown costs each phone with every change, on the table's
+    computer and in the phone's browser. `more` (put it under the lines) shows earlier ones: its
+    tap calls `on_more`."""
 
-    def __init__(self, *, empty: str = N_("Nothing has happened yet.")):
+    def __init__(self, *, empty: str = N_("Nothing has happened yet."), on_more: Optional[Callable] = None):
         self.empty = ft.Text(_(empty), italic=True)
         self.column = OwnColumn([self.empty], spacing=0)
         self._lines: dict[tuple, ft.Control] = {}
+        self._more_button = ft.OutlinedButton(content="", height=TAP, on_click=on_more)
+        self.more = OwnContainer(tagged("history-more", self._more_button), visible=False)
+        self._earlier: tuple[int, int] = (0, 0)
 
-    def show(self, rows: Sequence) -> bool:
-        """Show these rows; True when that changed what is shown (then `.column.update()` sends it)."""
+    def show(self, rows: Sequence, *, earlier: int = 0, more: int = 0) -> list[ft.Control]:
+        """Show these rows, and a button for `more` of the `earlier` lines not shown (when there are
+        any); the isolated parts whose look that changed (send each with `.update()`)."""
+        changed: list[ft.Control] = []
         keys = [(row.seq, row.label, row.created_at) for row in rows]  # a redone or new row differs
-        if keys == list(self._lines):
-            return False
-        lines = {key: self._lines.get(key) or history_line(row) for key, row in zip(keys, rows)}
-        self._lines = lines
-        self.column.controls = list(lines.values()) or [self.empty]
-        return True
+        if keys != list(self._lines):
+            lines = {key: self._lines.get(key) or history_line(row) for key, row in zip(keys, rows)}
+            self._lines = lines
+            self.column.controls = list(lines.values()) or [self.empty]
+            changed.append(self.column)
+        if (earlier, more) != self._earlier:
+            self._earlier = (earlier, more)
+            self.more.visible = bool(earlier and more)
+            self._more_button.content = ngettext("Show {n} earlier action", "Show {n} earlier actions",
+                                                 min(more, earlier))
+            changed.append(self.more)
+        return changed
 
 
 class DiceTray:

@@ -276,3 +276,34 @@ def test_physical_dice_belong_to_the_campaign_and_every_phone_is_asked(browser, 
         enter_dice(page, ["6"])
         expect(by_id(page, "counter-value")).to_have_text("10")
         context.close()
+
+
+def test_the_history_lists_the_newest_lines_and_earlier_ones_on_request(browser, tmp_path, artifacts):
+    """A long campaign lists its newest 20 actions; a button shows earlier ones on that phone only."""
+    from companion.games.counter.rules import Add
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "long.sqlite")
+    cid = store.create("counter", "Long night", {"cap": 100}, seed=3)
+    for cursor in range(25):
+        store.apply(cid, Add(amount=1), expected_cursor=cursor)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'long.sqlite'}", token="e2e-history-token-01") as server:
+        context, page = open_phone(browser, server, viewport=DESKTOP)
+        other_context, other = open_phone(browser, server, viewport=DESKTOP)
+        for phone in (page, other):
+            phone.goto(f"{server['base']}c/{cid}")
+            expect(by_id(phone, "history")).to_contain_text("#25 · ")
+        history = by_id(page, "history")
+        expect(history).to_contain_text("#6 · ")
+        expect(history).not_to_contain_text("#5 · ")
+        tap(page, page.get_by_role("button", name="Show 5 earlier actions"))
+        expect(history).to_contain_text("#1 · ")
+        expect(page.get_by_role("button", name=re.compile("earlier action"))).to_have_count(0)
+        expect(by_id(other, "history")).not_to_contain_text("#5 · ")  # the other phone's list is its own
+        tap(other, other.get_by_role("button", name="Value +1"))  # a change keeps what each phone asked for
+        expect(history).to_contain_text("#26 · ")
+        expect(history).to_contain_text("#1 · ")
+        expect(by_id(other, "history")).not_to_contain_text("#6 · ")
+        for c in (context, other_context):
+            c.close()
