@@ -119,7 +119,9 @@ SHADOWRUN_LEGWORK = [
 ]
 
 SCENARIOS = [  # bounded numbers go −1/+1 in turn, so that any BENCH_TAPS fits
-    Scenario("counter", {"cap": 1000}, [], ("Value +1",), "counter-value", steps(1)),
+    # The counter mid-campaign, 120 actions in: a table's screen lists its history, and what that
+    # costs each phone with each change is part of a tap (an empty log hid it).
+    Scenario("counter", {"cap": 1000}, [{"kind": "add", "amount": 1}] * 120, ("Value +1",), "counter-value", steps(1)),
     Scenario("klaw", {"players": ["Ana", "Bo"]},
              [{"kind": "deploy", "card": {"name": "Wolfmother", "attack": 3, "defense": 2, "life": 12}}],
              ("Wolfmother life -1", "Wolfmother life +1"), "klaw-life-1", steps(-1, 1)),
