@@ -83,7 +83,10 @@ def new_context(browser, *, viewport=PHONE, locale: Optional[str] = None):
     context.add_init_script(ENABLE_SEMANTICS)
     if os.environ.get("E2E_THEME"):  # E2E_THEME=dark: every phone in that theme (screenshots/dark/)
         context.add_init_script(f"localStorage.setItem('flutter.companion.theme', '\"{os.environ['E2E_THEME']}\"')")
-    context.set_default_timeout(20_000)
+    # A page's own waits (a locator to appear, a screenshot): long enough to outlast a stall of the
+    # shared headless Chromium late in a loaded full run (seen: a screenshot or a first button taking
+    # over 20 s, then fine); a check that fails still fails, later.
+    context.set_default_timeout(45_000)
     return context
 
 
