@@ -5,8 +5,9 @@ text by `companion.exchange`. Games validate their own entries (pure code in the
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from sqlmodel import select
 
@@ -28,9 +29,15 @@ def entries(store: Store, kind: str) -> list[CatalogEntry]:
     return list(rows)
 
 
-def changed(store: Store) -> None:
-    """Every write to the catalog calls this once it has committed (or failed): the kept rows go."""
-    store.catalog_kept.forget()
+@contextmanager
+def writing(store: Store) -> Iterator:
+    """One write transaction on the catalog (every write goes through here): once it has committed
+    or failed, the kept rows go, so the next read sees it."""
+    try:
+        with store.db.session() as s:
+            yield s
+    finally:
+        store.catalog_kept.forget()
 
 
 def get(store: Store, kind: str, key: str) -> Optional[CatalogEntry]:
@@ -40,38 +47,29 @@ def get(store: Store, kind: str, key: str) -> Optional[CatalogEntry]:
 
 def put(store: Store, kind: str, key: str, name: str, data: dict[str, Any]) -> None:
     """Add or replace one entry (one transaction)."""
-    try:
-        with store.db.session() as s:
-            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
-            row = row or CatalogEntry(kind=kind, key=key, name=name)
-            row.name, row.data, row.updated_at = name, data, datetime.now(timezone.utc)
-            s.add(row)
-    finally:
-        changed(store)
+    with writing(store) as s:
+        row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+        row = row or CatalogEntry(kind=kind, key=key, name=name)
+        row.name, row.data, row.updated_at = name, data, datetime.now(timezone.utc)
+        s.add(row)
 
 
 def remove(store: Store, kind: str, key: str) -> None:
-    try:
-        with store.db.session() as s:
-            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
-            if row is not None:
-                s.delete(row)
-    finally:
-        changed(store)
+    with writing(store) as s:
+        row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind, CatalogEntry.key == key)).first()
+        if row is not None:
+            s.delete(row)
 
 
 def seed_once(store: Store, kind: str, items: Iterable[tuple[str, str, dict]]) -> int:
     """Fill an empty catalog kind with the shipped starting entries; leaves a used one alone."""
     if entries(store, kind):
         return 0  # (known from the kept rows: no write transaction for the check)
-    try:
-        with store.db.session() as s:
-            if s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind)).first() is not None:
-                return 0
-            count = 0
-            for key, name, data in items:
-                s.add(CatalogEntry(kind=kind, key=key, name=name, data=data))
-                count += 1
-            return count
-    finally:
-        changed(store)
+    with writing(store) as s:
+        if s.exec(select(CatalogEntry).where(CatalogEntry.kind == kind)).first() is not None:
+            return 0
+        count = 0
+        for key, name, data in items:
+            s.add(CatalogEntry(kind=kind, key=key, name=name, data=data))
+            count += 1
+        return count

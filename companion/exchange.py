@@ -469,16 +469,14 @@ def import_catalog(store: Store, raw: bytes | str, *, validate_entry=None) -> in
             problem = validate_entry(entry)
             if problem:
                 raise ImportRefused(Msg("{name}: {problem}", name=entry.name, problem=problem))
-    try:
-        with store.db.session() as s:
-            for entry in catalog.entries:
-                row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == entry.kind,
-                                                        CatalogEntry.key == entry.key)).first()
-                row = row or CatalogEntry(kind=entry.kind, key=entry.key, name=entry.name)
-                row.name, row.data, row.updated_at = entry.name, entry.data, datetime.now(timezone.utc)
-                s.add(row)
-    finally:
-        store.catalog_kept.forget()  # what companion.catalog.changed does (`catalog` here is the file read)
+    from companion.catalog import writing
+
+    with writing(store) as s:
+        for entry in catalog.entries:
+            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == entry.kind, CatalogEntry.key == entry.key)).first()
+            row = row or CatalogEntry(kind=entry.kind, key=entry.key, name=entry.name)
+            row.name, row.data, row.updated_at = entry.name, entry.data, datetime.now(timezone.utc)
+            s.add(row)
     return len(catalog.entries)
 
 

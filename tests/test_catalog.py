@@ -56,7 +56,7 @@ def test_a_read_overtaken_by_a_write_is_not_kept(tmp_path):
     def write_meanwhile(conn, cursor, statement, *args):
         if statement.lstrip().upper().startswith("SELECT") and "catalog" in statement and not writes:
             writes.append(statement)
-            catalog.changed(store)  # (as a write's commit does)
+            store.catalog_kept.forget()  # (as a write's commit does: catalog.writing)
 
     assert [e.name for e in catalog.entries(store, "enemy")] == ["Drone"]
     assert writes and "enemy" not in store.catalog_kept.rows

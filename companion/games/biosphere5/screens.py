@@ -194,20 +194,17 @@ def import_text(store, text: str, *, replace: bool) -> int:
                          Msg("Not imported: {problem} (or choose “Replace my catalog”).", problem=problem))
     if not replace and not native:
         return exchange.import_catalog(store, text, validate_entry=validate_entry)
-    try:
-        with store.db.session() as s:  # one transaction: the old cards go and the new come, or nothing
-            if replace:
-                for row in s.exec(select(CatalogEntry).where(CatalogEntry.kind == CATALOG_KIND)):
-                    s.delete(row)
-                s.flush()
-            for card in incoming:
-                row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == CATALOG_KIND,
-                                                        CatalogEntry.key == card.id)).first()
-                row = row or CatalogEntry(kind=CATALOG_KIND, key=card.id, name=card.name)
-                row.name, row.data = card.name, card.model_dump(mode="json")
-                s.add(row)
-    finally:
-        catalog.changed(store)
+    with catalog.writing(store) as s:  # one transaction: the old cards go and the new come, or nothing
+        if replace:
+            for row in s.exec(select(CatalogEntry).where(CatalogEntry.kind == CATALOG_KIND)):
+                s.delete(row)
+            s.flush()
+        for card in incoming:
+            row = s.exec(select(CatalogEntry).where(CatalogEntry.kind == CATALOG_KIND,
+                                                    CatalogEntry.key == card.id)).first()
+            row = row or CatalogEntry(kind=CATALOG_KIND, key=card.id, name=card.name)
+            row.name, row.data = card.name, card.model_dump(mode="json")
+            s.add(row)
     return len(incoming)
 
 
