@@ -381,8 +381,8 @@ class HistoryList:
         self.empty = ft.Text(_(empty), italic=True)
         self.column = OwnColumn([self.empty], spacing=0)
         self._lines: dict[tuple, ft.Control] = {}
-        self._more_button = ft.OutlinedButton(content="", height=TAP, on_click=on_more)
-        self.more = OwnContainer(tagged("history-more", self._more_button), visible=False)
+        self._on_more = on_more
+        self.more = OwnContainer(visible=False)
         self._earlier: tuple[int, int] = (0, 0)
 
     def show(self, rows: Sequence, *, earlier: int = 0, more: int = 0) -> list[ft.Control]:
@@ -398,8 +398,10 @@ class HistoryList:
         if (earlier, more) != self._earlier:
             self._earlier = (earlier, more)
             self.more.visible = bool(earlier and more)
-            self._more_button.content = ngettext("Show {n} earlier action", "Show {n} earlier actions",
-                                                 min(more, earlier))
+            # the kit's big button: its words wrap at the largest text size rather than being cut off
+            self.more.content = tagged("history-more", wide_button(
+                ngettext("Show {n} earlier action", "Show {n} earlier actions", min(more, earlier)), self._on_more,
+                filled=False))
             changed.append(self.more)
         return changed
 
