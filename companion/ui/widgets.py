@@ -383,7 +383,7 @@ class HistoryList:
         self._lines: dict[tuple, ft.Control] = {}
         self._on_more = on_more
         self.more = OwnContainer(visible=False)
-        self._earlier: tuple[int, int] = (0, 0)
+        self._earlier = 0  # how many earlier lines the button offers (0: no button)
 
     def show(self, rows: Sequence, *, earlier: int = 0, more: int = 0) -> list[ft.Control]:
         """Show these rows, and a button for `more` of the `earlier` lines not shown (when there are
@@ -395,12 +395,13 @@ class HistoryList:
             self._lines = lines
             self.column.controls = list(lines.values()) or [self.empty]
             changed.append(self.column)
-        if (earlier, more) != self._earlier:
-            self._earlier = (earlier, more)
-            self.more.visible = bool(earlier and more)
+        offered = min(more, earlier)  # what the button says: the same with each change once there are many
+        if offered != self._earlier:
+            self._earlier = offered
+            self.more.visible = offered > 0
             # the kit's big button: its words wrap at the largest text size rather than being cut off
             self.more.content = tagged("history-more", wide_button(
-                ngettext("Show {n} earlier action", "Show {n} earlier actions", min(more, earlier)), self._on_more,
+                ngettext("Show {n} earlier action", "Show {n} earlier actions", offered), self._on_more,
                 filled=False))
             changed.append(self.more)
         return changed
