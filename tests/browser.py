@@ -39,11 +39,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Popen] = None) -> None:
+def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Popen] = None,
+                  output: Optional[Callable[[], str]] = None) -> None:
+    """Wait until something listens on `port`; fails at once, with `output()`, if `proc` exits first."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}: {proc.stdout.read() if proc.stdout else ''}")
+            said = output() if output else (proc.stdout.read() if proc.stdout else "")
+            raise RuntimeError(f"server exited with {proc.returncode}: {said}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
@@ -52,25 +55,52 @@ def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Po
     raise TimeoutError(f"port {port} did not open within {timeout}s")
 
 
+SERVERS: list[dict] = []  # servers of the running e2e test; their output's tail goes in a failure's report
+
+
 @contextmanager
 def served(db_url: str, *, token: Optional[str] = "test-token-0123456789", extra_env: Optional[dict] = None,
            command: Optional[list[str]] = None, port: Optional[int] = None) -> Iterator[dict]:
-    """Start `companion serve` on a (free) port; yields {'port', 'base', 'join', 'proc'}."""
+    """Start `companion serve` on a (free) port; yields {'port', 'base', 'join', 'proc', 'output'}.
+    Its output goes to a file, not a pipe: a pipe nobody reads fills (64 KB: a few dozen tracebacks
+    of closed websockets) and then stops the server at its next print. `output()` reads it so far."""
+    import tempfile
+
     port = port or free_port()
     env = dict(os.environ, COMPANION_TEST_GAMES="1", **(extra_env or {}))
     cmd = command or [sys.executable, "-m", "companion", "--db", db_url, "serve", "--host", "127.0.0.1",
                       "--port", str(port), "--quiet"] + (["--token", token] if token else ["--open"])
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        wait_for_port(port, proc=proc)
-        base = f"http://127.0.0.1:{port}/"
-        yield {"port": port, "base": base, "join": f"{base}?join={token}" if token else base, "proc": proc}
-    finally:
-        proc.terminate()
+    with tempfile.NamedTemporaryFile("w+", prefix="companion-serve-", suffix=".log") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+
+        def output() -> str:
+            return Path(log.name).read_text(errors="replace")
+
+        server = {"port": port, "proc": proc, "output": output}
+        SERVERS.append(server)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            wait_for_port(port, proc=proc, output=output)
+            base = f"http://127.0.0.1:{port}/"
+            server.update(base=base, join=f"{base}?join={token}" if token else base)
+            yield server
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            server["output"] = lambda text=output(): text  # the file goes with this block
+
+
+def printed_line(server: dict, timeout: float = 30.0) -> str:
+    """The first line the served app printed (waited for)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = server["output"]()
+        if "\n" in text:
+            return text.split("\n", 1)[0]
+        time.sleep(0.05)
+    raise TimeoutError(f"the server printed no line within {timeout}s")
 
 
 def launch(playwright):

@@ -1,7 +1,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import CHROMIUM, OPEN_PAGES, launch
+from tests.browser import CHROMIUM, OPEN_PAGES, SERVERS, launch
 
 pytestmark = pytest.mark.e2e
 expect.set_options(timeout=10_000)
@@ -59,5 +59,8 @@ def pytest_runtest_makereport(item, call):
                 page.screenshot(path=str(folder / f"{item.name}-{i}.png"))
             except Exception:
                 pass
+        for server in SERVERS:  # what each served app printed (a traceback, say), last lines first to go
+            report.sections.append((f"server on port {server['port']}", server["output"]()[-6000:]))
     if report.when == "teardown":
         OPEN_PAGES.clear()
+        SERVERS.clear()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import SMALL_PHONE, by_id, open_app, served, settled_screenshot, tap, type_into
+from tests.browser import SMALL_PHONE, by_id, open_app, scroll_to, served, settled_screenshot, tap, type_into
 
 TOKEN = "language-table-token-01"
 
@@ -96,7 +96,9 @@ def test_two_phones_two_languages(browser, server, artifacts):
     de.wait_for_function("localStorage.getItem('flutter.companion.text_scale') === '1.7'")
     settled_screenshot(de, artifacts / "language-settings-de-huge-360.png")
     for name in ("Klein", "Riesig", "Wie das Handy", "Sprache des Browsers (Deutsch)"):
-        box = button(de, name).bounding_box()
+        # Scrolled to first: at this size the screen is several screens long, and Flutter describes
+        # only what is on or near the screen.
+        box = scroll_to(de, button(de, name), what=name)
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SMALL_PHONE["width"], name
 
     # The English phone may choose German too.

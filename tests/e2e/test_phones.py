@@ -14,7 +14,7 @@ import png
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, ENABLE_SEMANTICS, OPEN_PAGES, PHONE, by_id, served, \
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, ENABLE_SEMANTICS, OPEN_PAGES, PHONE, by_id, printed_line, served, \
     settled_screenshot, tap, type_into
 
 TOKEN = "phones-table-token-0001"
@@ -209,7 +209,7 @@ def test_serve_https_gives_each_phone_a_secure_context(lan_browser, tmp_path):
     command = [sys.executable, "-m", "companion", "--db", db, "serve", "--host", "127.0.0.1", "--port", str(port),
                "--quiet", "--token", TOKEN, "--https"]
     with served(db, command=command, port=port) as server:
-        assert server["proc"].stdout.readline().strip().endswith(f"https://127.0.0.1:{port}/?join={TOKEN}")
+        assert printed_line(server).strip().endswith(f"https://127.0.0.1:{port}/?join={TOKEN}")
         context = lan_browser.new_context(viewport=PHONE, service_workers="block", ignore_https_errors=True)
         context.add_init_script(ENABLE_SEMANTICS)
         context.set_default_timeout(20_000)

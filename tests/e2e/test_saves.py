@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.games.counter.rules import Add
-from tests.browser import ROOT, by_id, free_port, new_context, open_app, served, settled_screenshot, tap, wait_for_port
+from tests.browser import by_id, free_port, new_context, open_app, printed_line, served, settled_screenshot, tap
 from tests.helpers import file_store
 from tests.test_readonly import Disk, disk, save_on  # noqa: F401  (disk: the small-filesystem fixture)
 
@@ -23,19 +22,14 @@ def no_traceback(page) -> None:
     assert "Error running app" not in page.content() and "Traceback" not in page.content()
 
 
-def serve_with_kept_token(db_url: str, port: int) -> tuple[subprocess.Popen, str]:
-    """`companion serve` as a host runs it: no --token; the join URL is the one it prints."""
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--db", db_url, "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--quiet"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, env={**__import__("os").environ, "COMPANION_TEST_GAMES": "1"})
-    wait_for_port(port, proc=proc)
-    line = proc.stdout.readline()
-    return proc, re.search(r"http://\S+", line).group()
+def served_with_kept_token(db_url: str, port: int):
+    """`companion serve` as a host runs it: no --token; yields the server and the join URL it prints."""
+    command = [sys.executable, "-m", "companion", "--db", db_url, "serve", "--host", "127.0.0.1", "--port", str(port), "--quiet"]
+    return served(db_url, command=command, port=port)
 
 
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    proc.wait(timeout=10)
+def join_url(server: dict) -> str:
+    return re.search(r"http://\S+", printed_line(server)).group()
 
 
 def test_a_joined_phone_stays_joined_when_the_host_restarts(browser, tmp_path):
@@ -43,27 +37,22 @@ def test_a_joined_phone_stays_joined_when_the_host_restarts(browser, tmp_path):
     cid = store.create("counter", "Restart night", {}, seed=5)
     store.db.close()
     db_url, port = f"sqlite:///{tmp_path / 'kept.sqlite'}", free_port()
-    proc, join = serve_with_kept_token(db_url, port)
-    try:
+    with served_with_kept_token(db_url, port) as server:
+        join = join_url(server)
         context = new_context(browser)
         page = context.new_page()
         page.goto(join)
         page.goto(f"http://127.0.0.1:{port}/c/{cid}")
         expect(by_id(page, "counter-value")).to_have_text("0")
-    finally:
-        stop(proc)
     store = file_store(tmp_path, "kept.sqlite")  # meanwhile, the save moves on
     store.apply(cid, Add(amount=3), expected_cursor=0)
     store.db.close()
-    proc, join_again = serve_with_kept_token(db_url, port)
-    try:
-        assert join_again == join  # the same token: the phone's cookie still opens the table
+    with served_with_kept_token(db_url, port) as server:
+        assert join_url(server) == join  # the same token: the phone's cookie still opens the table
         expect(by_id(page, "counter-value")).to_have_text("3", timeout=30_000)  # reconnected by itself
         tap(page, page.get_by_role("button", name="Value +1"))
         expect(by_id(page, "counter-value")).to_have_text("4")
         context.close()
-    finally:
-        stop(proc)
 
 
 def test_a_full_disk_opens_read_only_on_every_screen_and_still_exports(browser, disk, artifacts):  # noqa: F811
