@@ -219,6 +219,8 @@ class Msg:
 
     def render(self, language: Union[str, Lang, None] = None) -> str:
         language = _resolve(language)
+        if self.msgid == _PARTS:
+            return "".join(_param(part, language) for part in self.params["parts"])
         t = language.translations
         if self.plural is None:
             return _fill(t.gettext(self.msgid), self.params, language)
@@ -255,10 +257,10 @@ class Msg:
     def __add__(self, other: Any) -> "Msg":
         """`msg + " (waiting for dice)"`: the words joined in each language (the added part as well,
         when it is a Msg)."""
-        return Msg(_JOINED, first=self, second=other)
+        return _side_by_side(self, other)
 
     def __radd__(self, other: Any) -> "Msg":
-        return Msg(_JOINED, first=other, second=self)
+        return _side_by_side(other, self)
 
     def to_json(self) -> dict:
         data: dict[str, Any] = {"msgid": self.msgid}
@@ -281,6 +283,8 @@ REWORDED: dict[str, str] = {}
 
 
 def _param_json(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_param_json(v) for v in value]
     if isinstance(value, Msg):
         return {"msg": value.to_json()}
     if isinstance(value, Percent):
@@ -291,6 +295,8 @@ def _param_json(value: Any) -> Any:
 
 
 def _param_from_json(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_param_from_json(v) for v in value]
     if isinstance(value, dict) and "msg" in value:
         return Msg.from_json(value["msg"])
     if isinstance(value, dict) and "percent" in value:
@@ -328,7 +334,34 @@ def stored_text(value: Any, limit: Optional[int] = None) -> str:
 
 
 _MSG_PREFIX = '{"msgid":'
-_JOINED = "{first}{second}"  # two texts side by side (not a message of its own: nothing to translate)
+# Texts side by side (not a message of its own: nothing to translate), each part said in the phone's
+# language: one flat list however many are joined. (Older saves nest pairs, "{first}{second}" with
+# first/second params, each level ~60 bytes of the log: they read as any message does.)
+_PARTS = "{parts}"
+
+
+def _side_by_side(*texts: Any) -> Msg:
+    parts: list[Any] = []
+    for text in texts:
+        for part in text.params["parts"] if isinstance(text, Msg) and text.msgid == _PARTS else [text]:
+            if isinstance(part, str) and parts and isinstance(parts[-1], str):
+                parts[-1] += part  # plain words next to plain words: one str
+            elif not (isinstance(part, str) and part == ""):
+                parts.append(part)
+    return Msg(_PARTS, parts=parts)
+
+
+def joined(items: Iterable[Any], separator: str = ", ") -> Any:
+    """Texts one after the other, `separator` between them (the same in the languages the app speaks):
+    "Shack, Garden", clauses of a rule. A plain str when every one is, else a Msg that says each in the
+    phone's language; "" for none."""
+    items = list(items)
+    if all(isinstance(i, str) for i in items):
+        return separator.join(items)
+    if len(items) == 1:
+        return items[0]
+    with_separators = [part for i, item in enumerate(items) for part in ((separator, item) if i else (item,))]
+    return _side_by_side(*with_separators)
 
 
 def data_word(word: str) -> Msg:

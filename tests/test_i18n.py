@@ -117,6 +117,23 @@ def test_plural_forms_per_language():
         assert NMsg("{n} campaign", "{n} campaigns", n).render("de") == de
 
 
+def test_texts_side_by_side_are_one_flat_list_said_in_each_language():
+    """`joined` and `+`: each part in the phone's language, kept as one list (not pairs nested in
+    pairs, ~60 bytes of the log each); an older save's nested pairs still read."""
+    parts = [Msg("no dice"), "Ann", Msg("no dice")]
+    text = i18n.joined(parts, "; ") + "."
+    assert text.english == "no dice; Ann; no dice."
+    assert text.render("de") == "keine Würfel; Ann; keine Würfel."
+    stored = text.to_json()
+    assert stored["params"]["parts"][1:4] == ["; Ann; ", {"msg": {"msgid": "no dice"}}, "."]  # flat, strs merged
+    assert Msg.from_json(stored) == text and Msg.from_json(stored).render("de") == text.render("de")
+    assert i18n.joined(["A", "B"]) == "A, B" and isinstance(i18n.joined(["A", "B"]), str)
+    assert i18n.joined([]) == "" and i18n.joined([Msg("no dice")]) == Msg("no dice")
+    nested = {"msgid": "{first}{second}", "params": {"first": {"msg": {"msgid": "{first}{second}", "params": {
+        "first": {"msg": {"msgid": "no dice"}}, "second": ", "}}}, "second": "Ann"}}
+    assert Msg.from_json(nested).render("de") == "keine Würfel, Ann"
+
+
 def test_one_message_shown_on_two_phones_at_once():
     """Made once (as an event will be), shown in each phone's language, with its parameters: numbers
     in the phone's locale, a message inside a message in the same language."""

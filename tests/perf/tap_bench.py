@@ -154,7 +154,7 @@ SHOWN = """const shown = () => {
 # Armed before each tap: the finger's pointerdown starts the clock, and the value's node showing the
 # expected text stops it (what the phone shows once Flutter has drawn it).
 ARM_TAP = """([id, expected]) => { if (window.__obs) window.__obs.disconnect();
-  window.__t0 = null; window.__dt = null;
+  window.__t0 = null; window.__dt = null; window.__out = null; window.__in = null;
   addEventListener('pointerdown', () => { window.__t0 = performance.now(); }, {capture: true, once: true});
   """ + SHOWN + """
   const obs = window.__obs = new MutationObserver(() => {
@@ -172,9 +172,18 @@ WATCH = """([id, expected]) => { window.__seen = null; window.__heard = null;
 # Each phone notes when its websocket brings a message (the server sent a change), apart from when
 # the change shows: on this one machine the phones' browsers share its CPUs with the server, which a
 # table's phones don't, so both are reported.
+# The tapping phone also notes when, after the finger went down, its tap left for the server and
+# the server's answer came back (performance.now()).
 HEARD = """(() => { const Socket = window.WebSocket; window.__heard = null;
+  const send = Socket.prototype.send;
+  Socket.prototype.send = function (data) {
+    if (window.__t0 != null && window.__out == null) window.__out = performance.now() - window.__t0;
+    return send.call(this, data); };
   const Heard = function (...args) { const ws = new Socket(...args);
-    ws.addEventListener('message', () => { if (window.__heard === null) window.__heard = Date.now(); }); return ws; };
+    ws.addEventListener('message', () => {
+      if (window.__heard === null) window.__heard = Date.now();
+      if (window.__out != null && window.__in == null) window.__in = performance.now() - window.__t0; });
+    return ws; };
   Heard.prototype = Socket.prototype;
   for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Heard[k] = Socket[k];
   window.WebSocket = Heard; })()"""
@@ -219,8 +228,9 @@ def tap_until_changed(page, locator, identifier: str) -> None:
                 raise
 
 
-def timed_tap(page, x: float, y: float, identifier: str, expected: str, before: str) -> tuple[float, int]:
-    """(ms from the pointerdown to the expected value, taps Flutter dropped and that were tapped again)."""
+def timed_tap(page, x: float, y: float, identifier: str, expected: str, before: str) -> tuple[float, int, tuple]:
+    """(ms from the pointerdown to the expected value, taps Flutter dropped and that were tapped again,
+    (ms to the tap leaving for the server, ms to its answer arriving))."""
     from playwright.sync_api import TimeoutError as Timeout
 
     for dropped in range(3):
@@ -228,7 +238,7 @@ def timed_tap(page, x: float, y: float, identifier: str, expected: str, before: 
         page.mouse.click(x, y)
         try:
             page.wait_for_function("window.__dt !== null", timeout=10_000)
-            return page.evaluate("window.__dt"), dropped
+            return page.evaluate("window.__dt"), dropped, tuple(page.evaluate("[window.__out, window.__in]"))
         except Timeout:
             now = shown(page, identifier)
             if now != before:
@@ -308,7 +318,7 @@ def measure(browser, server, scenario: Scenario, phones: int, name: str) -> dict
     (context, page), *others = [open_phone(browser, server, scenario, f) for f in frames]
     pid = server["proc"].pid
     start = None
-    taps, last_phone, last_heard, bytes_sent, cpu, dropped = [], [], [], [], 0.0, 0
+    taps, last_phone, last_heard, bytes_sent, cpu, dropped, legs = [], [], [], [], 0.0, 0, []
     for i in range(1, TAPS + 1):
         if scenario.before:
             scenario.before(page, i)
@@ -324,8 +334,9 @@ def measure(browser, server, scenario: Scenario, phones: int, name: str) -> dict
         for f in frames:
             f.clear()
         cpu_before, t0 = cpu_seconds(pid), time.time() * 1000
-        ms, again = timed_tap(page, x, y, scenario.shows, expected, before)
+        ms, again, leg = timed_tap(page, x, y, scenario.shows, expected, before)
         taps.append(ms)
+        legs.append(leg)
         dropped += again
         if others:
             for _, other in others:
@@ -341,7 +352,13 @@ def measure(browser, server, scenario: Scenario, phones: int, name: str) -> dict
         c.close()
     return {"tap_ms": statistics.median(taps), "last_phone_ms": statistics.median(last_phone) if last_phone else None,
             "last_heard_ms": statistics.median(last_heard) if last_heard else None,
-            "cpu_ms_per_tap": cpu / TAPS * 1000, "bytes_per_change": statistics.median(bytes_sent), "dropped": dropped}
+            "cpu_ms_per_tap": cpu / TAPS * 1000, "bytes_per_change": statistics.median(bytes_sent), "dropped": dropped,
+            "out_ms": median_of(leg[0] for leg in legs), "in_ms": median_of(leg[1] for leg in legs)}
+
+
+def median_of(values) -> Optional[float]:
+    known = [v for v in values if v is not None]
+    return statistics.median(known) if known else None
 
 
 def run() -> dict:
@@ -374,6 +391,8 @@ def report(results: dict) -> str:
                     if r["last_phone_ms"] is not None else "")
             ratio = f"; {r['tap_ms'] / bare[label]['tap_ms']:4.1f}×" if name != BARE and label in bare else ""
             dropped = f"  ({r['dropped']} dropped tap(s) tapped again)" if r["dropped"] else ""
+            if r.get("in_ms") is not None:  # the tap's way: left the phone, answer back, shown
+                last += f" (out {r['out_ms']:.0f}, back {r['in_ms']:.0f})"
             lines.append(f"  {name:20} {label:16} tap {r['tap_ms']:6.0f}{last}; CPU {r['cpu_ms_per_tap']:6.1f}; "
                          f"{r['bytes_per_change']:8.0f} B{ratio}{dropped}")
     lines.append("tapped (in turn) → the value it changes:")

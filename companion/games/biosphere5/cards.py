@@ -18,7 +18,7 @@ from typing import Annotated, Any, Iterable, Literal, Optional, Sequence
 from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from companion.games.base import InputError, Model, Words
-from companion.i18n import Msg, NMsg
+from companion.i18n import Msg, NMsg, joined
 
 DECK_SIZE = 25  # "a deck of 25 cards" (§1.2)
 MAX_CATALOG_TEXT = 64_000  # characters; a 25-card catalog is far smaller (refuses oversized imports)
@@ -80,15 +80,6 @@ _MISSING_WORDS: dict[str, Msg] = {
 def category_word(category: Optional[str]) -> Words:
     """A category as a player reads it ('water' → Msg, 'Wasser' on a German phone)."""
     return CATEGORY_WORDS.get(category or "", str(category))
-
-
-def joined(items: Iterable[Words], sep: str = ", ") -> Words:
-    """Words side by side ('Shack, Garden'), each said in the phone's language: a list's separator is
-    the same in the languages the app speaks."""
-    out: Words = ""
-    for i, item in enumerate(items):
-        out = item if i == 0 else out + sep + item
-    return out
 
 
 def both(items: Sequence[Words]) -> Words:

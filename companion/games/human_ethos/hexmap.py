@@ -22,7 +22,7 @@ from typing import Iterable, Literal, NamedTuple, Optional
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from companion.games.base import InputError, Model, Words, said_error
-from companion.i18n import N_, Msg, NMsg
+from companion.i18n import N_, Msg, NMsg, joined
 
 # --- Coordinates -----------------------------------------------------------------------------
 
@@ -561,18 +561,6 @@ def check_map(m: HexMap) -> MapCheck:
             warnings.append(NMsg("{n} space(s) cannot be reached from Start: {spaces}.",
                                  "{n} space(s) cannot be reached from Start: {spaces}.", len(unreachable), spaces=shown))
     return MapCheck(errors, unreachable, warnings)
-
-
-def joined(items: Iterable[Words], sep: str = ", ") -> Words:
-    """Texts side by side, `sep` between them: a str when all are plain, else a Msg said in each
-    phone's language ("1 to C4, 2 to D3", a map's faults one after the other)."""
-    items = list(items)
-    if all(isinstance(i, str) for i in items):
-        return sep.join(items)
-    out = items[0]
-    for item in items[1:]:
-        out = out + sep + item
-    return out
 
 
 def require_playable(m: HexMap) -> Board:

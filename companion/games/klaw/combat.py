@@ -20,7 +20,7 @@ from itertools import combinations, product
 from typing import Any, Literal, Optional, Sequence, get_args
 
 from companion.games.base import InputError
-from companion.i18n import Msg, NMsg
+from companion.i18n import Msg, NMsg, joined
 
 MAX_DICE = 6
 WILD_AT = 6  # a side rolling this many dice has a wild die
@@ -93,16 +93,6 @@ class Exchange:
         out.append(Msg("Defender takes {defender}, attacker takes {attacker}.", defender=self.damage_to_defender,
                        attacker=self.damage_to_attacker))
         return out
-
-
-def joined(parts: Sequence[Any], separator: str = ", ") -> Any:
-    """Texts side by side (a list of names, of dice, of clauses that each stand alone), the separator
-    the same in every language: a Msg when a part is one (each part said in the phone's language),
-    else a plain str."""
-    out: Any = ""
-    for i, part in enumerate(parts):
-        out = part if i == 0 else out + separator + part
-    return out
 
 
 def _fmt(values: Sequence[Any]) -> Any:

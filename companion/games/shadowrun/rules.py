@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import typing
 from fractions import Fraction
-from functools import reduce
 from typing import Annotated, Any, Callable, Iterable, Literal, Optional, Union
 
 from pydantic import Field, StringConstraints, model_serializer, model_validator
@@ -32,7 +31,7 @@ from companion.games.base import (
     event, field_specs, fmt_dice, require_range, throw, throw_one,
 )
 from companion.games.shadowrun.ledger import ACCOUNT_TITLES, ACCOUNTS, Account, Journal, Line, lines_in, post
-from companion.i18n import N_, Msg, Text
+from companion.i18n import N_, Msg, Text, joined
 
 # --- Words ----------------------------------------------------------------------------------------------
 
@@ -41,14 +40,6 @@ def marked(msgid: str) -> Msg:
     """The message of a constant marked `N_` for the catalog (a field's description), said in each
     phone's language when shown."""
     return Msg.from_json({"msgid": msgid})
-
-
-def joined(parts: Iterable[Any], separator: str = ", ") -> Any:
-    """Texts (messages, names) one after the other, each said in the phone's language."""
-    items = list(parts)
-    if not items:
-        return ""
-    return reduce(lambda a, b: a + separator + b, items) if len(items) > 1 else items[0]
 
 
 def _names(names: list[str]) -> Text:
