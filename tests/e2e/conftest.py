@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from playwright.sync_api import expect
 
@@ -64,3 +66,46 @@ def pytest_runtest_makereport(item, call):
     if report.when == "teardown":
         OPEN_PAGES.clear()
         SERVERS.clear()
+
+
+@pytest.fixture(autouse=True)
+def say_where_a_stuck_test_is(request):
+    """Shortly before pytest-timeout stops a stuck test, say what its served apps are doing, straight
+    to the terminal (CI's log: a rerun's report isn't printed): each one's CPU time and how much it
+    used in the last 2 s, and its output's end. A busy server points at the app, an idle one at the
+    browser. From a timer thread: it reads /proc and the server's log only, never the browser."""
+    import sys
+    import threading
+    import time
+    from pathlib import Path
+
+    def cpu(pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return -1.0
+
+    def say() -> None:
+        lines = [f"\n=== stuck for {limit - 20:.0f} s: {request.node.nodeid}; {len(OPEN_PAGES)} page(s) open"]
+        for server in list(SERVERS):
+            proc = server["proc"]
+            before = cpu(proc.pid)
+            time.sleep(2)
+            state = "running" if proc.poll() is None else f"exited with {proc.returncode}"
+            lines.append(f"server on port {server['port']}: {state}, CPU {before:.1f} s, "
+                         f"+{max(0.0, cpu(proc.pid) - before):.2f} s in the last 2 s; the end of its output:")
+            lines.append(server["output"]()[-1500:])
+        capture = request.config.pluginmanager.getplugin("capturemanager")
+        with capture.global_and_fixture_disabled():  # else pytest would keep it with the test's output
+            print("\n".join(lines), file=sys.stderr, flush=True)
+
+    marker = request.node.get_closest_marker("timeout")
+    limit = float(marker.args[0]) if marker and marker.args else float(request.config.getini("timeout") or 0)
+    timer = threading.Timer(max(1.0, limit - 20), say) if limit else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    yield
+    if timer:
+        timer.cancel()
