@@ -71,7 +71,7 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(autouse=True)
 def say_where_a_stuck_test_is(request):
     """Shortly before pytest-timeout stops a stuck test, say what its served apps are doing, straight
-    to the terminal (CI's log: a rerun's report isn't printed): each one's CPU time and how much it
+    to the terminal (CI's log: a rerun's report isn't printed): where the test is waiting, each one's CPU time and how much it
     used in the last 2 s, and its output's end. A busy server points at the app, an idle one at the
     browser. From a timer thread: it reads /proc and the server's log only, never the browser."""
     import sys
@@ -87,7 +87,14 @@ def say_where_a_stuck_test_is(request):
             return -1.0
 
     def say() -> None:
-        lines = [f"\n=== stuck for {limit - 20:.0f} s: {request.node.nodeid}; {len(OPEN_PAGES)} page(s) open"]
+        import traceback
+
+        lines = [f"\n=== stuck for {limit - 20:.0f} s: {request.node.nodeid}; {len(OPEN_PAGES)} page(s) open; the test is at:"]
+        test_frame = sys._current_frames().get(test_thread)
+        if test_frame:  # the tests' own lines, then what they wait in
+            stack = traceback.extract_stack(test_frame)
+            ours = [f for f in stack if "/tests/" in f.filename and "site-packages" not in f.filename]
+            lines += [line.rstrip() for line in traceback.format_list(ours + [f for f in stack[-3:] if f not in ours])]
         for server in list(SERVERS):
             proc = server["proc"]
             before = cpu(proc.pid)
@@ -100,6 +107,7 @@ def say_where_a_stuck_test_is(request):
         with capture.global_and_fixture_disabled():  # else pytest would keep it with the test's output
             print("\n".join(lines), file=sys.stderr, flush=True)
 
+    test_thread = threading.get_ident()
     marker = request.node.get_closest_marker("timeout")
     limit = float(marker.args[0]) if marker and marker.args else float(request.config.getini("timeout") or 0)
     timer = threading.Timer(max(1.0, limit - 20), say) if limit else None
