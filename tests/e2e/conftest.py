@@ -70,10 +70,11 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture(autouse=True)
 def say_where_a_stuck_test_is(request):
-    """Shortly before pytest-timeout stops a stuck test, say what its served apps are doing, straight
-    to the terminal (CI's log: a rerun's report isn't printed): where the test is waiting, each one's CPU time and how much it
-    used in the last 2 s, and its output's end. A busy server points at the app, an idle one at the
-    browser. From a timer thread: it reads /proc and the server's log only, never the browser."""
+    """Shortly before pytest-timeout stops a stuck test, say straight to the terminal (CI's log: a
+    rerun's report isn't printed) where the test is waiting and what its served apps are doing: each
+    one's CPU time, how much it used in the last 2 s, and its output's end. A busy server points at
+    the app, an idle one at the browser. From a timer thread: it reads the test's stack, /proc and
+    the servers' logs, never the browser."""
     import sys
     import threading
     import time
