@@ -55,6 +55,12 @@ def wait_for_port(port: int, timeout: float = 30.0, proc: Optional[subprocess.Po
     raise TimeoutError(f"port {port} did not open within {timeout}s")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (user + system, from /proc); OSError once it is gone."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 SERVERS: list[dict] = []  # servers of the running e2e test; their output's tail goes in a failure's report
 
 

@@ -3,7 +3,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import CHROMIUM, OPEN_PAGES, SERVERS, launch
+from tests.browser import CHROMIUM, OPEN_PAGES, SERVERS, cpu_seconds, launch
 
 pytestmark = pytest.mark.e2e
 expect.set_options(timeout=10_000)
@@ -78,13 +78,11 @@ def say_where_a_stuck_test_is(request):
     import sys
     import threading
     import time
-    from pathlib import Path
 
     def cpu(pid: int) -> float:
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except OSError:
+            return cpu_seconds(pid)
+        except OSError:  # gone
             return -1.0
 
     def say() -> None:

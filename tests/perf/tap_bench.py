@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional
 
-from tests.browser import ROOT, by_id, free_port, launch, new_context, served, settle, wait_for_port, wait_steady
+from tests.browser import ROOT, by_id, cpu_seconds, free_port, launch, new_context, served, settle, wait_for_port, wait_steady
 
 TAPS = int(os.environ.get("BENCH_TAPS", "24"))
 OTHER_PHONES = int(os.environ.get("BENCH_PHONES", "6"))
@@ -255,11 +255,6 @@ def quiet(page, frames: list[list[int]], ms: int = 150, limit: float = 3.0) -> N
 
 
 # --- the servers and the phones -----------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
