@@ -45,6 +45,19 @@ def build_web_app(ctx, token):
     return JoinGate(flet_app, token)
 
 
+def settle_garbage_collector() -> None:
+    """Keep Python's garbage collector out of a tap's way (#16): what was made at start (Flet,
+    SQLAlchemy and pydantic's classes, the catalogs) is set aside for good, so a full collection no
+    longer walks it (measured: a ~95 ms pause every few taps); and the youngest generation is
+    collected after 10,000 new objects, not 700 (each collection of the middle one took 1-2 ms, several
+    times a tap). The app makes few reference cycles; what it does make is still collected."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
 def cmd_serve(args) -> None:
     import uvicorn
 
@@ -73,6 +86,7 @@ def cmd_serve(args) -> None:
 
     async def startup(*a, **kw):
         await original_startup(*a, **kw)
+        settle_garbage_collector()
         print(f"Table Companion is ready: {url}", flush=True)
         if not args.quiet:
             print("Scan to join from a phone on the same Wi-Fi:")
@@ -89,6 +103,7 @@ def cmd_desktop(args) -> None:
     from companion.app import make_main
 
     ctx = _context(args)
+    settle_garbage_collector()
     ft.run(make_main(ctx), assets_dir=str(ASSETS), view=ft.AppView.FLET_APP)
 
 
