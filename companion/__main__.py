@@ -38,9 +38,11 @@ def build_web_app(ctx, token):
     """The served app: Flet's web client and sessions, behind the join gate."""
     import flet as ft
 
+    from companion import flet_fixes
     from companion.app import make_main
     from companion.share import JoinGate
 
+    flet_fixes.apply()
     flet_app = ft.run(make_main(ctx), export_asgi_app=True, assets_dir=str(ASSETS), no_cdn=True)
     return JoinGate(flet_app, token)
 
