@@ -26,7 +26,7 @@ from companion import __version__
 from companion.games import get_game, is_known
 from companion.games.base import Event, InputError
 from companion.i18n import Msg, Text, stored_text
-from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
+from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
                            headline_and_status, reason, replay)
 from models.tables import ActionRow, Campaign, CatalogEntry
 
@@ -430,14 +430,14 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
             events = [Event.coerce(x).model_dump(mode="json") for x in e.events]
             if e.seq == 0:  # the campaign's first row says it was made (the replay starts after it)
                 events = [created_event(campaign.name).model_dump(mode="json")]
-            kept = states.get(e.seq)  # the newest state whole, a compressed snapshot every few rows
+            kept = states.get(e.seq)  # a compressed snapshot every few rows, and the newest state apart
             row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
-                            state=kept.model_dump(mode="json") if e.seq == head else None,
                             snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 else None,
                             label=e.label if e.seq else SETUP_LABEL, context=e.context)
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)
             s.add(row)
+        keep_newest(s, campaign.id, head, states[head])
         new_id = campaign.id
     store._changed(new_id, exported.cursor)
     return new_id

@@ -1,7 +1,8 @@
 """The campaign store: applying actions through a game's pure rules, undo/redo, and replay.
 
 tap → Store.apply(campaign, action, expected_cursor) → rules.apply(state, action, dice)
-    → one transaction appends (action, dice, events, state after) and moves the cursor.
+    → one transaction appends (action, dice, events) and moves the cursor; the state after it
+      is kept as the campaign's newest (a log row is written once: see NewestState).
 
 Undo/redo only move the cursor; redo shows the stored state, so it rolls the same dice. A new
 action after an undo drops the undone tail. An action made against a stale cursor (another
@@ -30,7 +31,7 @@ from companion.i18n import N_, Msg, _, NMsg, Text, as_text, data_word, stored_te
 from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table, roll_words)
 from models.db import Database
-from models.tables import ActionRow, Campaign
+from models.tables import ActionRow, Campaign, NewestState
 
 NAME_MAX = 60
 # Every this many log rows a compressed snapshot of the state is kept; any other state is replayed
@@ -222,6 +223,15 @@ def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[li
     return Stepped(after, as_events(events), used)
 
 
+def keep_newest(s, campaign_id: int, seq: int, state: CampaignState) -> None:
+    """Keep `state` as the campaign's newest (after row `seq`), in the session's transaction: its one
+    NewestState row rewritten in place (made, for a save from before 0004)."""
+    values = {"seq": seq, "state": state.model_dump(mode="json")}
+    done = s.exec(update(NewestState).where(NewestState.campaign_id == campaign_id).values(**values))
+    if done.rowcount == 0:
+        s.add(NewestState(campaign_id=campaign_id, **values))
+
+
 def pack_state(state: CampaignState) -> bytes:
     return zlib.compress(json.dumps(state.model_dump(mode="json"), separators=(",", ":")).encode(), 6)
 
@@ -354,9 +364,9 @@ class Store:
             )
             s.add(campaign)
             s.flush()
-            s.add(ActionRow(campaign_id=campaign.id, seq=0, action={}, state=state.model_dump(mode="json"),
-                            snapshot=pack_state(state),
+            s.add(ActionRow(campaign_id=campaign.id, seq=0, action={}, snapshot=pack_state(state),
                             label=SETUP_LABEL, events=[created_event(name).model_dump(mode="json")]))
+            s.add(NewestState(campaign_id=campaign.id, seq=0, state=state.model_dump(mode="json")))
             return campaign.id
 
     def list_campaigns(self) -> list[Campaign]:
@@ -383,6 +393,7 @@ class Store:
         with self.db.session() as s:
             campaign = self._campaign(s, campaign_id)
             s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id))
+            s.exec(delete(NewestState).where(NewestState.campaign_id == campaign_id))
             s.delete(campaign)
         self._changed(campaign_id, -1)
 
@@ -404,6 +415,9 @@ class Store:
                                 events=row.events, state=row.state, snapshot=row.snapshot, label=row.label,
                                 context=row.context,
                                 created_at=row.created_at))
+            newest = s.get(NewestState, campaign_id)
+            if newest is not None:
+                s.add(NewestState(campaign_id=copy.id, seq=newest.seq, state=newest.state))
             copy_id, cursor = copy.id, copy.cursor
         self._changed(copy_id, cursor)  # every home screen lists the copy at once
         return copy_id
@@ -465,13 +479,10 @@ class Store:
             new_state, events = done.state, done.events
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
                 s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
-            # Only the newest row keeps its state as JSON (plus a compressed snapshot every few rows).
-            if current is None:
-                # The row written by this store's last apply: its snapshot (if any) was made then, and
-                # the row before it holds no state (that apply cleared it).
-                s.exec(update(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq == seq - 1)
-                       .values(state=None))
-            elif current.state is not None:
+            # A row is written once, with a compressed snapshot every few rows; the newest state is
+            # kept apart (NewestState). Only a save from before 0004 has its newest state on its row:
+            # it is cleared here, and kept as a snapshot where it must be.
+            if current is not None and current.state is not None:
                 keep = current.snapshot
                 if keep is None and (current.seq % SNAPSHOT_EVERY == 0 or self._written_before_snapshots(s, current)):
                     keep = pack_state(state)
@@ -480,9 +491,10 @@ class Store:
             s.add(ActionRow(
                 campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
                 dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
-                state=new_state.model_dump(mode="json"), label=stored_text(label), context=stored_text(context),
+                label=stored_text(label), context=stored_text(context),
                 snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None,
             ))
+            keep_newest(s, campaign_id, seq, new_state)
             game_state = game.State.model_validate(new_state.game)
             campaign.cursor = campaign.head = seq
             campaign.headline, campaign.status = headline_and_status(game, game_state)
@@ -558,8 +570,16 @@ class Store:
             return [HistoryLine(*row) for row in rows]
 
     def log_rows(self, campaign_id: int) -> list[ActionRow]:
+        """Every row, oldest first, the newest with its state (as an export or a replay reads a log;
+        the save keeps that state apart, in NewestState)."""
         with self.db.read() as s:
-            return list(s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq)))
+            rows = list(s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq)))
+            newest = s.get(NewestState, campaign_id)
+            for row in rows:
+                s.expunge(row)  # copies: what is filled in below is never written back
+        if newest is not None and rows and rows[-1].seq == newest.seq:
+            rows[-1].state = newest.state
+        return rows
 
     def count(self) -> int:
         with self.db.read() as s:
@@ -587,6 +607,9 @@ class Store:
     def _state_at(s, game: Game, row: ActionRow) -> CampaignState:
         """The state after `row`: kept whole on the row, or replayed from the nearest kept one before
         it through the pure rules with each action's recorded dice (at most SNAPSHOT_EVERY - 1)."""
+        newest = s.get(NewestState, row.campaign_id)
+        if newest is not None and newest.seq == row.seq:
+            return CampaignState.model_validate(newest.state)
         if row.state is not None:
             return CampaignState.model_validate(row.state)
         if row.snapshot is not None:

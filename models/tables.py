@@ -44,14 +44,28 @@ class ActionRow(SQLModel, table=True):
     dice: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # typed events: {"kind", "text", "data"} (migration 0002 turned older plain sentences into kind "text")
     events: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    # The state after the action is kept whole only where it's needed (see companion.log): on the
-    # newest row as JSON, and every SNAPSHOT_EVERY rows compressed; other states are replayed from
-    # the nearest one before. (Saves made before 0003 have a state on every row; they still count.)
+    # The state after the action is kept only where it's needed (see companion.log): every
+    # SNAPSHOT_EVERY rows compressed, and the newest in NewestState; other states are replayed from
+    # the nearest one before. A row is written once and never changed. (Saves made before 0004 kept
+    # the newest state here, and before 0003 a state on every row; those still count.)
     state: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON(none_as_null=True), nullable=True))
     snapshot: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     label: str = Field(default="", sa_column=Column(Text, nullable=False))  # "interest +5"
     context: str = Field(default="", sa_column=Column(Text, nullable=False))  # "Turn 2 · Credstick"
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class NewestState(SQLModel, table=True):
+    """The state after a campaign's newest action (row `seq`, its head), rewritten by each action.
+
+    Kept apart from the log so that log rows are written once and never changed: a row written with
+    its state and cleared by the next action left a hole in the file that later rows never filled."""
+
+    __tablename__ = "newest_state"
+
+    campaign_id: int = Field(primary_key=True, foreign_key="campaign.id", ondelete="CASCADE")
+    seq: int
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 
 
 class CatalogEntry(SQLModel, table=True):

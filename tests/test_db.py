@@ -8,6 +8,7 @@ from sqlalchemy import text
 
 from companion.games.counter.rules import Add
 from companion.log import Store
+from companion.table import TableNote
 from models.backup import list_backups, make_backup, restore_backup
 from models.db import DatabaseError, Database, _sqlite_engine, check_sqlite_file, head_revision, open_database, upgrade
 
@@ -293,6 +294,29 @@ def test_the_shipped_save_upgrades_through_every_migration_keeping_every_row(tmp
         assert store.load(c.id).campaign.name == c.name
 
 
+def test_a_save_from_before_0004_plays_on_its_newest_state_moving_apart(tmp_path):
+    """Saved at 0003, each campaign's newest row holds its state. After the upgrade every campaign
+    loads as it was; the next action moves the newest state into newest_state and clears the row's,
+    and undo lands on that state again."""
+    path = shipped_save(tmp_path, FIXTURES / "save-0003.sqlite")
+    with sqlite3.connect(path) as con:
+        kept_on_rows = con.execute("SELECT campaign_id, seq FROM action_log WHERE state IS NOT NULL").fetchall()
+    store = Store(open_database(url(path)))
+    campaigns = store.list_campaigns()
+    assert {cid for cid, _ in kept_on_rows} == {c.id for c in campaigns}
+    for c in campaigns:
+        before = store.load(c.id)
+        if c.game == "counter":
+            cursor = store.apply(c.id, Add(amount=1), expected_cursor=c.cursor).cursor
+        else:
+            cursor = store.apply(c.id, TableNote(text="played on after the upgrade"), expected_cursor=c.cursor).cursor
+        store.undo(c.id, expected_cursor=cursor)
+        assert store.load(c.id).state == before.state, c.game
+    with sqlite3.connect(path) as con:
+        assert con.execute("SELECT count(*) FROM action_log WHERE state IS NOT NULL").fetchone()[0] == 0
+        assert con.execute("SELECT count(*) FROM newest_state").fetchone()[0] == len(campaigns)
+
+
 def future_migrations(tmp_path: Path, monkeypatch, body: str) -> None:
     """Today's migrations plus a future one ("future") with `body`, as the app's migration folder."""
     import shutil
@@ -331,7 +355,7 @@ def test_a_migration_that_would_orphan_log_rows_is_undone(tmp_path, monkeypatch)
     before = every_row(path)
     with pytest.raises(DatabaseError, match="without the row they belong to"):
         open_database(url(path))
-    assert every_row(path) == before and check_sqlite_file(path) == "0002"  # the shipped save, untouched
+    assert every_row(path) == before and check_sqlite_file(path) == SAVES[-1].stem.removeprefix("save-")  # untouched
 
 
 # --- reads begin DEFERRED: a reader never waits for a writer (#12.6) ---------------------------------

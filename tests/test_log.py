@@ -284,13 +284,15 @@ def test_an_old_save_keeps_its_states_even_where_todays_rules_would_refuse_the_a
     from companion.games.counter.rules import Add
     from sqlmodel import select
 
-    from models.tables import ActionRow, Campaign
+    from models.tables import ActionRow, Campaign, NewestState
 
     store = memory_store()
     cid = store.create("counter", "old", {"cap": 100})
     with store.db.session() as s:
         row0 = s.exec(select(ActionRow).where(ActionRow.campaign_id == cid, ActionRow.seq == 0)).one()
-        row0.snapshot = None  # as saved before 0003: states only
+        newest = s.get(NewestState, cid)
+        row0.state, row0.snapshot = newest.state, None  # as saved before 0003: a state on every row
+        s.delete(newest)  # (and no newest state apart: that came with 0004)
         s.add(row0)
         s.add(ActionRow(campaign_id=cid, seq=1, action={"kind": "add", "amount": 5000}, dice=[], events=[],
                         state={"game": {"value": 50, "cap": 100, "turn": 2}, "tray": []}, label="an old rule"))
@@ -326,3 +328,42 @@ def test_two_stores_on_one_save_never_start_from_a_stale_state(tmp_path):
     report = replay(get_game("counter"), a.get(cid).settings, [r.model_dump() for r in rows])
     assert report.ok, report.mismatches
 
+
+
+def test_a_log_row_is_written_once_and_the_newest_state_is_kept_apart(tmp_path):
+    """Each action adds its row and never changes an earlier one (a row rewritten smaller leaves a
+    hole in the file that later rows never fill); the newest state is the campaign's one NewestState
+    row. The log read as a whole (log_rows) still gives the newest row its state."""
+    import re
+    import sqlite3
+
+    from sqlalchemy import event
+
+    from companion.log import Store
+    from models.db import open_database
+
+    path = tmp_path / "once.sqlite"
+    store = Store(open_database(f"sqlite:///{path}"))
+    cid = store.create("counter", "once", {"cap": 100})
+    statements: list[str] = []
+    event.listen(store.db.engine, "before_cursor_execute", lambda conn, cur, sql, *a: statements.append(sql))
+    cursor = 0
+    for action in (Add(amount=3), Roll(), Add(amount=1), Add(amount=2)):
+        cursor = store.apply(cid, action, expected_cursor=cursor).cursor
+    cursor = store.undo(cid, expected_cursor=cursor).cursor
+    cursor = store.apply(cid, Add(amount=5), expected_cursor=cursor).cursor  # the undone row goes
+    writes = [f"{m[1]} {m[2]}" for m in map(re.compile(r"^(INSERT|UPDATE|DELETE)(?: INTO| FROM)? (\w+)").match, statements) if m]
+    assert "UPDATE action_log" not in writes and "INSERT action_log" in writes and "DELETE action_log" in writes
+    with sqlite3.connect(path) as con:
+        assert con.execute("SELECT count(*) FROM action_log WHERE state IS NOT NULL").fetchone()[0] == 0
+        assert con.execute("SELECT seq FROM newest_state WHERE campaign_id = ?", (cid,)).fetchall() == [(cursor,)]
+    value = store.load(cid).game_state.value
+    rows = store.log_rows(cid)
+    assert rows[-1].state["game"]["value"] == value and all(r.state is None for r in rows[:-1])
+    assert replay(get_game("counter"), store.get(cid).settings, [r.model_dump() for r in rows]).ok
+    assert store.log_rows(cid)[-1].state == rows[-1].state  # (filled in on the copies, not written back)
+    copy = store.duplicate(cid)
+    assert store.load(copy).game_state.value == value
+    store.delete(cid)
+    with sqlite3.connect(path) as con:
+        assert con.execute("SELECT count(*) FROM newest_state WHERE campaign_id = ?", (cid,)).fetchone()[0] == 0

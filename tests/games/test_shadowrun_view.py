@@ -17,7 +17,7 @@ from companion.games.shadowrun.ledger import ACCOUNTS, balances_by_turn, reconci
 from companion.games.shadowrun import view
 from companion.games.shadowrun.screens import LedgerScreen, campaign_ledger, chart_shapes
 from companion.log import replay
-from models.tables import ActionRow
+from models.tables import ActionRow, NewestState
 from tests.helpers import memory_store
 from tests.views import BUTTONS, all_controls, words
 
@@ -188,13 +188,15 @@ def test_an_old_save_without_lines_in_its_events_gets_its_ledger_by_replay():
     store = memory_store()
     cid = played(store)
     expected = campaign_ledger(store, store.load(cid))
-    with store.db.session() as session:  # make it an old save
+    with store.db.session() as session:  # make it an old save (its newest state on its row, as before 0004)
+        newest = session.get(NewestState, cid)
         for row in session.exec(ActionRow.__table__.select().where(ActionRow.campaign_id == cid)).all():
             events = [{**e, "data": {k: v for k, v in e["data"].items() if k != "lines"}} for e in row.events]
-            state = row.state
+            state = newest.state if row.seq == newest.seq else row.state
             if state is not None:
                 state = {**state, "game": {**state["game"], "ledger": [l.model_dump(mode="json") for l in expected]}}
             session.execute(ActionRow.__table__.update().where(ActionRow.id == row.id).values(events=events, state=state))
+        session.delete(newest)
     assert not any("lines" in e["data"] for r in store.log_rows(cid) for e in r.events)
     loaded = store.load(cid)  # the old state's ledger is dropped on load
     assert campaign_ledger(store, loaded) == expected

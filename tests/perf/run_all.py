@@ -33,7 +33,7 @@ def build_long_campaign(store, size: int) -> int:
     from companion.games import get_game
     from companion.games.counter.rules import Add, Roll
     from companion.i18n import stored_text
-    from companion.log import SNAPSHOT_EVERY, dump_action, pack_state, step
+    from companion.log import SNAPSHOT_EVERY, dump_action, keep_newest, pack_state, step
     from companion.table import CampaignState
     from models.tables import ActionRow, Campaign
 
@@ -46,13 +46,13 @@ def build_long_campaign(store, size: int) -> int:
             dice = SeededDice(99, seq)
             done = step(game, state, action, dice)
             state = done.state
-            # Stored as the Store keeps a log: the newest state whole, a snapshot every SNAPSHOT_EVERY rows.
+            # Stored as the Store keeps a log: a snapshot every SNAPSHOT_EVERY rows, the newest state apart.
             s.add(ActionRow(campaign_id=cid, seq=seq, action=dump_action(game, action),
                             dice=[d.to_json() for d in done.dice],
                             events=[e.model_dump(mode="json") for e in done.events],
-                            state=state.model_dump(mode="json") if seq == size else None,
                             snapshot=pack_state(state) if seq % SNAPSHOT_EVERY == 0 else None,
                             label=stored_text(game.describe(action))))  # a Msg kept as JSON, as the Store does
+        keep_newest(s, cid, size, state)
         campaign = s.get(Campaign, cid)
         campaign.cursor = campaign.head = size
         s.add(campaign)
