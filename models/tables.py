@@ -2,15 +2,43 @@
 
 from __future__ import annotations
 
+import json
+import zlib
 from datetime import datetime, timezone
 from typing import Any, Optional
 
 from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+class PackedJSON(TypeDecorator):
+    """JSON kept zlib-compressed in SQLite: a log's typed events say their sentences as message
+    JSON (Biosphere 5's Machine explains every rule it weighed), and compressed they take a third of
+    the room. A value saved before as plain JSON text is read as it is. Other databases keep JSON."""
+
+    impl = JSON
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect):
+        # Text: SQLite hands back what it holds (a blob, or an older row's text) unconverted.
+        return dialect.type_descriptor(Text() if dialect.name == "sqlite" else JSON())
+
+    def process_bind_param(self, value, dialect):
+        if dialect.name != "sqlite" or value is None:
+            return value
+        return zlib.compress(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode(), 6)
+
+    def process_result_value(self, value, dialect):
+        if isinstance(value, bytes):
+            return json.loads(zlib.decompress(value))
+        if isinstance(value, str):  # written before (plain JSON)
+            return json.loads(value)
+        return value
 
 
 class Campaign(SQLModel, table=True):
@@ -30,9 +58,9 @@ class Campaign(SQLModel, table=True):
 
 
 class ActionRow(SQLModel, table=True):
-    """One applied action: what was done, the dice it used, what happened, and the state after.
+    """One applied action: what was done, the dice it used, what happened (and some states: below).
 
-    Row seq 0 of every campaign is its setup (state = the starting state)."""
+    Row seq 0 of every campaign is its setup (its snapshot: the starting state)."""
 
     __tablename__ = "action_log"
     __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
@@ -43,7 +71,8 @@ class ActionRow(SQLModel, table=True):
     action: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     dice: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     # typed events: {"kind", "text", "data"} (migration 0002 turned older plain sentences into kind "text")
-    events: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    # (kept compressed: PackedJSON)
+    events: list[Any] = Field(default_factory=list, sa_column=Column(PackedJSON, nullable=False))
     # The state after the action is kept only where it's needed (see companion.log): every
     # SNAPSHOT_EVERY rows compressed, and the newest in NewestState; other states are replayed from
     # the nearest one before. A row is written once and never changed. (Saves made before 0004 kept

@@ -367,3 +367,25 @@ def test_a_log_row_is_written_once_and_the_newest_state_is_kept_apart(tmp_path):
     store.delete(cid)
     with sqlite3.connect(path) as con:
         assert con.execute("SELECT count(*) FROM newest_state WHERE campaign_id = ?", (cid,)).fetchone()[0] == 0
+
+
+def test_events_are_kept_compressed_and_older_plain_ones_still_read(tmp_path):
+    import json
+    import sqlite3
+    import zlib
+
+    from companion.log import Store
+    from models.db import open_database
+
+    path = tmp_path / "packed.sqlite"
+    store = Store(open_database(f"sqlite:///{path}"))
+    cid = store.create("counter", "packed", {"cap": 100})
+    store.apply(cid, Roll(), expected_cursor=0)
+    events = store.log_rows(cid)[1].events
+    assert events and events[0]["kind"]
+    with sqlite3.connect(path) as con:
+        [(raw,)] = con.execute("SELECT events FROM action_log WHERE campaign_id = ? AND seq = 1", (cid,)).fetchall()
+        assert isinstance(raw, bytes) and json.loads(zlib.decompress(raw)) == events
+        con.execute("UPDATE action_log SET events = ? WHERE campaign_id = ? AND seq = 1", (json.dumps(events), cid))
+    assert store.log_rows(cid)[1].events == events  # a row written before, as JSON text
+    assert [line.events for line in store.lines(cid)] == [events]
