@@ -90,7 +90,10 @@ class LiveCampaign:
 
     # --- writing (each is one transaction in the store) ---
 
-    def apply(self, action: Any, *, expected_cursor: int, entered: Optional[list[int]] = None) -> Applied:
+    def apply(self, action: Any, *, expected_cursor: int, entered: Optional[list[int]] = None,
+              first: Optional[Callable[[], None]] = None) -> Applied:
+        """Apply an action; `first` (the acting screen's redraw) runs before the other screens are
+        told, so that the phone that tapped isn't kept waiting behind every other phone's redraw."""
         with self._writing():
             applied = self.store.apply(self.campaign_id, action, expected_cursor=expected_cursor, entered=entered)
             old = self.snapshot
@@ -101,16 +104,16 @@ class LiveCampaign:
                                status=applied.status, updated_at=applied.line.created_at))
             _know_game_state(self.snapshot, applied)
             snapshot = self.snapshot
-        self._push(snapshot)
+        self._push(snapshot, first)
         return applied
 
-    def undo(self, *, expected_cursor: int) -> Applied:
-        return self._move(expected_cursor, -1)
+    def undo(self, *, expected_cursor: int, first: Optional[Callable[[], None]] = None) -> Applied:
+        return self._move(expected_cursor, -1, first)
 
-    def redo(self, *, expected_cursor: int) -> Applied:
-        return self._move(expected_cursor, +1)
+    def redo(self, *, expected_cursor: int, first: Optional[Callable[[], None]] = None) -> Applied:
+        return self._move(expected_cursor, +1, first)
 
-    def _move(self, expected_cursor: int, delta: int) -> Applied:
+    def _move(self, expected_cursor: int, delta: int, first: Optional[Callable[[], None]]) -> Applied:
         with self._writing():
             move = self.store.undo if delta < 0 else self.store.redo
             applied = move(self.campaign_id, expected_cursor=expected_cursor)
@@ -122,7 +125,7 @@ class LiveCampaign:
                 campaign=_copy(old.campaign, cursor=cursor, headline=applied.headline, status=applied.status))
             _know_game_state(self.snapshot, applied)
             snapshot = self.snapshot
-        self._push(snapshot)
+        self._push(snapshot, first)
         return applied
 
     @contextmanager
@@ -162,7 +165,14 @@ class LiveCampaign:
             return  # our own write: apply/_move push the result themselves
         self._push(self.reload())
 
-    def _push(self, snapshot: Optional[Snapshot]) -> None:
+    def _push(self, snapshot: Optional[Snapshot], first: Optional[Callable[[], None]] = None) -> None:
+        try:
+            if first is not None:
+                first()
+        finally:  # the change is saved: every other screen hears of it, whatever became of `first`
+            self._tell(snapshot)
+
+    def _tell(self, snapshot: Optional[Snapshot]) -> None:
         with self._lock:
             listeners = list(self._listeners)
         for listener in listeners:

@@ -44,6 +44,27 @@ def test_every_follower_gets_the_change_and_nobody_reads_the_save():
     assert live.snapshot.redo_label and live.snapshot.latest_events[0].kind
 
 
+def test_the_acting_screen_redraws_before_the_others_are_told_and_they_hear_even_if_it_fails():
+    """The phone that tapped goes first (its redraw isn't kept waiting behind every other phone's);
+    the change is saved, so the others hear of it whatever became of that redraw."""
+    import pytest
+
+    store = memory_store()
+    cid = store.create("counter", "Live", {}, seed=1)
+    live = LiveCampaign(store, cid)
+    order = []
+    live.subscribe(lambda snapshot: order.append(("told", snapshot.cursor)))
+    live.apply(Add(amount=1), expected_cursor=0, first=lambda: order.append(("first", live.snapshot.cursor)))
+    live.undo(expected_cursor=1, first=lambda: order.append(("first", live.snapshot.cursor)))
+    assert order == [("first", 1), ("told", 1), ("first", 0), ("told", 0)]
+
+    def broken():
+        raise RuntimeError("the acting phone went away mid-redraw")
+    with pytest.raises(RuntimeError):
+        live.redo(expected_cursor=0, first=broken)
+    assert order[-1] == ("told", 1) and live.snapshot.cursor == 1
+
+
 def test_a_stale_or_refused_action_changes_nothing():
     store = memory_store()
     cid = store.create("counter", "Live", {}, seed=1)

@@ -453,9 +453,8 @@ class CampaignScreen:
 
     def dispatch(self, action: Any, *, entered: Optional[list[int]] = None, pulse: bool = False) -> None:
         """Apply an action made against what this screen shows. Errors reach the guard's message."""
-        with self._acting():
-            applied = self._live().apply(action, expected_cursor=self.shown_cursor, entered=entered)
-        self.refresh()
+        with self._acting():  # this phone's redraw first, then the other phones' (LiveCampaign.apply)
+            applied = self._live().apply(action, expected_cursor=self.shown_cursor, entered=entered, first=self.refresh)
         if pulse or applied.dice:
             self._pulse()
 
@@ -475,13 +474,11 @@ class CampaignScreen:
 
     def _undo(self, e) -> None:
         with self._acting():
-            self._live().undo(expected_cursor=self.shown_cursor)
-        self.refresh()
+            self._live().undo(expected_cursor=self.shown_cursor, first=self.refresh)
 
     def _redo(self, e) -> None:
         with self._acting():
-            self._live().redo(expected_cursor=self.shown_cursor)
-        self.refresh()
+            self._live().redo(expected_cursor=self.shown_cursor, first=self.refresh)
 
     def _live(self):
         self._follow()
