@@ -575,8 +575,7 @@ class Store:
         with self.db.read() as s:
             rows = list(s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id).order_by(ActionRow.seq)))
             newest = s.get(NewestState, campaign_id)
-            for row in rows:
-                s.expunge(row)  # copies: what is filled in below is never written back
+        # (the session is closed: the rows are detached copies, what is filled in is never written back)
         if newest is not None and rows and rows[-1].seq == newest.seq:
             rows[-1].state = newest.state
         return rows
