@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from sqlalchemy import delete, func, or_, update
+from sqlalchemy import bindparam, delete, func, insert, or_, update
 from sqlmodel import select
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
@@ -223,13 +223,28 @@ def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[li
     return Stepped(after, as_events(events), used)
 
 
-def keep_newest(s, campaign_id: int, seq: int, state: CampaignState) -> None:
-    """Keep `state` as the campaign's newest (after row `seq`), in the session's transaction: its one
-    NewestState row rewritten in place (made, for a save from before 0004)."""
-    values = {"seq": seq, "state": state.model_dump(mode="json")}
-    done = s.exec(update(NewestState).where(NewestState.campaign_id == campaign_id).values(**values))
-    if done.rowcount == 0:
-        s.add(NewestState(campaign_id=campaign_id, **values))
+# A tap's writes are plain SQLAlchemy Core statements, made once and run with each action's values
+# on the session's connection, not ORM objects put through the unit of work: building and flushing
+# those took more of a tap than SQLite's commit did (#16).
+CAMPAIGNS, LOG, NEWEST = Campaign.__table__, ActionRow.__table__, NewestState.__table__
+_READ_CAMPAIGN = (select(CAMPAIGNS.c.game, CAMPAIGNS.c.seed, CAMPAIGNS.c.cursor, CAMPAIGNS.c.head, CAMPAIGNS.c.updated_at)
+                  .where(CAMPAIGNS.c.id == bindparam("cid")).with_for_update())
+_MOVE_CAMPAIGN = update(CAMPAIGNS).where(CAMPAIGNS.c.id == bindparam("cid")).values(
+    cursor=bindparam("to_cursor"), head=bindparam("to_head"), headline=bindparam("to_headline"),
+    status=bindparam("to_status"), updated_at=bindparam("at"))
+_ADD_ROW = insert(LOG)
+_DROP_TAIL = delete(LOG).where(LOG.c.campaign_id == bindparam("cid"), LOG.c.seq >= bindparam("from_seq"))
+_KEEP_NEWEST = update(NEWEST).where(NEWEST.c.campaign_id == bindparam("cid")).values(
+    seq=bindparam("to_seq"), state=bindparam("to_state", type_=NEWEST.c.state.type))
+_ADD_NEWEST = insert(NEWEST)
+
+
+def keep_newest(conn, campaign_id: int, seq: int, state: CampaignState) -> None:
+    """Keep `state` as the campaign's newest (after row `seq`), in the transaction of `conn` (a
+    session's connection): its one NewestState row rewritten in place (made, for a save from before 0004)."""
+    dumped = state.model_dump(mode="json")
+    if conn.execute(_KEEP_NEWEST, {"cid": campaign_id, "to_seq": seq, "to_state": dumped}).rowcount == 0:
+        conn.execute(_ADD_NEWEST, {"campaign_id": campaign_id, "seq": seq, "state": dumped})
 
 
 def pack_state(state: CampaignState) -> bytes:
@@ -321,10 +336,12 @@ class Store:
         self.on_change = on_change  # (campaign_id, cursor) after every committed change
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        # The state this store's last apply wrote, per campaign: (cursor, updated_at, state). The next
-        # action on that campaign starts from it instead of reading and validating the row again, as
-        # long as the campaign row is still the one that apply left (same cursor and time stamp).
-        self._newest: dict[int, tuple[int, datetime, CampaignState]] = {}
+        # The state this store's last apply (or undo/redo) left, per campaign: (cursor, updated_at,
+        # state, the state one action before it or None). The next action on that campaign starts
+        # from it instead of reading and validating the row again, and an undo of that action lands
+        # on the state before without replaying up to SNAPSHOT_EVERY actions, as long as the campaign
+        # row is still the one that was left (same cursor and time stamp).
+        self._newest: dict[int, tuple[int, datetime, CampaignState, Optional[CampaignState]]] = {}
         self.catalog_kept = KeptCatalog()  # the catalog's rows as last read (companion.catalog.entries)
 
     def forget(self) -> None:
@@ -450,13 +467,14 @@ class Store:
     def apply(self, campaign_id: int, action: Any, *, expected_cursor: int, entered: Optional[list[int]] = None) -> Applied:
         """Apply one action made against `expected_cursor`. Raises StaleAction, RuleError, InputError."""
         with self._lock(campaign_id), self.db.session() as s:
-            campaign = self._campaign(s, campaign_id, for_update=True)
+            conn = s.connection()
+            campaign = self._campaign_row(conn, campaign_id)
             self._check_cursor(campaign, expected_cursor)
             game = get_game(campaign.game)
             if isinstance(action, dict):
                 action = parse_action(game, action)
-            newest = self._newest.get(campaign_id)
-            if newest is not None and newest[:2] == (campaign.cursor, _instant(campaign.updated_at)):
+            newest = self._kept_newest(campaign_id, campaign)
+            if newest is not None:
                 current, state = None, newest[2]  # the row this store wrote last: it holds its state
             else:
                 current = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
@@ -478,7 +496,7 @@ class Store:
                                       len(dice.rolled), entered=len(entered)))
             new_state, events = done.state, done.events
             if campaign.head >= seq:  # a new action after an undo drops the undone tail
-                s.exec(delete(ActionRow).where(ActionRow.campaign_id == campaign_id, ActionRow.seq >= seq))
+                conn.execute(_DROP_TAIL, {"cid": campaign_id, "from_seq": seq})
             # A row is written once, with a compressed snapshot every few rows; the newest state is
             # kept apart (NewestState). Only a save from before 0004 has its newest state on its row:
             # it is cleared here, and kept as a snapshot where it must be.
@@ -486,27 +504,26 @@ class Store:
                 keep = current.snapshot
                 if keep is None and (current.seq % SNAPSHOT_EVERY == 0 or self._written_before_snapshots(s, current)):
                     keep = pack_state(state)
-                s.exec(update(ActionRow).where(ActionRow.id == current.id).values(state=None, snapshot=keep))
+                conn.execute(update(LOG).where(LOG.c.id == current.id).values(state=None, snapshot=keep))
             label, context = logged_words(game, state, action, new_state)
-            s.add(ActionRow(
-                campaign_id=campaign_id, seq=seq, action=dump_action(game, action),
-                dice=[d.to_json() for d in done.dice], events=[e.model_dump(mode="json") for e in events],
-                label=stored_text(label), context=stored_text(context),
-                snapshot=pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None,
-            ))
-            keep_newest(s, campaign_id, seq, new_state)
+            line_events, line_dice = [e.model_dump(mode="json") for e in events], [d.to_json() for d in done.dice]
+            now = datetime.now(timezone.utc)
+            conn.execute(_ADD_ROW, {
+                "campaign_id": campaign_id, "seq": seq, "action": dump_action(game, action), "dice": line_dice,
+                "events": line_events, "label": stored_text(label), "context": stored_text(context), "created_at": now,
+                "snapshot": pack_state(new_state) if seq % SNAPSHOT_EVERY == 0 else None, "state": None,
+            })
+            keep_newest(conn, campaign_id, seq, new_state)
             game_state = game.State.model_validate(new_state.game)
-            campaign.cursor = campaign.head = seq
-            campaign.headline, campaign.status = headline_and_status(game, game_state)
-            campaign.updated_at = datetime.now(timezone.utc)
-            s.add(campaign)
+            headline, status = headline_and_status(game, game_state)
+            conn.execute(_MOVE_CAMPAIGN, {"cid": campaign_id, "to_cursor": seq, "to_head": seq, "to_headline": headline,
+                                          "to_status": status, "at": now})
             result = Applied(cursor=seq, label=label, events=events, dice=done.dice, state=new_state,
-                             headline=campaign.headline, status=campaign.status,
-                             line=HistoryLine(seq, label, context, [e.model_dump(mode="json") for e in events],
-                                              [d.to_json() for d in done.dice], campaign.updated_at),
+                             headline=headline, status=status,
+                             line=HistoryLine(seq, label, context, line_events, line_dice, now),
                              game_state=game_state)
         # committed: the next action on this campaign may start from here
-        self._newest[campaign_id] = (seq, _instant(campaign.updated_at), new_state)
+        self._newest[campaign_id] = (seq, _instant(now), new_state, state)
         self._changed(campaign_id, seq)
         return result
 
@@ -518,30 +535,39 @@ class Store:
 
     def _move(self, campaign_id: int, expected_cursor: int, delta: int) -> Applied:
         with self._lock(campaign_id), self.db.session() as s:
+            conn = s.connection()
+            campaign = self._campaign_row(conn, campaign_id)
+            newest = self._kept_newest(campaign_id, campaign)
             self._newest.pop(campaign_id, None)
-            campaign = self._campaign(s, campaign_id, for_update=True)
             self._check_cursor(campaign, expected_cursor)
             target = campaign.cursor + delta
             if target < 0 or delta < 0 and campaign.cursor == 0:
                 raise RuleError(Msg("Nothing to undo."))
             if target > campaign.head:
                 raise RuleError(Msg("Nothing to redo."))
-            moved = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
-                                                   ActionRow.seq == max(campaign.cursor, target))).one()
-            landed = moved if delta > 0 else s.exec(select(ActionRow).where(
-                ActionRow.campaign_id == campaign_id, ActionRow.seq == target)).one()
+            moved_label = conn.execute(select(LOG.c.label).where(
+                LOG.c.campaign_id == campaign_id, LOG.c.seq == max(campaign.cursor, target))).scalar_one()
             game = get_game(campaign.game)
-            state = self._state_at(s, game, landed)
+            if delta < 0 and newest is not None and newest[3] is not None:  # the undo of the last action made here
+                state = newest[3]
+                tidy = conn.execute(select(LOG.c.id).where(LOG.c.campaign_id == campaign_id, LOG.c.seq == target,
+                                                           LOG.c.state.is_not(None))).first() is not None
+            else:
+                landed = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
+                                                        ActionRow.seq == target)).one()
+                state, tidy = self._state_at(s, game, landed), landed.state is not None
             game_state = game.State.model_validate(state.game)
-            campaign.cursor = target
-            campaign.headline, campaign.status = headline_and_status(game, game_state)
-            campaign.updated_at = datetime.now(timezone.utc)
-            s.add(campaign)
-            label = as_text(moved.label)
+            headline, status = headline_and_status(game, game_state)
+            now = datetime.now(timezone.utc)
+            conn.execute(_MOVE_CAMPAIGN, {"cid": campaign_id, "to_cursor": target, "to_head": campaign.head,
+                                          "to_headline": headline, "to_status": status, "at": now})
+            label = as_text(moved_label)
             said = Msg("Undid: {action}.", action=label) if delta < 0 else Msg("Redid: {action}.", action=label)
             result = Applied(cursor=target, label=label,
-                             events=[event("undo" if delta < 0 else "redo", said, label=moved.label)],
-                             state=state, headline=campaign.headline, status=campaign.status, game_state=game_state)
+                             events=[event("undo" if delta < 0 else "redo", said, label=moved_label)],
+                             state=state, headline=headline, status=status, game_state=game_state)
+        if not tidy:  # the next action starts from here (a row of an older save holding its state: apply tidies it)
+            self._newest[campaign_id] = (target, _instant(now), state, None)
         self._changed(campaign_id, target)
         return result
 
@@ -636,6 +662,21 @@ class Store:
         if campaign is None:
             raise NotFound(not_found(campaign_id))
         return campaign
+
+    def _kept_newest(self, campaign_id: int, campaign) -> Optional[tuple]:
+        """What `_newest` keeps of the campaign, if its row is still as this store left it."""
+        newest = self._newest.get(campaign_id)
+        if newest is not None and newest[:2] == (campaign.cursor, _instant(campaign.updated_at)):
+            return newest
+        return None
+
+    @staticmethod
+    def _campaign_row(conn, campaign_id: int):
+        """What applying an action reads of a campaign's row (a Core row, for update)."""
+        row = conn.execute(_READ_CAMPAIGN, {"cid": campaign_id}).first()
+        if row is None:
+            raise NotFound(not_found(campaign_id))
+        return row
 
     @staticmethod
     def _check_cursor(campaign: Campaign, expected: int) -> None:

@@ -369,6 +369,31 @@ def test_a_log_row_is_written_once_and_the_newest_state_is_kept_apart(tmp_path):
         assert con.execute("SELECT count(*) FROM newest_state WHERE campaign_id = ?", (cid,)).fetchone()[0] == 0
 
 
+def test_undoing_the_last_action_lands_on_the_state_before_without_a_replay(tmp_path, monkeypatch):
+    """A tap's undo of what was just done starts from the state that action started from (the
+    store kept it); an undo further back, or after the store forgot, replays as before. Either way
+    the state is the one the log replays to, and the next action starts from it."""
+    import companion.log as log_module
+
+    store = memory_store()
+    cid = store.create("counter", "undo", {"cap": 100}, seed=3)
+    cursor = 0
+    for amount in range(1, 6):
+        cursor = store.apply(cid, Add(amount=amount), expected_cursor=cursor).cursor
+    steps = []
+    real_step = log_module.step
+    monkeypatch.setattr(log_module, "step", lambda *a, **k: steps.append(1) or real_step(*a, **k))
+    undone = store.undo(cid, expected_cursor=cursor)
+    assert steps == [] and undone.state == store.state_at(cid, undone.cursor)
+    assert undone.state.game["value"] == 1 + 2 + 3 + 4
+    again = store.undo(cid, expected_cursor=undone.cursor)  # two back: nothing kept, replayed
+    assert steps and again.state.game["value"] == 1 + 2 + 3
+    store.forget()
+    redone = store.redo(cid, expected_cursor=again.cursor)
+    applied = store.apply(cid, Add(amount=10), expected_cursor=redone.cursor)
+    assert applied.state.game["value"] == 1 + 2 + 3 + 4 + 10 == store.load(cid).game_state.value
+
+
 def test_events_are_kept_compressed_and_older_plain_ones_still_read(tmp_path):
     import json
     import sqlite3
