@@ -167,3 +167,15 @@ def test_old_saves_plain_english_still_reads():
     old = Event.coerce({"kind": "hand", "text": "Your hand: 0 → 5 cards.", "data": {}})
     with speaking("de"):
         assert render(old.text) == "Your hand: 0 → 5 cards."
+
+
+def test_setting_the_hand_reads_well_on_the_undo_button_in_both_languages():
+    """"Undo: hand set to 1 card", not "hand 1 cards"; an older save's row keeps its German words."""
+    from companion.games.biosphere5.rules import GAME, SetHand
+    from companion.i18n import Msg
+
+    one, three = GAME.describe(SetHand(cards=1)), GAME.describe(SetHand(cards=3))
+    assert (render(one), render(three)) == ("hand set to 1 card", "hand set to 3 cards")
+    with speaking("de"):
+        assert (render(one), render(three)) == ("Hand auf 1 Karte gesetzt", "Hand auf 3 Karten gesetzt")
+        assert render(Msg("hand {n} cards", n=2)) == "Hand 2 Karten"

@@ -1882,8 +1882,8 @@ def describe(action: Action) -> Msg:
         return Msg("{category} catastrophe against the Machine", category=category_word(action.category))
     if isinstance(action, HumanAttack):
         return Msg("Attack the Machine's {category}", category=category_word(action.category))
-    if isinstance(action, SetHand):
-        return Msg("hand {n} cards", n=action.cards)
+    if isinstance(action, SetHand):  # (undo says "Undo: hand set to 1 card")
+        return NMsg("hand set to {n} card", "hand set to {n} cards", action.cards)
     if isinstance(action, DoomMissing):
         return Msg("doom +{n} (achievements missing)", n=action.count)
     if isinstance(action, LeaderPromote):
@@ -1892,6 +1892,10 @@ def describe(action: Action) -> Msg:
         title = LEADER_ABILITIES[action.leader].get(action.tier, (Msg("ability"), ""))[0]
         return Msg("{leader}: {ability}", leader=LEADER_NAMES[action.leader], ability=title)
     return _DESCRIBED[action.kind]
+
+
+# What older saves' rows say, kept in the catalogs so a phone still says them in its language.
+EARLIER_LABELS = (N_("hand {n} cards"),)
 
 
 def headline(state: State) -> Msg:
