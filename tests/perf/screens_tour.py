@@ -31,6 +31,9 @@ from pathlib import Path
 from tests.browser import DESKTOP, ENABLE_SEMANTICS, OPEN_PAGES, PHONE, ROOT, SMALL_PHONE, launch, served, settle, tap, wheel
 
 SIZES = {"360-huge": SMALL_PHONE, "412": PHONE, "1280": DESKTOP}
+# A tablet upright, between the phone and desktop layouts (768-1023 px: the phone's one column,
+# the desktop's title and undo bars): looked at on request, TOUR_SIZES=800.
+EXTRA_SIZES = {"800": {"width": 800, "height": 1280}}
 DRAWN = 15_000  # bytes: a drawn screen's PNG is bigger (a blank one, or "Working...", ~5 kB)
 MAX_SHOTS = 8  # per page
 
@@ -223,7 +226,7 @@ def enable_semantics(page) -> None:
 
 
 def tour_size(browser, db_url: str, cids: dict[str, int], folder: Path, size: str, only: set[str]) -> list[str]:
-    viewport = SIZES[size]
+    viewport = {**SIZES, **EXTRA_SIZES}[size]
     with served(db_url, token="screens-tour-token-0123") as server:
         context, page = open_phone(browser, server, viewport)
         t = Tour(page, server, folder, size)
