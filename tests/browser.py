@@ -183,8 +183,20 @@ def tap(page, locator, *, bottom_margin: int = 100, steady: bool = False) -> Non
     """Click a control, first scrolling Flutter's view until it is on screen (`scroll_to`, clear of
     the bottom bar by `bottom_margin`): the semantics DOM can't scroll the canvas, so an off-screen
     click would miss. `steady`: also wait until it stops moving (a redraw above it may still be
-    pushing it down)."""
-    locator.wait_for()
+    pushing it down).
+
+    A control Flutter describes but hides (off screen, past the view's edge) is never "visible":
+    after a short wait for it, the wheel looks for it; only a control that isn't there at all is
+    then waited for as long as any other (a redraw late in a loaded run)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.wait_for(timeout=5_000)
+    except PlaywrightTimeout:
+        try:
+            scroll_to(page, locator, near_top=False, bottom=bottom_margin, step=250)
+        except AssertionError:
+            locator.wait_for()
     scroll_to(page, locator, near_top=False, bottom=bottom_margin, step=250)
     if steady:
         wait_steady(page, locator)
