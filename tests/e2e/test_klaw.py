@@ -118,7 +118,9 @@ def test_deploy_attack_roll_undo_reload(browser, server, artifacts):
     expect(by_id(page, "history")).to_contain_text("attacks Raven (Bo)")
 
     # Instead of rolling, Wolfmother's side plays a support host from the hand: the tables turn.
-    tap(page, page.get_by_role("button", name="Flee or heal instead…"))
+    # (opening a dialog: a tap Flutter drops right after the reload's redraw is tapped again)
+    tap_until(page, page.get_by_role("button", name="Flee or heal instead…"),
+              page.get_by_role("switch", name="Play a support host from the hand"))
     tap(page, page.get_by_role("switch", name="Play a support host from the hand"))
     fill(page, page.get_by_label("Support host name"), "Cub")
     settled_screenshot(page, artifacts / "klaw-support-dialog-phone.png")
