@@ -26,9 +26,9 @@ from companion import __version__
 from companion.games import get_game, is_known
 from companion.games.base import Event, InputError
 from companion.i18n import Msg, Text, stored_text
-from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
+from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
                            headline_and_status, reason, replay)
-from models.tables import ActionRow, Campaign, CatalogEntry, NewestState
+from models.tables import ActionRow, Campaign, CatalogEntry
 
 FORMAT = "table-companion/campaign"
 CATALOG_FORMAT = "table-companion/catalog"
@@ -437,7 +437,7 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)
             s.add(row)
-        s.add(NewestState(campaign_id=campaign.id, seq=head, state=states[head].model_dump(mode="json")))
+        keep_newest(s.connection(), campaign.id, head, states[head])
         new_id = campaign.id
     store._changed(new_id, exported.cursor)
     return new_id

@@ -237,11 +237,13 @@ _DROP_TAIL = delete(LOG).where(LOG.c.campaign_id == bindparam("cid"), LOG.c.seq 
 _KEEP_NEWEST = update(NEWEST).where(NEWEST.c.campaign_id == bindparam("cid")).values(
     seq=bindparam("to_seq"), state=bindparam("to_state", type_=NEWEST.c.state.type))
 _ADD_NEWEST = insert(NEWEST)
+_READ_LABEL = select(LOG.c.label).where(LOG.c.campaign_id == bindparam("cid"), LOG.c.seq == bindparam("at_seq"))
 
 
 def keep_newest(conn, campaign_id: int, seq: int, state: CampaignState) -> None:
     """Keep `state` as the campaign's newest (after row `seq`), in the transaction of `conn` (a
-    session's connection): its one NewestState row rewritten in place (made, for a save from before 0004)."""
+    session's connection): its one NewestState row rewritten in place (made where there is none yet:
+    an imported campaign, a save from before 0004)."""
     dumped = state.model_dump(mode="json")
     if conn.execute(_KEEP_NEWEST, {"cid": campaign_id, "to_seq": seq, "to_state": dumped}).rowcount == 0:
         conn.execute(_ADD_NEWEST, {"campaign_id": campaign_id, "seq": seq, "state": dumped})
@@ -545,13 +547,11 @@ class Store:
                 raise RuleError(Msg("Nothing to undo."))
             if target > campaign.head:
                 raise RuleError(Msg("Nothing to redo."))
-            moved_label = conn.execute(select(LOG.c.label).where(
-                LOG.c.campaign_id == campaign_id, LOG.c.seq == max(campaign.cursor, target))).scalar_one()
+            moved_label = conn.execute(_READ_LABEL, {"cid": campaign_id, "at_seq": max(campaign.cursor, target)}).scalar_one()
             game = get_game(campaign.game)
             if delta < 0 and newest is not None and newest[3] is not None:  # the undo of the last action made here
-                state = newest[3]
-                tidy = conn.execute(select(LOG.c.id).where(LOG.c.campaign_id == campaign_id, LOG.c.seq == target,
-                                                           LOG.c.state.is_not(None))).first() is not None
+                # (that apply wrote its row without a state and cleared the one it started from)
+                state, tidy = newest[3], False
             else:
                 landed = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
                                                         ActionRow.seq == target)).one()

@@ -33,9 +33,9 @@ def build_long_campaign(store, size: int) -> int:
     from companion.games import get_game
     from companion.games.counter.rules import Add, Roll
     from companion.i18n import stored_text
-    from companion.log import SNAPSHOT_EVERY, dump_action, pack_state, step
+    from companion.log import SNAPSHOT_EVERY, dump_action, keep_newest, pack_state, step
     from companion.table import CampaignState
-    from models.tables import ActionRow, Campaign, NewestState
+    from models.tables import ActionRow, Campaign
 
     game = get_game("counter")
     cid = store.create("counter", "Long campaign", {"cap": 1000}, seed=99)
@@ -52,9 +52,7 @@ def build_long_campaign(store, size: int) -> int:
                             events=[e.model_dump(mode="json") for e in done.events],
                             snapshot=pack_state(state) if seq % SNAPSHOT_EVERY == 0 else None,
                             label=stored_text(game.describe(action))))  # a Msg kept as JSON, as the Store does
-        newest = s.get(NewestState, cid)  # (made by create, at seq 0)
-        newest.seq, newest.state = size, state.model_dump(mode="json")
-        s.add(newest)
+        keep_newest(s.connection(), cid, size, state)
         campaign = s.get(Campaign, cid)
         campaign.cursor = campaign.head = size
         s.add(campaign)
