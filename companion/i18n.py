@@ -394,7 +394,14 @@ def _locale(language: Union[str, Lang, None]) -> Locale:
 def fmt_number(value: Union[int, float, Decimal], digits: Optional[int] = None, *,
                lang: Union[str, Lang, None] = None) -> str:
     """1234.5 → '1,234.5' / '1.234,5'; `digits`: exactly that many decimals."""
-    locale = _locale(lang)
+    return _number(value, digits, _resolve(lang))
+
+
+# Formatting is pure and Babel's is slow (~10 µs a number): a redraw writes the same few dozen
+# numbers again and again, on every phone (#16).
+@lru_cache(maxsize=4096, typed=True)
+def _number(value: Union[int, float, Decimal], digits: Optional[int], language: Lang) -> str:
+    locale = language.locale
     if digits is None:
         return format_decimal(value, locale=locale)
     pattern = parse_pattern(locale.decimal_formats[None].pattern)
@@ -405,8 +412,12 @@ def fmt_number(value: Union[int, float, Decimal], digits: Optional[int] = None, 
 def fmt_percent(p: float, digits: int = 0, *, lang: Union[str, Lang, None] = None) -> str:
     """A probability as the app always writes one (the rules of `games.base.percent`: '67%', '<1%',
     '>99%', never 0% or 100% for what may or may not happen), in the locale's way: '67 %' in German."""
-    locale = _locale(lang)
-    p = float(p)
+    return _percent(float(p), digits, _resolve(lang))
+
+
+@lru_cache(maxsize=4096)
+def _percent(p: float, digits: int, language: Lang) -> str:
+    locale = language.locale
 
     def pct(value: Decimal, places: int) -> str:
         pattern = parse_pattern(locale.percent_formats[None].pattern)
