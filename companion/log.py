@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy import bindparam, delete, func, insert, or_, update
@@ -278,6 +278,15 @@ class Loaded:
         return self.campaign.cursor
 
 
+class KeptNewest(NamedTuple):
+    """The state a Store's last apply (or undo/redo) left on a campaign, while its row is unchanged."""
+
+    cursor: int
+    updated_at: datetime  # the campaign row's time stamp then (`_instant`)
+    state: CampaignState
+    before: Optional[CampaignState]  # the state one action before it (after an apply), else None
+
+
 @dataclass
 class Applied:
     cursor: int
@@ -338,12 +347,11 @@ class Store:
         self.on_change = on_change  # (campaign_id, cursor) after every committed change
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        # The state this store's last apply (or undo/redo) left, per campaign: (cursor, updated_at,
-        # state, the state one action before it or None). The next action on that campaign starts
-        # from it instead of reading and validating the row again, and an undo of that action lands
-        # on the state before without replaying up to SNAPSHOT_EVERY actions, as long as the campaign
-        # row is still the one that was left (same cursor and time stamp).
-        self._newest: dict[int, tuple[int, datetime, CampaignState, Optional[CampaignState]]] = {}
+        # The state this store's last apply (or undo/redo) left, per campaign. The next action on that
+        # campaign starts from it instead of reading and validating the row again, and an undo of
+        # that action lands on the state before without replaying up to SNAPSHOT_EVERY actions, as
+        # long as the campaign row is still the one that was left (same cursor and time stamp).
+        self._newest: dict[int, KeptNewest] = {}
         self.catalog_kept = KeptCatalog()  # the catalog's rows as last read (companion.catalog.entries)
 
     def forget(self) -> None:
@@ -477,7 +485,7 @@ class Store:
                 action = parse_action(game, action)
             newest = self._kept_newest(campaign_id, campaign)
             if newest is not None:
-                current, state = None, newest[2]  # the row this store wrote last: it holds its state
+                current, state = None, newest.state  # the row this store wrote last: it holds its state
             else:
                 current = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
                                                          ActionRow.seq == campaign.cursor)).one()
@@ -525,7 +533,7 @@ class Store:
                              line=HistoryLine(seq, label, context, line_events, line_dice, now),
                              game_state=game_state)
         # committed: the next action on this campaign may start from here
-        self._newest[campaign_id] = (seq, _instant(now), new_state, state)
+        self._newest[campaign_id] = KeptNewest(seq, _instant(now), new_state, before=state)
         self._changed(campaign_id, seq)
         return result
 
@@ -549,9 +557,9 @@ class Store:
                 raise RuleError(Msg("Nothing to redo."))
             moved_label = conn.execute(_READ_LABEL, {"cid": campaign_id, "at_seq": max(campaign.cursor, target)}).scalar_one()
             game = get_game(campaign.game)
-            if delta < 0 and newest is not None and newest[3] is not None:  # the undo of the last action made here
+            if delta < 0 and newest is not None and newest.before is not None:  # the undo of the last action made here
                 # (that apply wrote its row without a state and cleared the one it started from)
-                state, tidy = newest[3], False
+                state, tidy = newest.before, False
             else:
                 landed = s.exec(select(ActionRow).where(ActionRow.campaign_id == campaign_id,
                                                         ActionRow.seq == target)).one()
@@ -567,7 +575,7 @@ class Store:
                              events=[event("undo" if delta < 0 else "redo", said, label=moved_label)],
                              state=state, headline=headline, status=status, game_state=game_state)
         if not tidy:  # the next action starts from here (a row of an older save holding its state: apply tidies it)
-            self._newest[campaign_id] = (target, _instant(now), state, None)
+            self._newest[campaign_id] = KeptNewest(target, _instant(now), state, before=None)
         self._changed(campaign_id, target)
         return result
 
@@ -654,32 +662,29 @@ class Store:
 
 
     @staticmethod
-    def _campaign(s, campaign_id: int, *, for_update: bool = False) -> Campaign:
-        query = select(Campaign).where(Campaign.id == campaign_id)
-        if for_update:
-            query = query.with_for_update()
-        campaign = s.exec(query).first()
+    def _campaign(s, campaign_id: int) -> Campaign:
+        campaign = s.exec(select(Campaign).where(Campaign.id == campaign_id)).first()
         if campaign is None:
             raise NotFound(not_found(campaign_id))
         return campaign
 
-    def _kept_newest(self, campaign_id: int, campaign) -> Optional[tuple]:
+    def _kept_newest(self, campaign_id: int, campaign) -> Optional[KeptNewest]:
         """What `_newest` keeps of the campaign, if its row is still as this store left it."""
         newest = self._newest.get(campaign_id)
-        if newest is not None and newest[:2] == (campaign.cursor, _instant(campaign.updated_at)):
+        if newest is not None and (newest.cursor, newest.updated_at) == (campaign.cursor, _instant(campaign.updated_at)):
             return newest
         return None
 
     @staticmethod
     def _campaign_row(conn, campaign_id: int):
-        """What applying an action reads of a campaign's row (a Core row, for update)."""
+        """What an action, an undo or a redo reads of a campaign's row (a Core row, for update)."""
         row = conn.execute(_READ_CAMPAIGN, {"cid": campaign_id}).first()
         if row is None:
             raise NotFound(not_found(campaign_id))
         return row
 
     @staticmethod
-    def _check_cursor(campaign: Campaign, expected: int) -> None:
+    def _check_cursor(campaign, expected: int) -> None:  # (a Campaign, or a row of _READ_CAMPAIGN)
         if campaign.cursor != expected:
             raise StaleAction(Msg("Another screen acted first; the table has been refreshed. Check and try again."))
 
