@@ -8,6 +8,11 @@ of them shows the change, and when the last of them was brought the update (its 
 message: the server's share, before the browser draws it). For each tap, the server's CPU time and the bytes each phone is sent
 (websocket frames), from the tap until no phone is sent anything more.
 
+Two bare Flet apps are measured the same way: the counter (two controls), and the counter behind a
+game-sized screen that each tap changes as a game's tap does (BARE_SCREEN). The second says what a
+screen like the games' costs in Flet and in the browser by itself; each game's tap is given as a
+multiple of both.
+
     python -m tests.perf.tap_bench            # prints a table; run_all includes it
     BENCH_TAPS=5 BENCH_PHONES=1 BENCH_GAMES=klaw,shadowrun python -m tests.perf.tap_bench
 """
@@ -32,6 +37,7 @@ from tests.browser import ROOT, by_id, cpu_seconds, free_port, launch, new_conte
 TAPS = int(os.environ.get("BENCH_TAPS", "24"))
 OTHER_PHONES = int(os.environ.get("BENCH_PHONES", "6"))
 BARE = "bare Flet counter"
+BARE_GAME_SCREEN = "bare Flet game screen"
 
 BARE_COUNTER = '''  # the least a shared Flet counter can do: pubsub to every session
 import sys
@@ -55,6 +61,90 @@ def main(page: ft.Page):
     page.pubsub.subscribe(show)
     page.add(ft.Semantics(identifier="counter-value", content=value),
              ft.FilledButton(content="Value +1", on_click=add, height=56))
+
+
+app = ft.run(main, export_asgi_app=True, no_cdn=True)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws="websockets-sansio")
+'''
+
+
+# The same counter in bare Flet, behind a game-sized screen that a tap changes the way a game's does
+# (Save the Singularity's "Press on": the numbers, the hint's odds, both buttons' words, a new row of
+# dice, the undo bar), updated in place and sent with one page.update(). What a screen like the
+# games' costs in Flet and in the phone's browser with none of the companion's code: the floor the
+# games' taps are read against, beside the bare counter.
+BARE_SCREEN = '''  # a bare Flet app with a game's screen: pubsub to every session, updated in place
+import sys
+import flet as ft
+import uvicorn
+
+COUNT = [0]
+FACES = [(ft.Icons.TRENDING_UP, ft.Colors.TEAL_100), (ft.Icons.LIGHTBULB, ft.Colors.BLUE_100),
+         (ft.Icons.BUG_REPORT, ft.Colors.RED_100)]
+
+
+def main(page: ft.Page):
+    page.scroll = ft.ScrollMode.AUTO
+    title = ft.Text("Tap bench", size=22)
+    subtitle = ft.Text("")
+    value = ft.Text("", size=36, weight=ft.FontWeight.BOLD)
+    next_throw = ft.Text("", size=36, weight=ft.FontWeight.BOLD)
+    hint = ft.Text("", expand=True)
+    press = ft.Text("")
+    stop = ft.Text("")
+    throw = ft.Text("")
+    dice = ft.Row(wrap=True)
+    undo = ft.Text("")
+    team = ft.ProgressBar(value=0, height=8)
+
+    def die(face):
+        icon, colour = FACES[face % 3]
+        return ft.Container(ft.Icon(icon, size=32), width=76, height=76, border_radius=12, bgcolor=colour,
+                            alignment=ft.Alignment.CENTER)
+
+    def draw(n):
+        subtitle.value = f"Turn {n // 5 + 1} \u00b7 Player 1 \u00b7 {n} at risk"
+        value.value = str(n)
+        next_throw.value = f"{n % 4 + 2} dice"
+        hint.value = f"Hint: Press on \u2014 win {40 + n % 13:.1f}% if you stop, {50 + n % 11:.1f}% if you press on"
+        press.value = f"Value +1 ({n % 4 + 2} dice)"
+        stop.value = f"Stop and bank {n}"
+        throw.value = f"This throw ({n % 4 + 1} dice): {n % 3} Bugs, {(n + 1) % 3} Ideas, {(n + 2) % 3} Progress"
+        dice.controls = [die(n + k) for k in range(n % 4 + 1)]
+        undo.value = f"Undo: press on ({n})"
+        team.value = (n % 25) / 25
+
+    def show(n):
+        draw(n)
+        page.update()
+
+    def add(e):
+        COUNT[0] += 1
+        page.pubsub.send_all(COUNT[0])
+
+    def card(*controls):
+        return ft.Card(ft.Container(ft.Column(list(controls)), padding=16))
+
+    draw(COUNT[0])
+    page.pubsub.subscribe(show)
+    page.appbar = ft.AppBar(title=ft.Column([title, subtitle], spacing=0),
+                            actions=[ft.IconButton(ft.Icons.QR_CODE_2), ft.IconButton(ft.Icons.TUNE)])
+    page.bottom_appbar = ft.BottomAppBar(ft.FilledTonalButton(content=undo, icon=ft.Icons.UNDO, height=48, expand=True))
+    page.add(
+        ft.Row([ft.Text("I roll physical dice (the app asks for every die)", expand=True), ft.Switch()]),
+        card(ft.Row([ft.Column([ft.Text("Team"), ft.Text("0 / 25", size=28), team], expand=True),
+                     ft.Column([ft.Text("World"), ft.Text("0 / 4", size=28), ft.ProgressBar(value=0, height=8)],
+                               expand=True)]),
+             ft.Text("Turn 1 \u00b7 1 action in the log", size=12)),
+        card(ft.Text("Turn 1", weight=ft.FontWeight.BOLD), ft.Text("Player 1 \u00b7 Rationalist", size=24),
+             ft.Row([ft.Column([ft.Text("At risk"), ft.Semantics(identifier="counter-value", content=value)],
+                               expand=True),
+                     ft.Column([ft.Text("Next throw"), next_throw], expand=True)]),
+             ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES), hint]),
+             ft.FilledButton(content=press, icon=ft.Icons.CASINO, on_click=add, height=56, expand=True),
+             ft.OutlinedButton(content=stop, icon=ft.Icons.SAVINGS, height=56, expand=True),
+             ft.Text("This throw", weight=ft.FontWeight.BOLD), throw, dice),
+    )
 
 
 app = ft.run(main, export_asgi_app=True, no_cdn=True)
@@ -258,11 +348,12 @@ def quiet(page, frames: list[list[int]], ms: int = 150, limit: float = 3.0) -> N
 
 
 @contextmanager
-def bare_server():
+def bare_server(source: Optional[str] = None):
+    """A bare Flet app (BARE_COUNTER, or `source`) served as the companion is."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "bare_counter.py"
-        script.write_text(BARE_COUNTER)
+        script = Path(tmp) / "bare_app.py"
+        script.write_text(source or BARE_COUNTER)
         proc = subprocess.Popen([sys.executable, str(script), str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
         try:
@@ -364,12 +455,12 @@ def run() -> dict:
     results = {}
     with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
         browser = launch(p)
-        runs = [(BARE, bare_server, counter)]
+        runs = [(BARE, bare_server, counter), (BARE_GAME_SCREEN, lambda: bare_server(BARE_SCREEN), counter)]
         runs += [(s.name, lambda s=s: companion_server(Path(tmp), s), s) for s in scenarios]
         for name, make, scenario in runs:
             with make() as server:
                 results[name] = {"alone": measure(browser, server, scenario, 0, name)}
-            if scenario is counter and counter in scenarios:  # both counters also with other phones following
+            if scenario is counter and counter in scenarios:  # the counters also with other phones following
                 with make() as server:
                     results[name][f"{OTHER_PHONES} other phones"] = measure(browser, server, counter, OTHER_PHONES, name)
         browser.close()
@@ -378,17 +469,20 @@ def run() -> dict:
 
 def report(results: dict) -> str:
     lines = [f"tap → update, median of {TAPS} taps (ms); server CPU per tap (ms); bytes sent per change; "
-             "tap time ÷ the bare counter's"]
+             "tap time ÷ the bare counter's (and ÷ the bare game screen's)"]
     bare = results.get(BARE, {})
+    screen = results.get(BARE_GAME_SCREEN, {})
     for name, runs in results.items():
         for label, r in runs.items():
             last = (f", last phone {r['last_phone_ms']:.0f} (update arrived {r['last_heard_ms']:.0f})"
                     if r["last_phone_ms"] is not None else "")
             ratio = f"; {r['tap_ms'] / bare[label]['tap_ms']:4.1f}×" if name != BARE and label in bare else ""
+            if label in screen and name not in (BARE, BARE_GAME_SCREEN):
+                ratio += f" ({r['tap_ms'] / screen[label]['tap_ms']:.1f}×)"
             dropped = f"  ({r['dropped']} dropped tap(s) tapped again)" if r["dropped"] else ""
             if r.get("in_ms") is not None:  # the tap's way: left the phone, answer back, shown
                 last += f" (out {r['out_ms']:.0f}, back {r['in_ms']:.0f})"
-            lines.append(f"  {name:20} {label:16} tap {r['tap_ms']:6.0f}{last}; CPU {r['cpu_ms_per_tap']:6.1f}; "
+            lines.append(f"  {name:21} {label:16} tap {r['tap_ms']:6.0f}{last}; CPU {r['cpu_ms_per_tap']:6.1f}; "
                          f"{r['bytes_per_change']:8.0f} B{ratio}{dropped}")
     lines.append("tapped (in turn) → the value it changes:")
     lines += [f"  {s.name:20} {' / '.join(getattr(b, 'pattern', b) for b in s.buttons)} → {s.shows}"
