@@ -9,7 +9,7 @@ message: the server's share, before the browser draws it). For each tap, the ser
 (websocket frames), from the tap until no phone is sent anything more.
 
 Two bare Flet apps are measured the same way: the counter (two controls), and the counter behind a
-game-sized screen that each tap changes as a game's tap does (BARE_SCREEN). The second says what a
+game-sized screen that each tap changes as a game's tap does (both in tests/perf/bare_app.py). The second says what a
 screen like the games' costs in Flet and in the browser by itself; each game's tap is given as a
 multiple of both.
 
@@ -38,119 +38,6 @@ TAPS = int(os.environ.get("BENCH_TAPS", "24"))
 OTHER_PHONES = int(os.environ.get("BENCH_PHONES", "6"))
 BARE = "bare Flet counter"
 BARE_GAME_SCREEN = "bare Flet game screen"
-
-BARE_COUNTER = '''  # the least a shared Flet counter can do: pubsub to every session
-import sys
-import flet as ft
-import uvicorn
-
-
-COUNT = [0]  # one counter shared by every phone, as a campaign is
-
-
-def main(page: ft.Page):
-    value = ft.Text(str(COUNT[0]), size=40)
-
-    def show(n):
-        value.value = str(n)
-        page.update()
-
-    def add(e):
-        COUNT[0] += 1
-        page.pubsub.send_all(COUNT[0])
-    page.pubsub.subscribe(show)
-    page.add(ft.Semantics(identifier="counter-value", content=value),
-             ft.FilledButton(content="Value +1", on_click=add, height=56))
-
-
-app = ft.run(main, export_asgi_app=True, no_cdn=True)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws="websockets-sansio")
-'''
-
-
-# The same counter in bare Flet, behind a game-sized screen that a tap changes the way a game's does
-# (Save the Singularity's "Press on": the numbers, the hint's odds, both buttons' words, a new row of
-# dice, the undo bar), updated in place and sent with one page.update(). What a screen like the
-# games' costs in Flet and in the phone's browser with none of the companion's code: the floor the
-# games' taps are read against, beside the bare counter.
-BARE_SCREEN = '''  # a bare Flet app with a game's screen: pubsub to every session, updated in place
-import sys
-import flet as ft
-import uvicorn
-
-COUNT = [0]
-FACES = [(ft.Icons.TRENDING_UP, ft.Colors.TEAL_100), (ft.Icons.LIGHTBULB, ft.Colors.BLUE_100),
-         (ft.Icons.BUG_REPORT, ft.Colors.RED_100)]
-
-
-def main(page: ft.Page):
-    page.scroll = ft.ScrollMode.AUTO
-    title = ft.Text("Tap bench", size=22)
-    subtitle = ft.Text("")
-    value = ft.Text("", size=36, weight=ft.FontWeight.BOLD)
-    next_throw = ft.Text("", size=36, weight=ft.FontWeight.BOLD)
-    hint = ft.Text("", expand=True)
-    press = ft.Text("")
-    stop = ft.Text("")
-    throw = ft.Text("")
-    dice = ft.Row(wrap=True)
-    undo = ft.Text("")
-    team = ft.ProgressBar(value=0, height=8)
-
-    def die(face):
-        icon, colour = FACES[face % 3]
-        return ft.Container(ft.Icon(icon, size=32), width=76, height=76, border_radius=12, bgcolor=colour,
-                            alignment=ft.Alignment.CENTER)
-
-    def draw(n):
-        subtitle.value = f"Turn {n // 5 + 1} \u00b7 Player 1 \u00b7 {n} at risk"
-        value.value = str(n)
-        next_throw.value = f"{n % 4 + 2} dice"
-        hint.value = f"Hint: Press on \u2014 win {40 + n % 13:.1f}% if you stop, {50 + n % 11:.1f}% if you press on"
-        press.value = f"Value +1 ({n % 4 + 2} dice)"
-        stop.value = f"Stop and bank {n}"
-        throw.value = f"This throw ({n % 4 + 1} dice): {n % 3} Bugs, {(n + 1) % 3} Ideas, {(n + 2) % 3} Progress"
-        dice.controls = [die(n + k) for k in range(n % 4 + 1)]
-        undo.value = f"Undo: press on ({n})"
-        team.value = (n % 25) / 25
-
-    def show(n):
-        draw(n)
-        page.update()
-
-    def add(e):
-        COUNT[0] += 1
-        page.pubsub.send_all(COUNT[0])
-
-    def card(*controls):
-        return ft.Card(ft.Container(ft.Column(list(controls)), padding=16))
-
-    draw(COUNT[0])
-    page.pubsub.subscribe(show)
-    page.appbar = ft.AppBar(title=ft.Column([title, subtitle], spacing=0),
-                            actions=[ft.IconButton(ft.Icons.QR_CODE_2), ft.IconButton(ft.Icons.TUNE)])
-    page.bottom_appbar = ft.BottomAppBar(ft.FilledTonalButton(content=undo, icon=ft.Icons.UNDO, height=48, expand=True))
-    page.add(
-        ft.Row([ft.Text("I roll physical dice (the app asks for every die)", expand=True), ft.Switch()]),
-        card(ft.Row([ft.Column([ft.Text("Team"), ft.Text("0 / 25", size=28), team], expand=True),
-                     ft.Column([ft.Text("World"), ft.Text("0 / 4", size=28), ft.ProgressBar(value=0, height=8)],
-                               expand=True)]),
-             ft.Text("Turn 1 \u00b7 1 action in the log", size=12)),
-        card(ft.Text("Turn 1", weight=ft.FontWeight.BOLD), ft.Text("Player 1 \u00b7 Rationalist", size=24),
-             ft.Row([ft.Column([ft.Text("At risk"), ft.Semantics(identifier="counter-value", content=value)],
-                               expand=True),
-                     ft.Column([ft.Text("Next throw"), next_throw], expand=True)]),
-             ft.Row([ft.Icon(ft.Icons.TIPS_AND_UPDATES), hint]),
-             ft.FilledButton(content=press, icon=ft.Icons.CASINO, on_click=add, height=56, expand=True),
-             ft.OutlinedButton(content=stop, icon=ft.Icons.SAVINGS, height=56, expand=True),
-             ft.Text("This throw", weight=ft.FontWeight.BOLD), throw, dice),
-    )
-
-
-app = ft.run(main, export_asgi_app=True, no_cdn=True)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning", ws="websockets-sansio")
-'''
-
 
 # --- the scenarios ------------------------------------------------------------------------------------
 
@@ -348,20 +235,17 @@ def quiet(page, frames: list[list[int]], ms: int = 150, limit: float = 3.0) -> N
 
 
 @contextmanager
-def bare_server(source: Optional[str] = None):
-    """A bare Flet app (BARE_COUNTER, or `source`) served as the companion is."""
+def bare_server(app: str = "counter"):
+    """One of tests.perf.bare_app's apps ("counter" or "game_screen"), served as the companion is."""
     port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Path(tmp) / "bare_app.py"
-        script.write_text(source or BARE_COUNTER)
-        proc = subprocess.Popen([sys.executable, str(script), str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        try:
-            wait_for_port(port, proc=proc)
-            yield {"url": f"http://127.0.0.1:{port}/", "proc": proc, "join": f"http://127.0.0.1:{port}/"}
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    proc = subprocess.Popen([sys.executable, "-m", "tests.perf.bare_app", str(port), app], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, proc=proc)
+        yield {"url": f"http://127.0.0.1:{port}/", "proc": proc, "join": f"http://127.0.0.1:{port}/"}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 @contextmanager
@@ -455,7 +339,7 @@ def run() -> dict:
     results = {}
     with sync_playwright() as p, tempfile.TemporaryDirectory() as tmp:
         browser = launch(p)
-        runs = [(BARE, bare_server, counter), (BARE_GAME_SCREEN, lambda: bare_server(BARE_SCREEN), counter)]
+        runs = [(BARE, bare_server, counter), (BARE_GAME_SCREEN, lambda: bare_server("game_screen"), counter)]
         runs += [(s.name, lambda s=s: companion_server(Path(tmp), s), s) for s in scenarios]
         for name, make, scenario in runs:
             with make() as server:
