@@ -1,16 +1,30 @@
-# The two commands a newcomer needs: `make run` and `make test`. Both set up .venv from pyproject.toml.
+# The two commands a newcomer needs: `make run` and `make test`. Both set up .venv with exactly the
+# versions in uv.lock (hashes checked), and fail when uv.lock and pyproject.toml disagree.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# uv installs from the lock; it lives in its own small venv, apart from the one it syncs.
+UV_VERSION := 0.13.9
+UV := .uv/bin/uv
 
-.PHONY: run test test-fast bench clean messages new-language
+.PHONY: run test test-fast bench clean messages new-language lock upgrade
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+$(UV):
+	$(PYTHON) -m venv .uv
+	.uv/bin/python -m pip install --quiet "uv==$(UV_VERSION)"
+
+$(STAMP): pyproject.toml uv.lock $(UV)
+	$(UV) sync --locked --extra dev --python $(PYTHON) --quiet
 	touch $(STAMP)
+
+## After editing pyproject.toml's dependencies: re-resolve only what changed (commit uv.lock).
+lock: $(UV)
+	$(UV) lock --python $(PYTHON)
+
+## Move every dependency to the newest version pyproject.toml allows, on purpose (then run make test).
+upgrade: $(UV)
+	$(UV) lock --upgrade --python $(PYTHON)
 
 ## Set up and start the app for browsers and phones on the LAN (prints the URL and a QR code).
 run: $(STAMP)
@@ -18,9 +32,10 @@ run: $(STAMP)
 
 ## Set up and run every test: rules, store, crash safety, and the real app in headless Chromium.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	pg_url=$$(tests/setup/machine.sh) && \
+	COMPANION_TEST_POSTGRES_URL="$$pg_url" $(BIN)/python -m pytest
 
-## Everything but the browser tests.
+## Everything but the browser tests (needs no Chromium).
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not e2e"
 
@@ -42,4 +57,4 @@ new-language: $(STAMP)
 	$(BIN)/pybabel init -i $(POT) -d companion/locale -D companion -l $(CODE)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis artifacts
+	rm -rf $(VENV) .uv .pytest_cache .hypothesis artifacts

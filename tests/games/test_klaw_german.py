@@ -15,7 +15,7 @@ from companion.i18n import lang, render, speaking
 from companion.table import GiveDice, SetPhysicalDice
 from companion.ui.widgets import history_line
 from tests.games.test_klaw_view import FakeFrame, field, fill, tap, tagged, texts
-from tests.helpers import memory_store
+from tests.helpers import DE_PERCENT, memory_store
 from tests.test_i18n import english_words, shown_words
 
 
@@ -133,7 +133,7 @@ def test_the_rules_sentences_are_german(played):
         assert german in shown, german
     # The automated explanations: the chances of the fight, in German with German percentages.
     odds = texts(tagged(played["fight"], "klaw-odds"))
-    assert odds.startswith("Chancen von hier aus: Wolfmother gewinnt ") and "\xa0%" in odds and "Am wahrscheinlichsten:" in odds
+    assert odds.startswith("Chancen von hier aus: Wolfmother gewinnt ") and DE_PERCENT in odds and "Am wahrscheinlichsten:" in odds
     # The roll reasons the dice pad shows, and the refusal.
     with speaking("de"):
         assert str(played["chance"].why) == "die Singularitätsprobe von Wolfmother"

@@ -17,7 +17,7 @@ from companion.games.shadowrun import view
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.i18n import _, as_text, render, speaking
 from companion.ui.widgets import history_line
-from tests.helpers import memory_store
+from tests.helpers import DE_PERCENT, memory_store
 from tests.test_i18n import english_words, shown_words
 from tests.views import StoreFrame, all_controls
 
@@ -143,7 +143,7 @@ def test_the_german_phone_reads_the_game_in_german(played):
         "payment": ["Credstick 3c · Unterhalt: kein Unterhalt fällig – übersprungen.",
                     "Zinsen +2: 10 % von 20 = 2 (Zinssatz 10 %, das Minimum, da der Ruf 0 ist). Offene Zinsen 2; "
                     "Gesamtschuld 22.",
-                    "3e · Gesamtschuld 22: fällig bei 1–4 (67\xa0%) · nicht fällig bei 5–6 (33\xa0%). Tabelle: "
+                    f"3e · Gesamtschuld 22: fällig bei 1–4 (67{DE_PERCENT}) · nicht fällig bei 5–6 (33{DE_PERCENT}). Tabelle: "
                     "0–9 → 1–2 · 10–19 → 1–3 · 20–29 → 1–4 · 30–39 → 1–5 · 40+ → immer.",
                     "Würfeln: Ist die Zahlung fällig? (W6)", "Würfle zuerst, ob die Zahlung fällig ist.",
                     "Zinsen: 10 % von 20 = 2", "Nebeneinkünfte: Fame"],
@@ -155,11 +155,11 @@ def test_the_german_phone_reads_the_game_in_german(played):
         "run": ["Run auf Wetwork · 25 Ruf · noch 4 Herausforderung(en)", "Team: Dodger (0/8), Ghost (0/7)",
                 "Ereignis 1 von 1 (Kosten 3): ", "Herausforderung besiegt / umgangen", "Run ohne ihn beenden",
                 "Besiege oder umgeh zuerst jede Herausforderung auf Wetwork: noch 4.",
-                "Pumpen: 1–5: so viele Nuyen (83\xa0%) · 6: noch einmal würfeln und addieren (17\xa0%).",
+                f"Pumpen: 1–5: so viele Nuyen (83{DE_PERCENT}) · 6: noch einmal würfeln und addieren (17{DE_PERCENT}).",
                 "Shadowrun auf Wetwork (25 Ruf, 4 Herausforderung(en)) mit Dodger, Ghost.",
                 "Zieh 1 Ereigniskarte(n): 1 + 1 pro volle 10 Ruf (Ruf 0)."],
         "damage": ["Noch 7 von 7 Schaden", "Jeder Treffer ist 1W6.", "Wer nimmt den nächsten Treffer?",
-                   "Dodger treffen (0/8, Panzerung 1)", "Dodger überlebt: nur noch 7 Schaden übrig (100\xa0%)",
+                   "Dodger treffen (0/8, Panzerung 1)", f"Dodger überlebt: nur noch 7 Schaden übrig (100{DE_PERCENT})",
                    "7 Schaden zu verteilen: Jeder Treffer ist 1W6 (ein Würfel pro volle 6 Schaden, mindestens einer). "
                    "Wähl, wer den ersten Treffer nimmt."],
         "after damage": ["nimmt den Treffer: ", "Der ganze Schaden ist verteilt."],
@@ -168,7 +168,7 @@ def test_the_german_phone_reads_the_game_in_german(played):
                 "Sieg/Niederlage: noch nicht gewonnen, kein Wurf nötig – übersprungen.", "Weiter zu Zug 2: Auftrag",
                 "Rückgängig: Run beenden"],
         "tie": ["Zug 2 · Auftrag", "Ein vollständiger Gleichstand ist aufzulösen: 1 d2 für den Gleichstand um die "
-                "zusätzliche Herausforderung 1 zwischen Wetwork und Smuggling: Wetwork (50\xa0%) · Smuggling (50\xa0%).",
+                f"zusätzliche Herausforderung 1 zwischen Wetwork und Smuggling: Wetwork (50{DE_PERCENT}) · Smuggling (50{DE_PERCENT}).",
                 "Auftrag Smuggling (25 Ruf): Leg 3 Herausforderung(en) verdeckt darunter (eine pro 10 Ruf, aufgerundet).",
                 "Rückgängig: Auftrag Smuggling (25 Ruf)", "Frisch zuerst die Herausforderungen auf (1b)."],
         "tie broken": ["(25 Ruf, gleichauf mit ", " bei 25 Ruf und 3 Herausforderung(en): Der Entscheidungswürfel hat ihn "
