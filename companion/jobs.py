@@ -29,7 +29,7 @@ class Cancelled(Exception):
 
 
 class Job:
-    def __init__(self, work: Callable[["Job"], Any], *, on_progress: Callable[[Text, int, int], None],
+    def __init__(self, work: Callable[[Job], Any], *, on_progress: Callable[[Text, int, int], None],
                  on_done: Callable[[Any], None], on_failed: Callable[[BaseException], None],
                  name: str = "job"):
         self.work = work
@@ -58,7 +58,7 @@ class Job:
             except Exception:  # the phone that asked may have gone: the work goes on
                 log.debug("a progress report failed", exc_info=True)
 
-    def start(self) -> "Job":
+    def start(self) -> Job:
         self.thread = threading.Thread(target=self._run, name=f"companion-{self.name}", daemon=True)
         self.thread.start()
         return self
