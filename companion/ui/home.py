@@ -194,7 +194,7 @@ def rename_dialog(app, campaign) -> FormDialog:
     return form
 
 
-def export_dialog(app, campaign_id: int) -> None:
+def export_dialog(app, campaign_id: int):
     """Save the campaign as a JSON file; a small one is also offered as a QR code."""
     from companion.ui.progress import run_with_progress
 
@@ -204,7 +204,7 @@ def export_dialog(app, campaign_id: int) -> None:
         data, filename = exchange.export_file(payload)
         return payload, data, filename, exchange.to_qr_text(payload)
 
-    run_with_progress(app, _("Export"), work, on_done=lambda made: _export_ready(app, *made))
+    return run_with_progress(app, _("Export"), work, on_done=lambda made: _export_ready(app, *made))
 
 
 _PACKING = Msg("Packing the file")
