@@ -35,7 +35,8 @@ def _context(args, **kw):
 
 
 def build_web_app(ctx, token):
-    """The served app: Flet's web client and sessions, behind the join gate."""
+    """The served app: Flet's web client and sessions, behind the join gate. Each phone's connection
+    is a `flet_fixes.PhoneConnection` (let go when the phone leaves, even mid-send)."""
     import flet as ft
 
     from companion import flet_fixes
@@ -80,7 +81,10 @@ def cmd_serve(args) -> None:
 
         cert, key = ensure_certificate(certificate_folder(ctx.db.path), shown_host)
         tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio", **tls)
+    from companion.flet_fixes import HEARTBEAT
+
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio",
+                            **HEARTBEAT, **tls)
     server = uvicorn.Server(config)
 
     original_startup = server.startup

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from typing import Any, Callable, Optional
 
 import flet as ft
@@ -41,7 +42,12 @@ TITLE = N_("Table Companion")  # the browser tab's title (the app's name, the sa
 class TableSession:
     """Everything one screen (browser tab, phone, desktop window) needs; screens get it as `app`."""
 
+    # Every session not yet collected: a phone that left must not be kept by anything of ours
+    # (tests/test_sessions.py counts them).
+    alive: "weakref.WeakSet[TableSession]" = weakref.WeakSet()
+
     def __init__(self, page: ft.Page, ctx: AppContext):
+        TableSession.alive.add(self)
         self.page = page
         self.ctx = ctx
         self.store = ctx.store

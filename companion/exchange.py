@@ -18,7 +18,7 @@ import re
 import unicodedata
 import zlib
 from datetime import datetime, timezone
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Callable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, PrivateAttr, field_validator
 
@@ -47,6 +47,13 @@ QR_PREFIX = "TC1:"
 QR_MAX_CHARS = 2000  # what a phone camera still reads reliably from a screen
 MAX_DEPTH = 64  # nesting of a file's JSON: a whole save needs ~10; deeper is refused, not recursed into
 MAX_DIGITS = 19  # an integer in a file: a seed (< 2**63) is the biggest a save holds
+
+# A long import or export tells how far it is: progress(stage, done, total); it may raise (a cancel).
+Progress = Callable[[Text, int, int], None]
+READING = Msg("Reading the file")
+CHECKING = Msg("Checking every action against the rules")
+SAVING = Msg("Saving")
+SAVE_REPORT_EVERY = 1000  # rows written between progress reports
 
 log = logging.getLogger(__name__)
 
@@ -379,8 +386,9 @@ def check_structure(data: dict) -> ExportedCampaign:
     return exported
 
 
-def validate_campaign(data: dict) -> ExportedCampaign:
-    """Everything checked; raises ImportRefused with what is wrong."""
+def validate_campaign(data: dict, *, progress: Optional[Progress] = None) -> ExportedCampaign:
+    """Everything checked; raises ImportRefused with what is wrong. `progress` (see Progress) is
+    told how far the replay is; it may raise (a cancel) to stop it."""
     exported = check_structure(data)
     game = get_game(exported.game)
     try:
@@ -389,7 +397,8 @@ def validate_campaign(data: dict) -> ExportedCampaign:
                         keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last),
                         # Format 2 came with physical dice as the campaign's own: from then on an
                         # app-rolling campaign's game actions hold only the app's dice.
-                        entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
+                        entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice,
+                        progress=None if progress is None else lambda done, total: progress(CHECKING, done, total))
     except InputError as exc:
         raise ImportRefused(reason(exc)) from exc
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
@@ -411,9 +420,13 @@ def validate_campaign(data: dict) -> ExportedCampaign:
     return exported
 
 
-def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = None) -> int:
-    """Import a campaign file/QR text as a new campaign. All or nothing."""
-    exported = validate_campaign(parse_payload(raw))
+def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = None,
+                    progress: Optional[Progress] = None) -> int:
+    """Import a campaign file/QR text as a new campaign. All or nothing: whatever `progress` raises
+    (a cancel) while the rows are written rolls the transaction back."""
+    if progress is not None:
+        progress(READING, 0, 1)
+    exported = validate_campaign(parse_payload(raw), progress=progress)
     game = get_game(exported.game)
     states = exported._states
     head = len(exported.log) - 1
@@ -427,6 +440,8 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
         s.add(campaign)
         s.flush()
         for e in exported.log:
+            if progress is not None and e.seq % SAVE_REPORT_EVERY == 0:
+                progress(SAVING, e.seq, head)
             events = [Event.coerce(x).model_dump(mode="json") for x in e.events]
             if e.seq == 0:  # the campaign's first row says it was made (the replay starts after it)
                 events = [created_event(campaign.name).model_dump(mode="json")]

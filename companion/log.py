@@ -773,8 +773,12 @@ def _as_english(value: Any) -> Any:
     return value
 
 
+REPLAY_REPORT_EVERY = 250  # actions between a replay's progress reports
+
+
 def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None,
-           keep: Callable[[int], bool] = lambda seq: False, entered_only_in_tray: bool = False) -> ReplayReport:
+           keep: Callable[[int], bool] = lambda seq: False, entered_only_in_tray: bool = False,
+           progress: Optional[Callable[[int, int], None]] = None) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
 
     Each action is re-applied through the pure rules with the dice recorded for it. Given the
@@ -782,7 +786,8 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
     doesn't give is a mismatch (a log can't be edited to better dice); dice the table entered are
     taken as entered. Events, labels and contexts are rebuilt from the rules (see the report).
     `entered_only_in_tray`: while the app rolls, only the dice tray takes dice the table entered (a
-    log from before physical dice were the campaign's own may have them on any action)."""
+    log from before physical dice were the campaign's own may have them on any action).
+    `progress(done, total)` is told every REPLAY_REPORT_EVERY actions (it may raise to stop the replay)."""
     mismatches: list[Msg] = []
     events: dict[int, list[Event]] = {}
     labels: dict[int, tuple[Text, Text]] = {}
@@ -797,6 +802,8 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
     states: dict[int, CampaignState] = {0: state} if keep(0) else {}
     for expected_seq, entry in enumerate(ordered[1:], start=1):
         seq = entry["seq"]
+        if progress is not None and seq % REPLAY_REPORT_EVERY == 0:
+            progress(seq, len(ordered) - 1)
         if seq != expected_seq:
             mismatches.append(Msg("seq {seq}: expected action {expected} (the log has a gap)", seq=str(seq),
                                   expected=str(expected_seq)))

@@ -368,7 +368,8 @@ def german_app(tmp_path):
     app = SimpleNamespace(ctx=ctx, store=ctx.store, page=page, phone=dict(PHONE_DEFAULTS), language=language,
                           sizes=Sizes(1.0), guard=guard, go=lambda route: None, dialogs=dialogs, toasts=toasts,
                           toast=lambda message, error=False: toasts.append(message),
-                          file_picker=None, refresh=lambda: None)
+                          file_picker=None, refresh=lambda: None, pending=[])
+    app.later = app.pending.append  # what a worker thread hands to the phone's loop (run by the test)
     app.confirm = lambda title, text, yes, on_yes, danger=True: dialogs.append(
         ft.AlertDialog(title=ft.Text(title), content=ft.Text(text), actions=[ft.TextButton(content=yes)]))
     with speaking(language.lang):
@@ -393,7 +394,9 @@ def test_the_screens_outside_a_campaign_speak_german(german_app):
         shown += shown_words(screen.view())
     campaign = app.store.get(cid)
     home.rename_dialog(app, campaign)
-    home.export_dialog(app, cid)
+    home.export_dialog(app, cid).thread.join(10)  # made in a worker thread, then shown
+    for deferred in app.pending:
+        deferred()
     home.import_dialog(app)
     home.HomeScreen(app)._duplicate(campaign)
     for dialog in app.dialogs:

@@ -6,7 +6,7 @@ import flet as ft
 
 from companion import exchange
 from companion.games import available_games, get_game
-from companion.i18n import N_, _, as_text, fmt_ago, ngettext, render
+from companion.i18n import N_, Msg, _, as_text, fmt_ago, ngettext, render
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
 from companion.ui.style import GAP, TAP
@@ -194,12 +194,24 @@ def rename_dialog(app, campaign) -> FormDialog:
     return form
 
 
-def export_dialog(app, campaign_id: int) -> None:
+def export_dialog(app, campaign_id: int):
     """Save the campaign as a JSON file; a small one is also offered as a QR code."""
-    from companion.ui.widgets import qr_dialog
+    from companion.ui.progress import run_with_progress
 
-    payload = exchange.export_campaign(app.store, campaign_id)
-    data, filename = exchange.export_file(payload)
+    def work(job):  # in a worker thread: a 50,000-action campaign takes seconds to read and pack
+        payload = exchange.export_campaign(app.store, campaign_id)
+        job.progress(_PACKING, 1, 2)
+        data, filename = exchange.export_file(payload)
+        return payload, data, filename, exchange.to_qr_text(payload)
+
+    return run_with_progress(app, _("Export"), work, on_done=lambda made: _export_ready(app, *made))
+
+
+_PACKING = Msg("Packing the file")
+
+
+def _export_ready(app, payload: dict, data: bytes, filename: str, qr_text) -> None:
+    from companion.ui.widgets import qr_dialog
 
     async def save(e):
         app.page.pop_dialog()
@@ -210,7 +222,6 @@ def export_dialog(app, campaign_id: int) -> None:
         app.page.show_dialog(qr_dialog(_("Scan to import"), qr_text,
                                        caption=_("On the other phone: Import → paste or scan this text.")))
 
-    qr_text = exchange.to_qr_text(payload)
     actions = [ft.TextButton(content=_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
                ft.FilledButton(content=_("Save file"), icon=ft.Icons.DOWNLOAD, on_click=save)]
     if qr_text:
@@ -244,15 +255,29 @@ def import_dialog(app) -> FormDialog:
     form = form_dialog(app, _("Import a campaign"))
 
     def done(campaign_id: int) -> None:
-        form.close()
         app.toast(_("Campaign imported."))
         app.go(f"/c/{campaign_id}")
+
+    def start(raw) -> None:
+        """Checked and written in a worker thread (a 50,000-action file takes many seconds), with
+        its progress and a Cancel on this phone; the other phones play on meanwhile."""
+        from companion.ui.progress import run_with_progress
+
+        if not raw:
+            raise exchange.ImportRefused(_("The file is empty."))
+        form.close()
+        held = [raw]  # handed over: the worker lets go of the file's bytes once they are parsed
+
+        def work(job):
+            return exchange.import_campaign(app.store, held.pop(), progress=job.progress)
+        run_with_progress(app, _("Import a campaign"), work, on_done=done,
+                          cancelled_words=_("Import cancelled: nothing was imported."))
 
     def load(f) -> None:
         if f.size and f.size > exchange.MAX_BYTES:  # refuse before reading it all
             raise exchange.ImportRefused(_("{name} is too big to import (over {mb} MB).", name=f.name,
                                            mb=exchange.MAX_BYTES // 1_000_000))
-        done(exchange.import_campaign(app.store, f.bytes or b""))
+        start(f.bytes or b"")
 
     async def pick(e):
         files = await app.file_picker.pick_files(allowed_extensions=["json", "gz"], with_data=True)
@@ -260,8 +285,7 @@ def import_dialog(app) -> FormDialog:
             form.acting(lambda: load(files[0]), close=False)()
 
     form.fields.controls = [wide_button(_("Choose a file"), pick, icon=ft.Icons.FILE_OPEN), said, pasted]
-    form.actions(form.button(_("Import text"), lambda: done(exchange.import_campaign(app.store, pasted.value or "")),
-                             close=False))
+    form.actions(form.button(_("Import text"), lambda: start(pasted.value or ""), close=False))
     form.show()
     return form
 

@@ -152,14 +152,23 @@ class BackupsScreen(DrawnScreen):
         ], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=12)))
 
     def _backup_now(self, e) -> None:
-        self.app.ctx.backup_now("manual")
-        self.app.toast(_("Backup made."))
-        self.refresh()
+        from companion.ui.progress import run_with_progress
+
+        def made(_path) -> None:
+            self.app.toast(_("Backup made."))
+            self.refresh()
+        # Copying a big save takes a while: in a worker thread, so the table plays on (not stoppable
+        # halfway: it's one copy, and a half-made backup is removed by make_backup itself).
+        run_with_progress(self.app, _("Back up now"), lambda job: self.app.ctx.backup_now("manual"), on_done=made,
+                          cancellable=False)
 
     def _ask_restore(self, backup) -> None:
+        from companion.ui.progress import run_with_progress
+
         def restore():
-            self.app.ctx.restore(backup.path)  # refuses an unusable file with a message, changing nothing
-            self.app.toast(_("Backup restored."))
+            # refuses an unusable file with a message, changing nothing; never stopped halfway
+            run_with_progress(self.app, _("Restore"), lambda job: self.app.ctx.restore(backup.path),
+                              on_done=lambda _none: self.app.toast(_("Backup restored.")), cancellable=False)
         self.app.confirm(_("Restore this backup?"),
                          _("Every campaign goes back to how it was on {when}. The current state is backed up first.",
                            when=fmt_datetime(backup.made_at)),

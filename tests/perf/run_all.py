@@ -5,6 +5,7 @@
 - campaign load (ms) with 10,000 actions
 - time to first frame of the home screen in headless Chromium vs a bare Flet app (ratio)
 - tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
+- server CPU per action and memory, fresh and after 100 phones came and went (sessions_bench)
 """
 
 from __future__ import annotations
@@ -174,6 +175,9 @@ def main() -> None:
 
     for line in rules_bench.main():
         print(f"  {line}")
+    from tests.perf import sessions_bench
+
+    print(sessions_bench.report(sessions_bench.run()))
     from tests.perf import tap_bench
 
     print(tap_bench.report(tap_bench.run()))
