@@ -34,17 +34,19 @@ def _context(args, **kw):
     return ctx
 
 
-def build_web_app(ctx, token):
-    """The served app: Flet's web client and sessions, behind the join gate."""
+def build_web_app(ctx, token, cache_root=None):
+    """The served app: Flet's web client (compressed, cached, nothing from off the laptop: see
+    companion/web_client.py) and sessions, behind the join gate."""
     import flet as ft
 
     from companion import flet_fixes
     from companion.app import make_main
     from companion.share import JoinGate
+    from companion.web_client import deliver
 
     flet_fixes.apply()
     flet_app = ft.run(make_main(ctx), export_asgi_app=True, assets_dir=str(ASSETS), no_cdn=True)
-    return JoinGate(flet_app, token)
+    return JoinGate(deliver(flet_app, ASSETS, cache_root), token)
 
 
 def settle_garbage_collector() -> None:
