@@ -5,6 +5,7 @@
 - campaign load (ms) with 10,000 actions
 - time to first frame of the home screen in headless Chromium vs a bare Flet app (ratio)
 - tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
+- a phone's first and later open on table Wi-Fi, before and after the compressed, cached client (open_bench)
 """
 
 from __future__ import annotations
@@ -177,6 +178,9 @@ def main() -> None:
     from tests.perf import tap_bench
 
     print(tap_bench.report(tap_bench.run()))
+    from tests.perf import open_bench
+
+    print(open_bench.report(open_bench.run()))
 
 
 if __name__ == "__main__":
