@@ -34,18 +34,20 @@ def _context(args, **kw):
     return ctx
 
 
-def build_web_app(ctx, token):
-    """The served app: Flet's web client and sessions, behind the join gate. Each phone's connection
-    is a `flet_fixes.PhoneConnection` (let go when the phone leaves, even mid-send)."""
+def build_web_app(ctx, token, cache_root=None):
+    """The served app: Flet's web client (compressed, cached, nothing from off the laptop: see
+    companion/web_client.py) and sessions, behind the join gate. Each phone's connection is a
+    `flet_fixes.PhoneConnection` (let go when the phone leaves, even mid-send)."""
     import flet as ft
 
     from companion import flet_fixes
     from companion.app import make_main
     from companion.share import JoinGate
+    from companion.web_client import deliver
 
     flet_fixes.apply()
     flet_app = ft.run(make_main(ctx), export_asgi_app=True, assets_dir=str(ASSETS), no_cdn=True)
-    return JoinGate(flet_app, token)
+    return JoinGate(deliver(flet_app, ASSETS, cache_root), token)
 
 
 def settle_garbage_collector() -> None:
@@ -102,11 +104,41 @@ def cmd_serve(args) -> None:
     server.run()
 
 
+def desktop_client_ready() -> None:
+    """Flet's desktop client at hand before the window opens, or a refusal the user can act on (not
+    Flet's own answer: a `pip install` at run time, then a traceback when offline). The client comes
+    with the desktop extra's package only where that package bundles it; flet-desktop 1.0.5 bundles
+    none, so the first window downloads it once into ~/.flet/client (FLET_VIEW_PATH names another)."""
+    import flet.version
+
+    try:
+        import flet_desktop
+        import flet_desktop.version
+    except ImportError:
+        raise _fail("the desktop window needs the desktop extra: pip install -e '.[desktop]' "
+                    "(or use `companion serve` and a browser)") from None
+    if flet_desktop.version.version != flet.version.flet_version:
+        raise _fail(f"the desktop window needs flet-desktop {flet.version.flet_version} "
+                    f"(installed: {flet_desktop.version.version}): pip install -e '.[desktop]'")
+    view_path = os.environ.get("FLET_VIEW_PATH")
+    if view_path and (Path(view_path) / "flet").is_file():
+        return
+    import tarfile
+
+    try:
+        flet_desktop.ensure_client_cached()
+    except (OSError, tarfile.TarError) as exc:  # urllib's errors are OSErrors
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        raise _fail(f"Flet's desktop client {flet_desktop.version.version} is not on this computer and could not "
+                    f"be downloaded ({reason}). Use `companion serve` and open its address in a browser.") from None
+
+
 def cmd_desktop(args) -> None:
     import flet as ft
 
     from companion.app import make_main
 
+    desktop_client_ready()
     ctx = _context(args)
     settle_garbage_collector()
     ft.run(make_main(ctx), assets_dir=str(ASSETS), view=ft.AppView.FLET_APP)
@@ -199,7 +231,8 @@ def main(argv=None) -> None:
     serve.add_argument("--https", action="store_true",
                        help="serve over https with a self-signed certificate kept with the data: each phone "
                             "accepts a warning once, and gets the real wake lock, clipboard and app install")
-    sub.add_parser("desktop", help="open the app in a native window (downloads Flet's client on first use)")
+    sub.add_parser("desktop", help="open the app in a native window (needs the desktop extra; Flet's client is "
+                                  "downloaded once, on first use)")
     export = sub.add_parser("export", help="export a campaign to a JSON file")
     export.add_argument("campaign", type=int)
     export.add_argument("file")

@@ -6,6 +6,7 @@
 - time to first frame of the home screen in headless Chromium vs a bare Flet app (ratio)
 - tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
 - server CPU per action and memory, fresh and after 100 phones came and went (sessions_bench)
+- a phone's first and later open on table Wi-Fi, before and after the compressed, cached client (open_bench)
 """
 
 from __future__ import annotations
@@ -181,6 +182,9 @@ def main() -> None:
     from tests.perf import tap_bench
 
     print(tap_bench.report(tap_bench.run()))
+    from tests.perf import open_bench
+
+    print(open_bench.report(open_bench.run()))
 
 
 if __name__ == "__main__":
