@@ -148,7 +148,8 @@ class CampaignScreen:
             route=f"/c/{self.campaign_id}",
             appbar=self.appbar,
             # A game with a board beside its tracks (WIDE = True in its view) uses a desktop's width.
-            controls=[self.probe, readable_width(self.body, wide=getattr(game_panel_module(self.loaded.campaign.game), "WIDE", False))],
+            controls=[readable_width(self.body, wide=getattr(game_panel_module(self.loaded.campaign.game), "WIDE", False)),
+                      self.probe],  # last: under the page's end, where its 10 px of spacing goes unseen
             bottom_appbar=self.bottom_bar,
             scroll=ft.ScrollMode.AUTO,
             padding=12,
