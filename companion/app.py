@@ -11,6 +11,8 @@ import asyncio
 import json
 import logging
 import weakref
+from collections import deque
+from contextvars import ContextVar
 from typing import Any, Callable, Optional
 
 import flet as ft
@@ -37,6 +39,11 @@ PHONE_SETTINGS_WAIT = 3.0  # seconds a new screen waits for its phone's settings
 GONE_TAP = N_("The screen changed as you tapped (another phone acted), so that tap did nothing. Check it and tap again.")
 CRASHED = N_("Something went wrong on the table's computer. If this screen looks wrong, go back and open it again.")
 TITLE = N_("Table Companion")  # the browser tab's title (the app's name, the same in most languages)
+MARKS_KEPT = 200  # redraws awaiting the phone's word (a phone that stopped laying out says nothing)
+
+# What the phone showed when the event being handled left it: the mark (see TableSession.mark_shown)
+# of the newest redraw it had laid out before it sent the event. Set for each event's task.
+TAPPED_ON: ContextVar[Optional[tuple[Any, Any]]] = ContextVar("tapped_on", default=None)
 
 
 class TableSession:
@@ -65,6 +72,12 @@ class TableSession:
         self._requests = 0  # numbers each copy/buzz request, so every one is a new write the page sees
         self._drawn_width: Optional[float] = None  # the page's width when the screen was last laid out
         self._resizes = 0  # numbers resize events, so only the last of a burst redraws
+        # What this phone shows (see mark_shown): the redraws sent and not yet laid out there, oldest
+        # first, each (number, screen, mark); the newest laid out (screen, mark); the probe that tells.
+        self._unconfirmed: deque = deque(maxlen=MARKS_KEPT)
+        self._marks = 0
+        self.shown: Optional[tuple[Any, Any]] = None
+        self._probe: Optional[ft.Container] = None  # the shown screen's (see shown_probe)
 
     # --- start and routing ---
 
@@ -93,6 +106,7 @@ class TableSession:
         page.on_close = lambda e: self._closed()
         page.on_resize = self._resized
         self._report_taps_on_gone_controls()
+        self._follow_what_the_phone_shows()
         self._unsubscribe_all = self.ctx.hub.subscribe(0, self._on_any_change)
 
         async def first_draw():
@@ -265,11 +279,64 @@ class TableSession:
         """The phone's connection dropped (locked, tab closed): its screen stops following changes
         until it connects again (then `refresh` draws what it missed)."""
         self.connected = False
+        self._unconfirmed.clear()  # their reports won't come: the screen marks its next redraw again
         self._tell_screen("asleep")
 
     def _awake_again(self) -> None:
         self.connected = True
         self.refresh()  # what it missed while asleep (refresh is safe)
+
+    # --- what the phone shows ---
+
+    def mark_shown(self, screen: Any, mark: Any, probe: ft.Container) -> None:
+        """Call while building a redraw of a screen that shows `probe` (see shown_probe), before sending
+        it: once the phone has laid out that redraw, its events carry `(screen, mark)` (TAPPED_ON)
+        until a newer one.
+
+        The server can't tell from a tap which redraw the phone had: a redraw sent as the player
+        tapped reaches the server's handler first. So each redraw gives the probe (an empty strip
+        0 px high) a width of its own; the phone reports the probe's new width once it has laid the
+        redraw out, and Flet's messages keep their order both ways: an event that arrives before
+        that report was sent before the phone drew the redraw, on the older screen."""
+        if not self.connected:
+            return
+        self._marks += 1
+        self._unconfirmed.append((self._marks, screen, mark))
+        self._probe = probe
+        probe.width = _probe_width(self._marks)
+
+    def _laid_out(self, event_data: Any) -> None:
+        """The probe's new width arrived: the phone shows the redraw of that number (and every earlier one)."""
+        try:
+            number = round((float(event_data["w"]) - 1) * PROBE_STEPS)
+        except (TypeError, KeyError, ValueError):
+            return
+        while self._unconfirmed:
+            if self._unconfirmed[0][0] % PROBE_STEPS == number:
+                _, screen, mark = self._unconfirmed.popleft()
+                self.shown = (screen, mark)
+                return
+            if not any(n % PROBE_STEPS == number for n, _, _ in self._unconfirmed):
+                return  # a width this phone was not sent lately (a layout of its own): no news
+            self._unconfirmed.popleft()
+
+    def _follow_what_the_phone_shows(self) -> None:
+        """Note, in the order the phone's messages arrive, which redraw it laid out (mark_shown) and
+        what it had laid out when it sent each event: an event's task starts later, after reports
+        that arrived behind it, so what it was made on is taken as it arrives."""
+        session = self.page.session
+        dispatch = session.dispatch_event
+
+        def dispatch_event(control_id: int, event_name: str, event_data: Any):
+            shown = self.shown
+            if event_name == "size_change" and self._probe is not None and control_id == self._probe._i:
+                self._laid_out(event_data)
+
+            async def run():
+                TAPPED_ON.set(shown or (None, None))
+                await dispatch(control_id, event_name, event_data)
+            return run()
+        session.dispatch_event = dispatch_event
 
     def _report_taps_on_gone_controls(self) -> None:
         """A tap can arrive for a control that a change from another phone has just taken off the
@@ -285,7 +352,9 @@ class TableSession:
             self.speak()  # each event runs in a task of its own: the language lasts for this event
             if event_name in ("click", "tap", "submit", "long_press") and not resolve(control_id):
                 log.info("a %s reached a control that was just replaced (id %s)", event_name, control_id)
-                self.toast(_(GONE_TAP))
+                # the change that replaced it, named where the screen knows it (a campaign's)
+                why = getattr(self.screen, "why_tap_lost", lambda: None)()
+                self.toast(why or _(GONE_TAP))
                 return
             await dispatch(control_id, event_name, event_data)
         session.dispatch_event = dispatch_event
@@ -482,6 +551,18 @@ class TableSession:
             except Exception:
                 log.debug("wakelock unavailable", exc_info=True)
         self.page.run_task(toggle)
+
+
+PROBE_STEPS = 1000  # the probe's widths: 1 px and a thousandth of a pixel per redraw, round and round
+
+
+def shown_probe() -> ft.Container:
+    """What a screen that marks its redraws (TableSession.mark_shown) shows, once: nothing to see."""
+    return ft.Container(width=1, height=0, size_change_interval=0, on_size_change=lambda e: None)
+
+
+def _probe_width(number: int) -> float:
+    return 1 + (number % PROBE_STEPS) / PROBE_STEPS
 
 
 def _valid_phone_setting(key: str, value: Any, default: Any) -> Any:

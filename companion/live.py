@@ -4,6 +4,10 @@ tap → screen.dispatch(action) → LiveCampaign.apply → Store.apply (rules + 
     → the live campaign takes the new state, cursor, labels and history line from the result
     → every screen showing the campaign is handed that snapshot and redraws from it.
 
+An action says which state it was made on (`expected_cursor`: the log position the tapping phone
+showed, see TableSession.mark_shown); one made on an older state is refused (StaleAction), in words
+that name the change which got there first ("Another phone tapped “press on” just before you").
+
 No screen reads the save for a change it was sent: the save is read once when the first screen opens
 a campaign (and again only for a change the live campaign didn't make itself — a rename, an import,
 a restored backup). The history is kept as words and dice (`HistoryLine`), never as state blobs.
@@ -13,12 +17,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from companion.games.base import Event
-from companion.log import Applied, HistoryLine, Loaded, NotFound, Store, not_found
+from companion.i18n import Msg, Text
+from companion.log import Applied, HistoryLine, Loaded, NotFound, StaleAction, Store, not_found
 from companion.sync import Hub
 from models.tables import Campaign
 
@@ -47,6 +53,35 @@ class Snapshot(Loaded):
 
 
 Listener = Callable[[Optional[Snapshot]], None]  # None: the campaign is gone (deleted)
+CHANGES_KEPT = 64  # the latest changes made here, to name the one a late tap lost to
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change made through the live campaign: from which log position to which, what it was
+    (an action, an undo, a redo, with its words) and who made it (the acting screen's token)."""
+
+    before: int
+    after: int
+    kind: str  # "did", "undid" or "redid"
+    label: Text
+    by: Optional[int] = None
+
+
+def lost_to(change: Optional[Change], by: Optional[int]) -> Msg:
+    """Why a tap made on an older state wasn't applied: the change that got there first, in words."""
+    if change is None:  # made elsewhere (a rename, an import, another program) or long ago
+        return Msg("The campaign changed just before your tap: your tap wasn't applied. Check the screen and tap again.")
+    if by is not None and change.by == by:  # this phone's own earlier tap (a double tap)
+        what = {"did": change.label, "undid": Msg("Undo: {action}", action=change.label),
+                "redid": Msg("Redo: {action}", action=change.label)}[change.kind]
+        return Msg("Your tap before this one (“{action}”) had just changed the screen: this tap wasn't applied.",
+                   action=what)
+    if change.kind == "undid":
+        return Msg("Another phone undid “{action}” just before you: your tap wasn't applied.", action=change.label)
+    if change.kind == "redid":
+        return Msg("Another phone redid “{action}” just before you: your tap wasn't applied.", action=change.label)
+    return Msg("Another phone tapped “{action}” just before you: your tap wasn't applied.", action=change.label)
 
 
 def _copy(campaign: Campaign, **changes: Any) -> Campaign:
@@ -71,6 +106,7 @@ class LiveCampaign:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._writer: Optional[int] = None  # the thread applying an action through this live campaign
+        self._changes: deque[Change] = deque(maxlen=CHANGES_KEPT)
         self.snapshot: Optional[Snapshot] = None
         self.reload()
 
@@ -91,11 +127,14 @@ class LiveCampaign:
     # --- writing (each is one transaction in the store) ---
 
     def apply(self, action: Any, *, expected_cursor: int, entered: Optional[list[int]] = None,
-              first: Optional[Callable[[], None]] = None) -> Applied:
-        """Apply an action; `first` (the acting screen's redraw) runs before the other screens are
-        told, so that the phone that tapped isn't kept waiting behind every other phone's redraw."""
-        with self._writing():
+              first: Optional[Callable[[], None]] = None, by: Optional[int] = None) -> Applied:
+        """Apply an action made on the state at `expected_cursor` (else StaleAction, nothing changed);
+        `first` (the acting screen's redraw) runs before the other screens are told, so that the phone
+        that tapped isn't kept waiting behind every other phone's redraw. `by` names the acting screen
+        (any token), so that its own next late tap is told apart from another phone's."""
+        with self._writing(expected_cursor, by):
             applied = self.store.apply(self.campaign_id, action, expected_cursor=expected_cursor, entered=entered)
+            self._changes.append(Change(expected_cursor, applied.cursor, "did", applied.label, by))
             old = self.snapshot
             lines = old.lines[: applied.cursor - 1] + (applied.line,)
             self.snapshot = replace(
@@ -107,16 +146,19 @@ class LiveCampaign:
         self._push(snapshot, first)
         return applied
 
-    def undo(self, *, expected_cursor: int, first: Optional[Callable[[], None]] = None) -> Applied:
-        return self._move(expected_cursor, -1, first)
+    def undo(self, *, expected_cursor: int, first: Optional[Callable[[], None]] = None,
+             by: Optional[int] = None) -> Applied:
+        return self._move(expected_cursor, -1, first, by)
 
-    def redo(self, *, expected_cursor: int, first: Optional[Callable[[], None]] = None) -> Applied:
-        return self._move(expected_cursor, +1, first)
+    def redo(self, *, expected_cursor: int, first: Optional[Callable[[], None]] = None,
+             by: Optional[int] = None) -> Applied:
+        return self._move(expected_cursor, +1, first, by)
 
-    def _move(self, expected_cursor: int, delta: int, first: Optional[Callable[[], None]]) -> Applied:
-        with self._writing():
+    def _move(self, expected_cursor: int, delta: int, first: Optional[Callable[[], None]], by: Optional[int]) -> Applied:
+        with self._writing(expected_cursor, by):
             move = self.store.undo if delta < 0 else self.store.redo
             applied = move(self.campaign_id, expected_cursor=expected_cursor)
+            self._changes.append(Change(expected_cursor, applied.cursor, "undid" if delta < 0 else "redid", applied.label, by))
             old = self.snapshot
             cursor = applied.cursor
             label_at = lambda seq: old.lines[seq - 1].label if 0 < seq <= len(old.lines) else None  # noqa: E731
@@ -129,17 +171,29 @@ class LiveCampaign:
         return applied
 
     @contextmanager
-    def _writing(self):
+    def _writing(self, expected_cursor: int, by: Optional[int]):
         """Hold the campaign while one action goes through the store; note who writes, so the
-        store's own notice of this change (changed_elsewhere) isn't read back."""
+        store's own notice of this change (changed_elsewhere) isn't read back. A change made on a
+        state older than this one is refused here, in words; the store checks again (a change made
+        by another program reaches this live campaign only when the hub tells it)."""
         with self._lock:
             if self.snapshot is None:
                 raise NotFound(not_found(self.campaign_id))
+            if expected_cursor != self.snapshot.cursor:
+                raise StaleAction(self.why_stale(expected_cursor, by))
             self._writer = threading.get_ident()
             try:
                 yield
+            except StaleAction:  # the save moved on without this live campaign (another program)
+                raise StaleAction(lost_to(None, by)) from None
             finally:
                 self._writer = None
+
+    def why_stale(self, shown_cursor: int, by: Optional[int] = None) -> Msg:
+        """What a tap made on the state at `shown_cursor` lost to: the newest change made from it."""
+        with self._lock:
+            change = next((c for c in reversed(self._changes) if c.before == shown_cursor), None)
+        return lost_to(change, by)
 
     # --- following ---
 

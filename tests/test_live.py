@@ -126,3 +126,47 @@ def test_a_duplicate_is_announced_so_every_home_screen_lists_it_at_once():
     store.on_change = lambda campaign_id, cursor: heard.append(campaign_id)
     copy = store.duplicate(cid)
     assert heard == [copy]
+
+
+def test_an_action_made_on_an_older_state_is_refused_in_words_and_changes_nothing():
+    """Two phones showed the campaign at 1 and tapped at once: the first tap moves it to 2; the second,
+    stamped with 1, is refused whatever it asked for (the same action, another, an undo, a redo),
+    names what got there first, and changes neither the save nor what the screens are handed."""
+    import pytest
+
+    store = memory_store()
+    cid = store.create("counter", "Late", {}, seed=1)
+    live = LiveCampaign(store, cid)
+    live.apply(Add(amount=1), expected_cursor=0, by=1)
+    told = []
+    live.subscribe(told.append)
+    live.apply(Add(amount=1), expected_cursor=1, by=1)  # phone 1's tap, made on 1, gets there first
+    before, saved = live.snapshot, store.load(cid)
+    late = [lambda: live.apply(Add(amount=1), expected_cursor=1, by=2), lambda: live.apply(Roll(), expected_cursor=1, by=2),
+            lambda: live.undo(expected_cursor=1, by=2), lambda: live.redo(expected_cursor=1, by=2)]
+    for tap in late:
+        with pytest.raises(StaleAction) as refused:
+            tap()
+        assert refused.value.args[0].english == "Another phone tapped “counter +1” just before you: your tap wasn't applied."
+    # the store refuses it as well, on its own (another program's change, say, not yet heard of)
+    with pytest.raises(StaleAction):
+        store.apply(cid, Add(amount=1), expected_cursor=1)
+    with pytest.raises(StaleAction):
+        store.undo(cid, expected_cursor=1)
+    assert live.snapshot is before and len(told) == 1
+    after = store.load(cid)
+    assert (after.cursor, after.campaign.head, after.state) == (saved.cursor, saved.campaign.head, saved.state) == (2, 2, saved.state)
+    assert after.game_state.value == 2
+    same_as_the_save(live)
+    # The phone that made the change, tapping again before it was shown it (a double tap), is told so;
+    # an undo that got there first is named as an undo.
+    with pytest.raises(StaleAction) as own:
+        live.apply(Add(amount=1), expected_cursor=1, by=1)
+    assert own.value.args[0].english == "Your tap before this one (“counter +1”) had just changed the screen: this tap wasn't applied."
+    live.undo(expected_cursor=2, by=1)
+    with pytest.raises(StaleAction) as undone:
+        live.apply(Roll(), expected_cursor=2, by=2)
+    assert undone.value.args[0].english == "Another phone undid “counter +1” just before you: your tap wasn't applied."
+    # a tap on the state now is applied
+    live.apply(Add(amount=5), expected_cursor=1, by=2)
+    assert store.load(cid).game_state.value == 6

@@ -5,7 +5,12 @@ Data flow: tap → `dispatch(action)` → the campaign's LiveCampaign (companion
 (rules + one transaction) → the live campaign hands its new snapshot to every screen showing it, which
 redraws from it without reading the save. The frame's own parts keep their identity across
 redraws (kept objects, or keyed so Flet patches what changed); a tap on a control that a redraw has
-replaced is answered with a message (TableSession), never dropped."""
+replaced is answered with a message (TableSession), never dropped.
+
+A tap is applied against what its phone showed: each redraw is marked (TableSession.mark_shown), and
+an action, undo or redo goes with the log position of the redraw the phone had confirmed when the tap
+left it (TAPPED_ON), not the one the server has drawn since. One made on an older state is refused
+with words naming what got there first, and the phone shows the current state."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from typing import Any, Callable, Optional, TypeVar
 import flet as ft
 
 from companion import i18n
+from companion.app import TAPPED_ON, shown_probe
 from companion.i18n import _, ngettext
 
 from companion.games import get_game
@@ -71,7 +77,10 @@ class CampaignScreen:
         self.app = app
         self.campaign_id = campaign_id
         self.loaded: Optional[Snapshot] = None
-        self.shown_cursor = -2
+        self.shown_cursor = -2  # the log position last drawn (sent to the phone)
+        self._first_cursor = -2  # the one first drawn: a phone can tap nothing of this screen before it
+        self._marked: Optional[int] = None  # the log position last marked for the phone to confirm
+        self.probe = shown_probe()  # tells which redraw the phone has laid out (TableSession.mark_shown)
         self.live = None  # the LiveCampaign this screen follows (from view() until left())
         self._unfollow = None
         self._acting_thread: Optional[int] = None
@@ -139,7 +148,8 @@ class CampaignScreen:
             route=f"/c/{self.campaign_id}",
             appbar=self.appbar,
             # A game with a board beside its tracks (WIDE = True in its view) uses a desktop's width.
-            controls=[readable_width(self.body, wide=getattr(game_panel_module(self.loaded.campaign.game), "WIDE", False))],
+            controls=[readable_width(self.body, wide=getattr(game_panel_module(self.loaded.campaign.game), "WIDE", False)),
+                      self.probe],  # last: under the page's end, where its 10 px of spacing goes unseen
             bottom_appbar=self.bottom_bar,
             scroll=ft.ScrollMode.AUTO,
             padding=12,
@@ -163,6 +173,7 @@ class CampaignScreen:
         """The phone went away (locked, tab closed, Wi-Fi lost): stop following until it's back, so a
         phone nobody looks at costs the server nothing (on_connect redraws it with what it missed)."""
         self.left()
+        self._marked = None  # the redraw on its return is marked again
 
     def _changed_elsewhere(self, snapshot: Optional[Snapshot]) -> None:
         # The live campaign hands its change over synchronously, in the thread that made it: this
@@ -258,6 +269,11 @@ class CampaignScreen:
             return
         loaded = self.loaded
         self.shown_cursor = loaded.cursor
+        if self._first_cursor == -2:
+            self._first_cursor = loaded.cursor
+        if loaded.cursor != self._marked:  # sent by the caller with this redraw, then reported by the phone
+            self._marked = loaded.cursor
+            self.app.mark_shown(self, loaded.cursor, self.probe)
         self.title.value = loaded.campaign.name
         status, headline = i18n.render(i18n.as_text(loaded.campaign.status)), i18n.render(i18n.as_text(loaded.campaign.headline))
         # the status once: not "Lost · Round 8 · Lost" when the game's headline already says it
@@ -451,10 +467,35 @@ class CampaignScreen:
 
     # --- actions ---
 
+    def tapped_cursor(self) -> int:
+        """The log position this phone showed when the tap being handled left it."""
+        tapped = TAPPED_ON.get()
+        if tapped is None:  # not a phone's event (a test, a task): what was drawn last
+            return self.shown_cursor
+        if tapped[0] is self:
+            return tapped[1]
+        return self._first_cursor  # no redraw of this screen confirmed yet: it shows the first
+
+    def _made(self, applied) -> None:
+        """This tap's change is made: a second action in the same handler goes on from it."""
+        if TAPPED_ON.get() is not None:
+            TAPPED_ON.set((self, applied.cursor))
+
+    def why_tap_lost(self) -> Optional[i18n.Text]:
+        """For a tap on a control a redraw replaced: the change it lost to, if the state moved on."""
+        live = self.live
+        snapshot = live.snapshot if live else None
+        if snapshot is None or TAPPED_ON.get() is None:
+            return None
+        shown = self.tapped_cursor()
+        return live.why_stale(shown, id(self)) if shown != snapshot.cursor else None
+
     def dispatch(self, action: Any, *, entered: Optional[list[int]] = None, pulse: bool = False) -> None:
-        """Apply an action made against what this screen shows. Errors reach the guard's message."""
+        """Apply an action made against what this phone showed. Errors reach the guard's message."""
         with self._acting():  # this phone's redraw first, then the other phones' (LiveCampaign.apply)
-            applied = self._live().apply(action, expected_cursor=self.shown_cursor, entered=entered, first=self.refresh)
+            applied = self._live().apply(action, expected_cursor=self.tapped_cursor(), entered=entered,
+                                         first=self.refresh, by=id(self))
+        self._made(applied)
         if pulse or applied.dice:
             self._pulse()
 
@@ -474,11 +515,11 @@ class CampaignScreen:
 
     def _undo(self, e) -> None:
         with self._acting():
-            self._live().undo(expected_cursor=self.shown_cursor, first=self.refresh)
+            self._made(self._live().undo(expected_cursor=self.tapped_cursor(), first=self.refresh, by=id(self)))
 
     def _redo(self, e) -> None:
         with self._acting():
-            self._live().redo(expected_cursor=self.shown_cursor, first=self.refresh)
+            self._made(self._live().redo(expected_cursor=self.tapped_cursor(), first=self.refresh, by=id(self)))
 
     def _live(self):
         self._follow()
