@@ -36,6 +36,23 @@ def _sets_views(body) -> bool:
         return False
 
 
+def _probe_widths(node, found: dict) -> None:
+    """What a browser would report after laying out a patch (TableSession.mark_shown): the probe's id
+    (a control with on_size_change, as first drawn) and each new width it is given. A probe's width
+    is 1 px and a fraction; a patch that changes it later writes `[0, n, 'width', w]`."""
+    if isinstance(node, dict):
+        if node.get("on_size_change") and "_i" in node:
+            found["id"] = node["_i"]
+            found["width"] = node.get("width")
+        for value in node.values():
+            _probe_widths(value, found)
+    elif isinstance(node, list):
+        if len(node) == 4 and node[2] == "width" and isinstance(node[3], float) and 1 <= node[3] < 2:
+            found["width"] = node[3]
+        for value in node:
+            _probe_widths(value, found)
+
+
 def _note_buttons(node, buttons: dict[str, int]) -> None:
     """Every icon button drawn in a patch, by its tooltip (a control keeps its id until replaced)."""
     if isinstance(node, dict):
@@ -61,6 +78,7 @@ class SocketPhone:
         self.session_id: Optional[str] = None
         self.buttons: dict[str, int] = {}  # an icon button's label (tooltip) → its control id, as last drawn
         self._reader: Optional[asyncio.Task] = None
+        self._probe: Optional[int] = None  # the control whose size this phone reports, as a browser does
 
     async def open(self, route: str, *, session_id: Optional[str] = None) -> "SocketPhone":
         headers = {"Cookie": f"{COOKIE}={self.token}"} if self.token else {}
@@ -84,11 +102,22 @@ class SocketPhone:
                     if _sets_views(body):
                         self.drawn_screen.set()
                     _note_buttons(body, self.buttons)
+                    await self._report_layout(body)
                 elif action == MessageAction.INVOKE_METHOD.value:  # "no such setting": the server keeps its defaults
                     await self.ws.send(_frame(MessageAction.INVOKE_METHOD, {
                         "control_id": body["control_id"], "call_id": body["call_id"], "result": None, "error": None}))
         except Exception:
             pass  # the connection went (closed or cut): nothing more to read
+
+    async def _report_layout(self, patch) -> None:
+        """Like a browser, tell the server the probe's new size once the patch is laid out: a tap
+        sent after this counts as made on that redraw (a phone that never reports is refused)."""
+        found: dict = {}
+        _probe_widths(patch, found)
+        self._probe = found.get("id", self._probe)
+        if self._probe is not None and found.get("width"):
+            await self.ws.send(_frame(MessageAction.CONTROL_EVENT, {
+                "target": self._probe, "name": "size_change", "data": {"w": found["width"], "h": 0}}))
 
     async def drawn(self, timeout: float = 20.0) -> None:
         """Wait until the server has drawn this phone's first screen."""
