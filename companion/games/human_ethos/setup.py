@@ -4,6 +4,7 @@ headings (seeds/000_…). Before an issue is set up in the app, the checklist sa
 
 from __future__ import annotations
 
+from companion.games.human_ethos.hexmap import map_name
 from companion.games.human_ethos.rules import State
 from companion.games.table_help import Reminder, SetupStep
 from companion.i18n import Msg
@@ -38,7 +39,7 @@ def setup_steps(state: State) -> list[SetupStep]:
     count = {kind: sum(1 for s in issue.map.spaces if s.special == kind) for kind in ("common", "elite", "cache", "hazard")}
     n = len(issue.members)
     names = ", ".join(m.name for m in issue.members)
-    steps = [SetupStep("map", Msg("Lay out the map “{map}”.", map=issue.map.name), "SETUP DIAGRAM")]
+    steps = [SetupStep("map", Msg("Lay out the map “{map}”.", map=map_name(issue.map)), "SETUP DIAGRAM")]
     if "common" in specials or "elite" in specials:
         steps.append(SetupStep("tokens", Msg(
             "Shuffle the encounter tokens face down by kind: one common token on each of the {common} common encounter "
