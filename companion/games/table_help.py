@@ -28,6 +28,13 @@ from typing import Any, Iterable, Optional
 from companion.i18n import Msg
 
 
+def rulebook(section: str) -> str:
+    """A rulebook section's name or line as printed, for a citation. The rulebooks exist in English
+    only, so a citation quotes them as they are (a German player finds the same words in the book);
+    the words around it ("Rulebook: …") are translated where shown."""
+    return section
+
+
 @dataclass(frozen=True)
 class SetupStep:
     """One thing to do on the table before the first move: its words (a `Msg` with its counts)

@@ -31,7 +31,7 @@ class ChecklistMemory:
 
 
 # session → campaign id → its checklist memory; a phone's session gone, its memory goes with it.
-_PHONES: "weakref.WeakKeyDictionary[Any, dict[int, ChecklistMemory]]" = weakref.WeakKeyDictionary()
+_PHONES: weakref.WeakKeyDictionary[Any, dict[int, ChecklistMemory]] = weakref.WeakKeyDictionary()
 
 
 def checklist_memory(app: Any, campaign_id: int) -> ChecklistMemory:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from companion.games.human_ethos.hexmap import map_name
 from companion.games.human_ethos.rules import State
-from companion.games.table_help import Reminder, SetupStep
+from companion.games.table_help import Reminder, SetupStep, rulebook
 from companion.i18n import Msg
 
 HAND = 3  # ON YOUR TURN 3.: "refill your hand to 3 cards"
@@ -32,33 +32,33 @@ def setup_steps(state: State) -> list[SetupStep]:
         if state.settings.mode == "story":
             return [SetupStep("card", Msg("Story mode: take issue #{n}'s setup card, read the comic on its back and its "
                                           "setup instructions, then set the issue up here.",
-                                          n=state.campaign.unlocked_issue), "To Set Up Story Mode")]
+                                          n=state.campaign.unlocked_issue), rulebook("To Set Up Story Mode"))]
         return [SetupStep("card", Msg("Arcade mode: take out all unlocked content, choose the maps, then set the game "
-                                      "up here."), "To Set Up Arcade Mode")]
+                                      "up here."), rulebook("To Set Up Arcade Mode"))]
     specials = {s.special for s in issue.map.spaces}
     count = {kind: sum(1 for s in issue.map.spaces if s.special == kind) for kind in ("common", "elite", "cache", "hazard")}
     n = len(issue.members)
     names = ", ".join(m.name for m in issue.members)
-    steps = [SetupStep("map", Msg("Lay out the map “{map}”.", map=map_name(issue.map)), "SETUP DIAGRAM")]
+    steps = [SetupStep("map", Msg("Lay out the map “{map}”.", map=map_name(issue.map)), rulebook("SETUP DIAGRAM"))]
     if "common" in specials or "elite" in specials:
         steps.append(SetupStep("tokens", Msg(
             "Shuffle the encounter tokens face down by kind: one common token on each of the {common} common encounter "
             "spaces (of {commons} in the box), one elite token on each of the {elite} elite spaces (of {elites}).",
             common=count["common"], commons=COMMON_TOKENS, elite=count["elite"], elites=ELITE_TOKENS),
-            "Encounter Spaces"))
+            rulebook("Encounter Spaces")))
     if count["cache"]:
         steps.append(SetupStep("caches", Msg("Shuffle the upgrade deck beside the map: {n} supply cache spaces draw "
-                                             "from it.", n=count["cache"]), "Caches"))
+                                             "from it.", n=count["cache"]), rulebook("Caches")))
     steps += [
         SetupStep("team", Msg("Put the {n} team miniatures ({names}) on the Start space.", n=n, names=names),
-                  "Start and End spaces: The Team … placed on the start space during setup"),
+                  rulebook("Start and End spaces: The Team … placed on the start space during setup")),
         SetupStep("track", Msg("Threat marker on {threat}, Awareness marker on {awareness}, on a track of {track}: "
                                "they must not meet.", threat=issue.threat, awareness=issue.awareness, track=issue.track),
-                  "Goal (Winning the Game); Awareness & Threat Cards"),
+                  rulebook("Goal (Winning the Game); Awareness & Threat Cards")),
         SetupStep("hands", Msg("Each player shuffles their deck and draws {hand} cards ({cards} in all).", hand=HAND,
-                               cards=HAND * n), "ON YOUR TURN 3.: refill your hand to 3 cards"),
+                               cards=HAND * n), rulebook("ON YOUR TURN 3.: refill your hand to 3 cards")),
         SetupStep("first", Msg("{first} plays first; then clockwise: {names}.", first=issue.members[0].name, names=names),
-               "ON YOUR TURN: then it's the next player's turn (clockwise)"),
+               rulebook("ON YOUR TURN: then it's the next player's turn (clockwise)")),
     ]
     return steps
 
@@ -71,19 +71,19 @@ def reminders(state: State) -> list[Reminder]:
     if issue.phase == "players":
         said.append(Reminder("he-hand", Msg("Play cards in any order, each resolved in full; discard cards to draw one at a "
                                             "time or to trigger your ability. Cards not played are discarded."),
-                             "ON YOUR TURN 1. Play cards"))
+                             rulebook("ON YOUR TURN 1. Play cards")))
         said.append(Reminder("he-reshuffle", Msg("No draw deck left when you must draw? Shuffle your discard pile into a "
-                                                 "new one."), "Discard Pile"))
+                                                 "new one."), rulebook("Discard Pile")))
         if any(t.status == "revealed" for t in issue.tokens):
             said.append(Reminder("he-tokens", Msg("Place each revealed token's enemies as its enemy card's setup says "
                                                   "(spaces within the area), then take the token off the board."),
-                                 "Enemies: Setup"))
+                                 rulebook("Enemies: Setup")))
     if issue.phase == "enemies":
         said.append(Reminder("he-refill", Msg("After the enemies: refill your hand to {n} cards.", n=HAND),
-                             "ON YOUR TURN 3. Finally, refill your hand to 3 cards."))
+                             rulebook("ON YOUR TURN 3. Finally, refill your hand to 3 cards.")))
         said.append(Reminder("he-closing-in", Msg("A card that triggers when drawn (It's Closing In raises the Awareness): "
-                                                  "resolve it and enter it here."), "ON YOUR TURN 3."))
+                                                  "resolve it and enter it here."), rulebook("ON YOUR TURN 3.")))
     if issue.phase == "won" and state.settings.mode == "story":
         said.append(Reminder("he-next-issue", Msg("Keep your decks and characters: the next issue starts with them."),
-                             "To Set Up Story Mode"))
+                             rulebook("To Set Up Story Mode")))
     return said

@@ -4,7 +4,7 @@ app can't see (draws, the discard pile, markers). Citations are the rulebook's h
 from __future__ import annotations
 
 from companion.games.klaw.rules import HAND_LIMIT as MAX_HAND, State, current_player, is_protected
-from companion.games.table_help import Reminder, SetupStep
+from companion.games.table_help import Reminder, SetupStep, rulebook
 from companion.i18n import Msg
 
 # GAMEPLAY SEQUENCE, "A good rule of thumb would be": per player …
@@ -38,16 +38,16 @@ def setup_steps(state: State) -> list[SetupStep]:
     return [
         SetupStep("deck", Msg("For {n} players take {hosts} Host cards, {totems} Totem cards and {others} Action and "
                               "Item cards (the full core deck suits 4 players).", n=n, hosts=c["hosts"],
-                              totems=c["totems"], others=c["others"]), "GAMEPLAY SEQUENCE: a good rule of thumb"),
+                              totems=c["totems"], others=c["others"]), rulebook("GAMEPLAY SEQUENCE: a good rule of thumb")),
         SetupStep("hosts", Msg("Shuffle the {hosts} Hosts into a mini-deck; each player draws 3 at random ({dealt} in "
                                "all), then shuffle the other {left} into the Encounter Deck.", hosts=c["hosts"],
-                               dealt=c["hosts_dealt"], left=c["hosts_left"]), "GAME SETUP 1) and 2)"),
+                               dealt=c["hosts_dealt"], left=c["hosts_left"]), rulebook("GAME SETUP 1) and 2)")),
         SetupStep("hands", Msg("Each player draws 5 cards from the Encounter Deck: 8 in each hidden hand, never more. "
-                               "The Encounter Deck keeps {left} cards.", left=c["encounter_after"]), "GAME SETUP 3)"),
+                               "The Encounter Deck keeps {left} cards.", left=c["encounter_after"]), rulebook("GAME SETUP 3)")),
         SetupStep("order", Msg("Turn order, as agreed (say clockwise from the highest die roll): {order}.", order=order),
-                  "STARTING ROUND"),
+                  rulebook("STARTING ROUND")),
         SetupStep("reveal", Msg("In that order each player reveals one Host from hand, then may fortify it with a Totem "
-                                "or an Item."), "STARTING ROUND"),
+                                "or an Item."), rulebook("STARTING ROUND")),
     ]
 
 
@@ -57,21 +57,21 @@ def reminders(state: State) -> list[Reminder]:
     said: list[Reminder] = []
     if state.played is not None and state.played != "attack":
         said.append(Reminder("klaw-draw", Msg("End the turn by drawing one card from the Encounter Deck."),
-                             "ENDING A TURN"))
+                             rulebook("ENDING A TURN")))
     if state.played == "attack" and state.combat is None:
         said.append(Reminder("klaw-no-draw-after-combat", Msg("No card from the Encounter Deck after a combat."),
-                             "ENDING A TURN"))
+                             rulebook("ENDING A TURN")))
         said.append(Reminder("klaw-defeated-host", Msg(
             "A defeated Host goes to the Discard Pile, not back into the Encounter Deck; its Items go to the "
-            "winner's hand, who discards above {n}.", n=MAX_HAND), "DEFEAT IS NOT THE END!"))
+            "winner's hand, who discards above {n}.", n=MAX_HAND), rulebook("DEFEAT IS NOT THE END!")))
     protected = [h.name for h in state.hosts if is_protected(state, h)]
     if protected:
         said.append(Reminder("klaw-protected", Msg("PROTECTED marker on {hosts} until a full round has passed.",
-                                                   hosts=", ".join(protected)), "FORTIFYING"))
+                                                   hosts=", ".join(protected)), rulebook("FORTIFYING")))
     if state.played is None and state.combat is None and state.players:
         player = state.players[current_player(state)]
         if player.hand >= MAX_HAND:
             said.append(Reminder("klaw-full-hand", Msg(
                 "{name} holds {n} cards: passing draws a ninth, and one must then be discarded.", name=player.name,
-                n=MAX_HAND), "ENDING A TURN"))
+                n=MAX_HAND), rulebook("ENDING A TURN")))
     return said

@@ -7,17 +7,19 @@ Citations are the rulebook's own words (seeds/002_…: a single page without num
 
 from __future__ import annotations
 
+from copy import copy
+
 from companion.games.save_the_singularity.rules import ROLE_WORDS, START_POOL, State
-from companion.games.table_help import Reminder, SetupStep
+from companion.games.table_help import Reminder, SetupStep, rulebook
 from companion.i18n import Msg
 
 TEAM_PER_PLAYER = 25  # "You're trying to get to 25 points per player …"
 WORLD_PER_PLAYER = 4  # "… before the rest of the world gets to 4 points per player."
 
-CITE_NEED = "What you’ll need: 12d6, 1d12, a bunch of cards to represent the roles"
-CITE_GOAL = "You’re trying to get to 25 points per player before the rest of the world gets to 4 points per player."
-CITE_TURN = "The game works like this: … They start by rolling 3d6."
-CITE_ROLE = "You also have a role! … a unique, once per game power, that they can use during anybody’s turn"
+CITE_NEED = rulebook("What you’ll need: 12d6, 1d12, a bunch of cards to represent the roles")
+CITE_GOAL = rulebook("You’re trying to get to 25 points per player before the rest of the world gets to 4 points per player.")
+CITE_TURN = rulebook("The game works like this: … They start by rolling 3d6.")
+CITE_ROLE = rulebook("You also have a role! … a unique, once per game power, that they can use during anybody’s turn")
 
 REMINDER_IDS = ("sts-mathematician", "sts-venture-capitalist", "sts-programmer", "sts-computer-scientist",
                 "sts-rationalist", "sts-media-liaison")
@@ -64,8 +66,10 @@ def _power(state: State, rid: str, role: str, text: Msg, cite: str) -> list[Remi
     holders = _holders(state, role)
     if not holders:
         return []
-    return [Reminder(rid, Msg(text.msgid, holder=", ".join(holders), role=ROLE_WORDS[role],
-                              player=state.settings.players[state.current].name), cite)]
+    words = copy(text)  # the same message, with who holds the power and whose turn it is
+    words.params = {**text.params, "holder": ", ".join(holders), "role": ROLE_WORDS[role],
+                    "player": state.settings.players[state.current].name}
+    return [Reminder(rid, words, cite)]
 
 
 def reminders(state: State) -> list[Reminder]:
@@ -78,26 +82,26 @@ def reminders(state: State) -> list[Reminder]:
     if state.phase == "start":
         said += _power(state, "sts-mathematician", "mathematician",
                        Msg("Before {player} throws: {holder} ({role}) may, once per game, have them start with only 1 die."),
-                       "Mathematician: Once per game, a player may start with only 1 die.")
+                       rulebook("Mathematician: Once per game, a player may start with only 1 die."))
         said += _power(state, "sts-venture-capitalist", "venture_capitalist",
                        Msg("Before {player} throws: {holder} ({role}) may, once per game, call the double throw "
                        "(first ignoring Bugs)."),
-                       "Venture Capitalist: Once per game, right before someone rolls X dice …")
+                       rulebook("Venture Capitalist: Once per game, right before someone rolls X dice …"))
     if state.phase == "throw":
         if bugs >= 2:
             said += _power(state, "sts-rationalist", "rationalist",
                            Msg("Two Bugs: before the points are lost, {holder} ({role}) may reroll all dice, once per game."),
-                           "Rationalist: Once per game, reroll all dice.")
+                           rulebook("Rationalist: Once per game, reroll all dice."))
         if bugs >= 1:
             said += _power(state, "sts-programmer", "programmer",
                            Msg("Bugs showing: {holder} ({role}) may reroll all Bugs, once per game."),
-                           "Programmer: Once per game, reroll all Bugs.")
+                           rulebook("Programmer: Once per game, reroll all Bugs."))
         if ideas >= 1:
             said += _power(state, "sts-computer-scientist", "computer_scientist",
                            Msg("Ideas showing: {holder} ({role}) may reroll them, ignoring new Bugs, once per game."),
-                           "Computer Scientist: Once per game, reroll all +Dice (ignore new Bugs).")
+                           rulebook("Computer Scientist: Once per game, reroll all +Dice (ignore new Bugs)."))
     if state.phase == "world":
         said += _power(state, "sts-media-liaison", "media_liaison",
                        Msg("The world's d12: {holder} ({role}) may make this roll count as Stop, once per game."),
-                       "Media Liaison: Once per game, treat the d12 as though it has a “stop” on its face")
+                       rulebook("Media Liaison: Once per game, treat the d12 as though it has a “stop” on its face"))
     return said
