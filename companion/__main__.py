@@ -165,7 +165,7 @@ def cmd_replay(args) -> None:
     started = time.perf_counter()
     try:
         report = replay(get_game(exported.game), exported.settings, [e.model_dump() for e in exported.log],
-                        seed=exported.seed, entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
+                        seed=exported.seed)
     except Exception as exc:  # the rules met an action they can't take: a refusal, not a crash
         raise _fail(f"the log can't be replayed: {exc}") from None
     took = (time.perf_counter() - started) * 1000

@@ -26,7 +26,7 @@ from companion import __version__
 from companion.games import get_game, is_known
 from companion.games.base import Event, InputError
 from companion.i18n import Msg, Text, stored_text
-from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
+from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, unpack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
                            headline_and_status, reason, replay)
 from models.tables import ActionRow, Campaign, CatalogEntry
 
@@ -104,11 +104,12 @@ class ExportedCampaign(_Strict):
     seed: int = Field(ge=0, lt=2**63)
     settings: dict[str, Any]
     cursor: int = Field(ge=0)
-    # A save from before physical dice were the campaign's own (an action in its log) may hold dice
-    # the table entered on any action; since then only the tray takes them while the app rolls.
+    # Written for older apps, which let it decide whether dice entered at the table on any action
+    # were allowed: read, never trusted (the replay decides from the log alone: see log.replay).
     legacy_entered_dice: bool = False
     log: list[ExportedAction]
     _states: dict = PrivateAttr(default_factory=dict)  # seq → the replayed state (those a save keeps)
+    _recorded: set = PrivateAttr(default_factory=set)  # seqs whose recorded state the save keeps (see replay)
 
     @field_validator("name")
     @classmethod
@@ -171,6 +172,7 @@ def _refuse_invalid(exc: ValidationError, what: Msg) -> ImportRefused:
 def export_campaign(store: Store, campaign_id: int) -> dict:
     campaign = store.get(campaign_id)
     rows = store.log_rows(campaign_id)
+    legacy = _entered_before_physical_dice(rows)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -181,25 +183,36 @@ def export_campaign(store: Store, campaign_id: int) -> dict:
         "seed": campaign.seed,
         "settings": campaign.settings,
         "cursor": campaign.cursor,
-        **({"legacy_entered_dice": True} if _entered_dice_anywhere(rows) else {}),
+        **({"legacy_entered_dice": True} if legacy else {}),
         "log": [
-            {"seq": r.seq, "action": r.action, "dice": r.dice, "created_at": _iso(r.created_at)}
+            {"seq": r.seq, "action": r.action, "dice": r.dice, "created_at": _iso(r.created_at),
+             **({"state": _recorded_state(r)} if r.seq in legacy else {})}
             for r in rows
         ],
     }
 
 
-def _entered_dice_anywhere(rows: list[ActionRow]) -> bool:
-    """Whether a log holds dice the table entered on a game action while the app rolled (saves made
-    before the physical-dice action existed): such a save exports as it is, marked."""
-    physical = False
+def _entered_before_physical_dice(rows: list[ActionRow] | list[dict]) -> set[int]:
+    """The rows holding dice the table entered on a game action before the log ever switched
+    physical dice (saves of the app's first version, where any action took a typed die). Each is
+    exported with the state its save recorded after it, and an import keeps that state: a replay
+    takes such a die only with it (see log.replay)."""
+    found = set()
     for row in rows:
-        kind = (row.action or {}).get("kind")
-        if kind == "physical_dice":
-            physical = bool(row.action.get("on"))
-        elif not physical and kind != "tray_roll" and any(len(d) == 3 and d[2] for d in row.dice or []):
-            return True
-    return False
+        action, dice, seq = (row["action"], row["dice"], row["seq"]) if isinstance(row, dict) else (row.action, row.dice, row.seq)
+        kind = (action or {}).get("kind")
+        if kind in ("physical_dice", "dice"):
+            break
+        if kind != "tray_roll" and any(len(d) == 3 and d[2] for d in dice or []):
+            found.add(seq)
+    return found
+
+
+def _recorded_state(row: ActionRow) -> Optional[dict]:
+    """The state a row's save recorded after it (kept whole on the row, or as its snapshot)."""
+    if row.state is not None:
+        return row.state
+    return unpack_state(row.snapshot).model_dump(mode="json") if row.snapshot else None
 
 
 def _iso(value: Optional[datetime]) -> Optional[str]:
@@ -385,11 +398,10 @@ def validate_campaign(data: dict) -> ExportedCampaign:
     game = get_game(exported.game)
     try:
         last = len(exported.log) - 1
-        report = replay(game, exported.settings, [e.model_dump() for e in exported.log], seed=exported.seed,
-                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last),
-                        # Format 2 came with physical dice as the campaign's own: from then on an
-                        # app-rolling campaign's game actions hold only the app's dice.
-                        entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
+        entries = [e.model_dump() for e in exported.log]
+        exported._recorded = _entered_before_physical_dice(entries)  # their states are the evidence: kept
+        report = replay(game, exported.settings, entries, seed=exported.seed,
+                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last, *exported._recorded))
     except InputError as exc:
         raise ImportRefused(reason(exc)) from exc
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
@@ -402,7 +414,7 @@ def validate_campaign(data: dict) -> ExportedCampaign:
         found: Text = ""
         for mismatch in report.mismatches[:3]:
             found = mismatch if not found else found + "; " + mismatch
-        raise ImportRefused(Msg("The log does not replay to its recorded states: {problems}", problems=found))
+        raise ImportRefused(Msg("The campaign in this file doesn't replay as it was recorded: {problems}.", problems=found))
     # What happened is what the rules say happened, not what the file says.
     for e in exported.log[1:]:
         e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
@@ -432,7 +444,7 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
                 events = [created_event(campaign.name).model_dump(mode="json")]
             kept = states.get(e.seq)  # a compressed snapshot every few rows, and the newest state apart
             row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
-                            snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 else None,
+                            snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 or e.seq in exported._recorded else None,
                             label=e.label if e.seq else SETUP_LABEL, context=e.context)
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)

@@ -33,12 +33,12 @@ def test_export_replay_import(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     result = run("replay", str(bad))
-    assert result.returncode == 1 and "not the ones the campaign's seed rolls" in result.stdout
+    assert result.returncode == 1 and "action 2, die 1: the log has" in result.stdout
 
     other = f"sqlite:///{tmp_path / 'other.sqlite'}"
     assert "Imported as campaign 1" in run("--db", other, "import", str(out)).stdout
     refused = run("--db", other, "import", str(bad))
-    assert refused.returncode == 2 and "does not replay" in refused.stderr
+    assert refused.returncode == 2 and "doesn't replay" in refused.stderr
 
 
 def test_a_gz_name_exports_compressed_and_both_commands_read_it(tmp_path):
