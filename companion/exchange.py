@@ -16,6 +16,7 @@ import logging
 import math
 import re
 import unicodedata
+from itertools import accumulate
 import zlib
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal, Optional
@@ -248,13 +249,21 @@ def _gunzip(raw: bytes) -> bytes:
                                     mb=round(MAX_BYTES / 1e6), actions=MAX_ACTIONS))
         if not inflater.eof or inflater.unused_data:
             raise ImportRefused(Msg("The gzip file is damaged or cut short."))
-    except zlib.error as exc:
-        raise ImportRefused(Msg("The gzip file is damaged ({problem}).", problem=str(exc))) from None
+    except zlib.error:
+        log.info("import refused: gzip", exc_info=True)
+        raise ImportRefused(Msg("The file is damaged: it is packed (gzip), and what it unpacks to fails its own check. "
+                                "Export it again, or copy it again if it came over a network.")) from None
     return data
 
 
-def _not_an_export(expect: str) -> ImportRefused:
-    """Text that is no export at all (not JSON, not even text): pasted by mistake, or the wrong file."""
+def _not_an_export(expect: str, text: str | bytes = "") -> ImportRefused:
+    """Text that is no export at all (not JSON, not even text): pasted by mistake, or the wrong file.
+    One that starts as an export but doesn't parse was damaged or cut short on its way."""
+    head = text[:300] if isinstance(text, bytes) else text[:300].encode("utf-8", "replace")
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and (
+            b"table-companion/" in head or b'"format"' in head or b'"entries"' in head or b'"log"' in head):
+        return ImportRefused(Msg("The file is damaged or cut short: it starts as a Table Companion export but "
+                                 "doesn't read to its end. Export it again, or copy the whole of it."))
     if expect == CATALOG_FORMAT:
         return ImportRefused(Msg("This is not a catalog export: paste the whole text of an export, or choose its file."))
     return ImportRefused(Msg("This is not a campaign export: paste the whole text of an export, or choose its file."))
@@ -272,7 +281,7 @@ def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
         try:
             text = bytes(raw).decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
         except UnicodeDecodeError:
-            raise _not_an_export(expect) from None  # not text at all: a photo, a document
+            raise _not_an_export(expect, bytes(raw)) from None  # not text at all (a photo), or a damaged export
     else:
         text = raw
     text = text.lstrip("\ufeff").strip()
@@ -285,6 +294,11 @@ def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
     if not text:
         raise ImportRefused(Msg("The file is empty."))
     data = _loads(text, expect)
+    if isinstance(data, dict) and data.get("format") == "biosphere5-catalog":  # a card catalog file
+        raise ImportRefused(Msg("This is a Biosphere 5 card catalog, not a campaign: open a Biosphere 5 campaign, "
+                                "then Card catalog → Import.") if expect == FORMAT else
+                            Msg("This is a Biosphere 5 card catalog: import it in a Biosphere 5 campaign, under "
+                                "Card catalog → Import."))
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, CATALOG_FORMAT):
         raise ImportRefused(Msg("This is not a Table Companion export (its “format” field is missing or different)."))
     if data["format"] != expect:
@@ -349,16 +363,44 @@ def _too_deep() -> ImportRefused:
                              levels=MAX_DEPTH))
 
 
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nesting_beyond(text: str, levels: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests deeper than `levels`, found before it is parsed (a parser recurses
+    into it): its strings set aside (escapes first), its brackets counted, in C loops (a
+    50,000-action file: well under a second, a small part of its import).
+
+    >>> nesting_beyond('{"a": [[1]], "b": "[[[[[\\\\"}', 3), nesting_beyond('[[[[1]]]]', 3)
+    (False, True)
+    """
+    outside = "".join(text.replace("\\\\", "").replace('\\"', "").split('"')[::2])
+    brackets = _NOT_A_BRACKET.sub("", outside)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > levels
+
+
+def load_json(text: str, *, levels: int = MAX_DEPTH) -> Any:
+    """JSON text a player gave (a file, a paste), parsed only once its nesting is known to be within
+    `levels`: json.loads as such recurses, and raises RecursionError past Python's limit. Raises
+    ImportRefused for too deep a nesting, ValueError for text that isn't JSON."""
+    if nesting_beyond(text, levels):
+        raise _too_deep()
+    return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_not_a_number)
+
+
 def _loads(text: str, expect: str = FORMAT) -> Any:
     try:
-        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_not_a_number)
+        data = load_json(text)
+    except ImportRefused:
+        raise
     except RecursionError:
         raise _too_deep() from None
     except _TooBig as exc:
         raise ImportRefused(Msg("The file is not a Table Companion export ({problem}).", problem=reason(exc))) from None
-    except ValueError:  # JSONDecodeError, and anything else the parser refuses: not an export at all
+    except ValueError:  # JSONDecodeError, and anything else the parser refuses: not an export, or a damaged one
         log.info("import refused: not JSON", exc_info=True)
-        raise _not_an_export(expect) from None
+        raise _not_an_export(expect, text) from None
     _check_tree(data)
     return data
 
@@ -404,6 +446,9 @@ def validate_campaign(data: dict) -> ExportedCampaign:
                         keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last, *exported._recorded))
     except InputError as exc:
         raise ImportRefused(reason(exc)) from exc
+    except ValidationError as exc:  # a state the file recorded that isn't one of this game's
+        log.info("import refused: a recorded state", exc_info=True)
+        raise _refuse_invalid(exc, Msg("A state recorded in the file doesn't fit the game")) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
         # The rules met an action no screen could have sent: a refusal, not a crash.
         log.info("import refused: the replay raised", exc_info=True)
@@ -423,8 +468,25 @@ def validate_campaign(data: dict) -> ExportedCampaign:
     return exported
 
 
+def unused_name(taken: set[str], name: str) -> str:
+    """`name`, or "name (2)", "name (3)", … when a campaign already has it (`taken`): an imported
+    copy of a campaign is told apart from the one it was exported from."""
+    if name not in taken:
+        return name
+    base = re.sub(r" \((\d+)\)$", "", name)
+    number = 2
+    while True:
+        suffix = f" ({number})"
+        candidate = base[:NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate not in taken:
+            return candidate
+        number += 1
+
+
 def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = None) -> int:
     """Import a campaign file/QR text as a new campaign. All or nothing."""
+    from sqlmodel import select
+
     exported = validate_campaign(parse_payload(raw))
     game = get_game(exported.game)
     states = exported._states
@@ -432,7 +494,8 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
     game_state = game.State.model_validate(states[exported.cursor].game)
     with store.db.session() as s:
         campaign = Campaign(
-            game=exported.game, name=clean_name(name or exported.name), seed=exported.seed,
+            game=exported.game, name=unused_name(set(s.exec(select(Campaign.name))), clean_name(name or exported.name)),
+            seed=exported.seed,
             settings=exported.settings, cursor=exported.cursor, head=len(exported.log) - 1,
             headline=headline_and_status(game, game_state)[0], status=headline_and_status(game, game_state)[1],
         )
