@@ -30,7 +30,7 @@ from companion.games.base import Event, Game, InputError, NeedDice, RuleError, a
 from companion.i18n import N_, Msg, _, NMsg, Text, as_text, data_word, stored_text
 from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table, roll_words)
-from models.db import Database
+from models.db import Database, DatabaseError
 from models.tables import ActionRow, Campaign, NewestState
 
 NAME_MAX = 60
@@ -463,7 +463,13 @@ class Store:
                     )
                 )
             }
-            current = rows[campaign.cursor]
+            current = rows.get(campaign.cursor)
+            if current is None:  # a save changed by another program, or damaged: words, not a KeyError
+                last = s.exec(select(func.max(ActionRow.seq)).where(ActionRow.campaign_id == campaign_id)).one()
+                raise DatabaseError(Msg("The campaign “{name}” is damaged: it is set at action {cursor}, but its log "
+                                        "ends at action {last}. Restore a backup (Settings → Backups), or delete it.",
+                                        name=campaign.name, cursor=str(campaign.cursor),
+                                        last=str(last if last is not None else 0)))
             nxt = rows.get(campaign.cursor + 1) if campaign.cursor < campaign.head else None
             game = get_game(campaign.game)
             return Loaded(
