@@ -1,5 +1,6 @@
 """Export/import round trip, QR text, and every refusal (nothing written)."""
 
+import gzip
 import json
 
 import pytest
@@ -517,3 +518,101 @@ def test_human_ethos_rolls_no_dice_and_its_tray_s_app_dice_are_checked(store):
     edited["log"][1]["dice"][1][1] = was % 6 + 1
     refused(store, json.dumps({**edited, "version": 1, "legacy_entered_dice": True}),
             f"action 1, die 2: the log has {was % 6 + 1}, but the campaign's seed rolls {was}")
+
+
+def hostile_inputs(payload: dict) -> dict[str, tuple[str, str]]:
+    """Deeply nested, oversized and extra-field inputs of a campaign file: (text, what the refusal says)."""
+    deep = "[" * 100_000 + "]" * 100_000  # far past Python's recursion limit
+    extra_state = json.loads(json.dumps(payload))
+    extra_state["log"][1]["state"] = {"game": {"value": 2, "cap": 100, "turn": 1}, "tray": [], "cheat": 1}
+    extra_field_in_action = json.loads(json.dumps(payload))
+    extra_field_in_action["log"][1]["action"]["cheat"] = 1
+    return {
+        "nested 100,000 deep": (deep, "nests more than 64 levels"),
+        "nested 100,000 deep in its settings": (json.dumps({**payload, "settings": "@"}).replace('"@"', deep),
+                                                 "nests more than 64 levels"),
+        "oversized": (" " * (exchange.MAX_BYTES + 1), "at most 50 MB"),
+        "a state with an extra field": (json.dumps(extra_state), "A state recorded in the file doesn't fit the game — "
+                                                                  "cheat: is not expected here."),
+        "an action with an extra field": (json.dumps(extra_field_in_action), "action 1: the action can't be replayed"),
+        "a setting with an extra field": (json.dumps({**payload, "settings": {"cheat": 1}}),
+                                          "Settings refused — cheat: is not expected here."),
+    }
+
+
+def test_hostile_inputs_are_refused_in_words_by_what_the_import_dialog_calls(store):
+    payload = exchange.export_campaign(store, played(store))
+    before = rows(store)
+    for name, (text, said) in hostile_inputs(payload).items():
+        for raw in (text, text.encode()):  # pasted text, and a chosen file's bytes
+            with pytest.raises(ImportRefused) as refusal:
+                exchange.import_campaign(store, raw)
+            assert said in str(refusal.value), (name, str(refusal.value))
+            assert_plain(str(refusal.value))
+    assert rows(store) == before
+
+
+def test_hostile_catalogs_are_refused_in_words_by_the_biosphere5_import(store):
+    """Biosphere 5's Card catalog → Import takes pasted text: its own catalog format or an export."""
+    from companion.games.base import InputError
+    from companion.games.biosphere5.screens import import_text
+
+    deep = "[" * 100_000 + "]" * 100_000
+    card = {"id": "deep-well", "name": "Deep Well", "upper": {"kind": "perfect", "category": "water", "level": 1}}
+    cases = {
+        "a catalog file nested deep": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": "@"})
+                                       .replace('"@"', deep), "nests more than 64 levels"),
+        "an export nested deep": (json.dumps({"format": exchange.CATALOG_FORMAT, "version": 2, "entries": "@"})
+                                  .replace('"@"', deep), "nests more than 64 levels"),
+        "a card nested 70 deep": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": [
+            {**card, "note": "@"}]}).replace('"@"', "[" * 70 + "]" * 70), "nests more than 64 levels"),
+        "oversized": ("x" * (exchange.MAX_BYTES + 1), "too long for a catalog"),
+        "a card with an extra field": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": [
+            {**card, "attack": 9}]}), "card 1 (“Deep Well”), attack: is not expected here"),
+        "an edited card": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": [
+            {**card, "upper": {**card["upper"], "level": 9}}]}), "card 1 (“Deep Well”), upper option, level: must be at most 4"),
+    }
+    for name, (text, said) in cases.items():
+        with pytest.raises(InputError) as refusal:
+            import_text(store, text, replace=False)
+        assert said in str(refusal.value), (name, str(refusal.value))
+        assert_plain(str(refusal.value))
+        assert "Input should" not in str(refusal.value) and "validation error" not in str(refusal.value)
+    assert rows(store)[2] == 0
+
+
+def test_a_biosphere5_catalog_given_to_campaign_import_points_to_its_own_import(store):
+    catalog = json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": []})
+    refused(store, catalog, "Card catalog → Import")
+
+
+def test_a_one_byte_damaged_or_cut_export_says_so(store):
+    text = exchange.dumps(exchange.export_campaign(store, played(store))).encode()
+    damaged = bytearray(text)
+    damaged[10] = ord("#")  # one byte, inside its first field
+    for raw in (bytes(damaged), text[: len(text) // 2], text[:-1], bytes(damaged).decode()):
+        refused(store, raw, "damaged or cut short")
+    refused(store, b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, "not a campaign export")  # another file entirely
+    packed = bytearray(gzip.compress(text))
+    packed[len(packed) // 2] ^= 0x01
+    with pytest.raises(ImportRefused) as refusal:
+        exchange.import_campaign(store, bytes(packed))
+    assert "damaged" in str(refusal.value) and "Error -3" not in str(refusal.value)
+
+
+def test_a_json_field_of_a_settings_form_refuses_deep_nesting_in_words():
+    from pydantic import BaseModel
+
+    from companion.games.base import InputError
+    from companion.ui.forms import SettingsForm
+
+    class WithTable(BaseModel):
+        table: dict = {}
+
+    form = SettingsForm(WithTable)
+    form.inputs["table"][1].value = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(InputError, match="nests more than 64 levels"):
+        form.collect()
+    form.inputs["table"][1].value = '{"a": '
+    with pytest.raises(InputError, match="not valid JSON"):
+        form.collect()
