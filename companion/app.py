@@ -405,6 +405,7 @@ class TableSession:
             tried again every second, by itself, until the save is free (the newest tap only)."""
             mine = object()
             self._busy_retry = mine
+            shown = self._shown()
             report(_("The save is busy: another program is writing to it. Trying again by itself…"))
 
             def retry() -> None:
@@ -413,6 +414,10 @@ class TableSession:
                     time.sleep(BUSY_RETRY_EVERY)
                     if getattr(self, "_busy_retry", None) is not mine:
                         return  # a newer tap took its place
+                    if self._shown() != shown:  # the tap was made on what the phone showed then
+                        self._busy_retry = None
+                        report(_("The table changed while the save was busy: your tap wasn't applied."))
+                        return
                     try:
                         with tap_patience():
                             fn(e)
@@ -445,6 +450,11 @@ class TableSession:
                 else:
                     refused(exc)
         return handler
+
+    def _shown(self) -> tuple:
+        """What this phone shows: its screen and the log position drawn on it."""
+        screen = getattr(self, "screen", None)
+        return id(screen), getattr(screen, "shown_cursor", None)
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None], *, danger: bool = True) -> None:
         def close(e=None):
