@@ -201,9 +201,15 @@ def cmd_replay(args) -> None:
     started = time.perf_counter()
     try:
         report = replay(get_game(exported.game), exported.settings, [e.model_dump() for e in exported.log],
-                        seed=exported.seed, entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice)
-    except Exception as exc:  # the rules met an action they can't take: a refusal, not a crash
-        raise _fail(f"the log can't be replayed: {exc}") from None
+                        seed=exported.seed)
+    except Exception as exc:  # the rules met an action they can't take, or a state that isn't the game's
+        from pydantic import ValidationError
+
+        from companion.log import format_errors
+
+        logging.getLogger(__name__).info("replay failed", exc_info=True)
+        said = format_errors(exc) if isinstance(exc, ValidationError) else exc.args[0] if exc.args else type(exc).__name__
+        raise _fail(f"the log can't be replayed: {said}") from None
     took = (time.perf_counter() - started) * 1000
     if report.ok:
         print(f"OK: {report.checked} actions replayed, every recorded state and die matches ({took:.0f} ms).")

@@ -13,6 +13,8 @@ import logging
 import weakref
 from collections import deque
 from contextvars import ContextVar
+import threading
+import time
 from typing import Any, Callable, Optional
 
 import flet as ft
@@ -23,9 +25,11 @@ from companion.context import AppContext
 from companion.games.base import InputError, RuleError
 from companion.log import NotFound, StaleAction
 from companion.ui.style import FONTS, Sizes, theme
-from models.db import is_database_error, plain_db_error
+from models.db import is_busy, is_database_error, plain_db_error, tap_patience
 
 log = logging.getLogger(__name__)
+BUSY_RETRY_EVERY = 1.0  # seconds between tries of a tap that met a save another program holds
+BUSY_RETRY_FOR = 60.0
 
 # What belongs to each phone, not to the table: kept in the phone's browser (Flet's SharedPreferences,
 # i.e. its localStorage "flutter.companion.<name>"), so two phones can differ. assets/companion.js
@@ -457,22 +461,75 @@ class TableSession:
             else:
                 self.toast(message, error=True)
 
-        def handler(e=None):
-            try:
-                return fn(e)
-            except StaleAction as exc:
+        def refused(exc: Exception) -> None:
+            if isinstance(exc, StaleAction):
                 self.refresh()
                 report(str(exc))
-            except (RuleError, InputError, NotFound) as exc:
+            elif isinstance(exc, (RuleError, InputError, NotFound)):
                 report(str(exc))
-            except Exception as exc:
-                if not is_database_error(exc):
-                    raise
+            elif is_database_error(exc):
                 log.warning("a tap met a database error", exc_info=True)
                 reason = self.ctx.read_only_reason  # say why it's read-only, not just that it is
                 report(_("Nothing can be changed: {reason}", reason=reason) if reason
                        else _("{problem} Nothing was changed.", problem=plain_db_error(exc, self.ctx.db.path)))
+            else:
+                raise exc
+
+        def again_later(e) -> None:
+            """Another program holds the save: the tap waited under a second (`tap_patience`); it is
+            tried again every second, by itself, until the save is free (the newest tap only)."""
+            mine = object()
+            self._busy_retry = mine
+            shown = self._shown()
+            report(_("The save is busy: another program is writing to it. Trying again by itself…"))
+
+            def retry() -> None:
+                deadline = time.monotonic() + BUSY_RETRY_FOR
+                while time.monotonic() < deadline:
+                    time.sleep(BUSY_RETRY_EVERY)
+                    if getattr(self, "_busy_retry", None) is not mine:
+                        return  # a newer tap took its place
+                    if self._shown() != shown:  # the tap was made on what the phone showed then
+                        self._busy_retry = None
+                        report(_("The table changed while the save was busy: your tap wasn't applied."))
+                        return
+                    try:
+                        with tap_patience():
+                            fn(e)
+                    except Exception as exc:
+                        if is_busy(exc):
+                            continue
+                        self._busy_retry = None
+                        refused(exc)
+                        return
+                    self._busy_retry = None
+                    report(_("The save was free again: done."))
+                    return
+                self._busy_retry = None
+                report(_("The save is still busy: another program keeps writing to it. Nothing was changed; "
+                         "close that program, then try again."))
+            page = getattr(self, "page", None)
+            if page is not None:
+                page.run_thread(retry)  # bound to this phone's session, as a handler is
+            else:
+                threading.Thread(target=retry, name="busy-save-retry", daemon=True).start()
+
+        def handler(e=None):
+            try:
+                with tap_patience():
+                    return fn(e)
+            except Exception as exc:
+                if is_busy(exc) and not self.ctx.read_only_reason:
+                    log.info("a tap met a busy save: trying again", exc_info=True)
+                    again_later(e)
+                else:
+                    refused(exc)
         return handler
+
+    def _shown(self) -> tuple:
+        """What this phone shows: its screen and the log position drawn on it."""
+        screen = getattr(self, "screen", None)
+        return id(screen), getattr(screen, "shown_cursor", None)
 
     def confirm(self, title: str, text: str, yes: str, on_yes: Callable[[], None], *, danger: bool = True) -> None:
         def close(e=None):

@@ -16,6 +16,7 @@ import logging
 import math
 import re
 import unicodedata
+from itertools import accumulate
 import zlib
 from datetime import datetime, timezone
 from typing import Annotated, Any, Callable, Literal, Optional
@@ -26,7 +27,7 @@ from companion import __version__
 from companion.games import get_game, is_known
 from companion.games.base import Event, InputError
 from companion.i18n import Msg, Text, stored_text
-from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
+from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, unpack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
                            headline_and_status, reason, replay)
 from models.tables import ActionRow, Campaign, CatalogEntry
 
@@ -111,11 +112,12 @@ class ExportedCampaign(_Strict):
     seed: int = Field(ge=0, lt=2**63)
     settings: dict[str, Any]
     cursor: int = Field(ge=0)
-    # A save from before physical dice were the campaign's own (an action in its log) may hold dice
-    # the table entered on any action; since then only the tray takes them while the app rolls.
+    # Written for older apps, which let it decide whether dice entered at the table on any action
+    # were allowed: read, never trusted (the replay decides from the log alone: see log.replay).
     legacy_entered_dice: bool = False
     log: list[ExportedAction]
     _states: dict = PrivateAttr(default_factory=dict)  # seq → the replayed state (those a save keeps)
+    _recorded: set = PrivateAttr(default_factory=set)  # seqs whose recorded state the save keeps (see replay)
 
     @field_validator("name")
     @classmethod
@@ -178,6 +180,7 @@ def _refuse_invalid(exc: ValidationError, what: Msg) -> ImportRefused:
 def export_campaign(store: Store, campaign_id: int) -> dict:
     campaign = store.get(campaign_id)
     rows = store.log_rows(campaign_id)
+    legacy = _entered_before_physical_dice(rows)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -188,25 +191,36 @@ def export_campaign(store: Store, campaign_id: int) -> dict:
         "seed": campaign.seed,
         "settings": campaign.settings,
         "cursor": campaign.cursor,
-        **({"legacy_entered_dice": True} if _entered_dice_anywhere(rows) else {}),
+        **({"legacy_entered_dice": True} if legacy else {}),
         "log": [
-            {"seq": r.seq, "action": r.action, "dice": r.dice, "created_at": _iso(r.created_at)}
+            {"seq": r.seq, "action": r.action, "dice": r.dice, "created_at": _iso(r.created_at),
+             **({"state": _recorded_state(r)} if r.seq in legacy else {})}
             for r in rows
         ],
     }
 
 
-def _entered_dice_anywhere(rows: list[ActionRow]) -> bool:
-    """Whether a log holds dice the table entered on a game action while the app rolled (saves made
-    before the physical-dice action existed): such a save exports as it is, marked."""
-    physical = False
+def _entered_before_physical_dice(rows: list[ActionRow] | list[dict]) -> set[int]:
+    """The rows holding dice the table entered on a game action before the log ever switched
+    physical dice (saves of the app's first version, where any action took a typed die). Each is
+    exported with the state its save recorded after it, and an import keeps that state: a replay
+    takes such a die only with it (see log.replay)."""
+    found = set()
     for row in rows:
-        kind = (row.action or {}).get("kind")
-        if kind == "physical_dice":
-            physical = bool(row.action.get("on"))
-        elif not physical and kind != "tray_roll" and any(len(d) == 3 and d[2] for d in row.dice or []):
-            return True
-    return False
+        action, dice, seq = (row["action"], row["dice"], row["seq"]) if isinstance(row, dict) else (row.action, row.dice, row.seq)
+        kind = (action or {}).get("kind")
+        if kind in ("physical_dice", "dice"):
+            break
+        if kind != "tray_roll" and any(len(d) == 3 and d[2] for d in dice or []):
+            found.add(seq)
+    return found
+
+
+def _recorded_state(row: ActionRow) -> Optional[dict]:
+    """The state a row's save recorded after it (kept whole on the row, or as its snapshot)."""
+    if row.state is not None:
+        return row.state
+    return unpack_state(row.snapshot).model_dump(mode="json") if row.snapshot else None
 
 
 def _iso(value: Optional[datetime]) -> Optional[str]:
@@ -242,13 +256,21 @@ def _gunzip(raw: bytes) -> bytes:
                                     mb=round(MAX_BYTES / 1e6), actions=MAX_ACTIONS))
         if not inflater.eof or inflater.unused_data:
             raise ImportRefused(Msg("The gzip file is damaged or cut short."))
-    except zlib.error as exc:
-        raise ImportRefused(Msg("The gzip file is damaged ({problem}).", problem=str(exc))) from None
+    except zlib.error:
+        log.info("import refused: gzip", exc_info=True)
+        raise ImportRefused(Msg("The file is damaged: it is packed (gzip), and what it unpacks to fails its own check. "
+                                "Export it again, or copy it again if it came over a network.")) from None
     return data
 
 
-def _not_an_export(expect: str) -> ImportRefused:
-    """Text that is no export at all (not JSON, not even text): pasted by mistake, or the wrong file."""
+def _not_an_export(expect: str, text: str | bytes = "") -> ImportRefused:
+    """Text that is no export at all (not JSON, not even text): pasted by mistake, or the wrong file.
+    One that starts as an export but doesn't parse was damaged or cut short on its way."""
+    head = text[:300] if isinstance(text, bytes) else text[:300].encode("utf-8", "replace")
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") and (
+            b"table-companion/" in head or b'"format"' in head or b'"entries"' in head or b'"log"' in head):
+        return ImportRefused(Msg("The file is damaged or cut short: it starts as a Table Companion export but "
+                                 "doesn't read to its end. Export it again, or copy the whole of it."))
     if expect == CATALOG_FORMAT:
         return ImportRefused(Msg("This is not a catalog export: paste the whole text of an export, or choose its file."))
     return ImportRefused(Msg("This is not a campaign export: paste the whole text of an export, or choose its file."))
@@ -266,7 +288,7 @@ def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
         try:
             text = bytes(raw).decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
         except UnicodeDecodeError:
-            raise _not_an_export(expect) from None  # not text at all: a photo, a document
+            raise _not_an_export(expect, bytes(raw)) from None  # not text at all (a photo), or a damaged export
     else:
         text = raw
     text = text.lstrip("\ufeff").strip()
@@ -279,6 +301,11 @@ def parse_payload(raw: bytes | str, *, expect: str = FORMAT) -> dict:
     if not text:
         raise ImportRefused(Msg("The file is empty."))
     data = _loads(text, expect)
+    if isinstance(data, dict) and data.get("format") == "biosphere5-catalog":  # a card catalog file
+        raise ImportRefused(Msg("This is a Biosphere 5 card catalog, not a campaign: open a Biosphere 5 campaign, "
+                                "then Card catalog → Import.") if expect == FORMAT else
+                            Msg("This is a Biosphere 5 card catalog: import it in a Biosphere 5 campaign, under "
+                                "Card catalog → Import."))
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, CATALOG_FORMAT):
         raise ImportRefused(Msg("This is not a Table Companion export (its “format” field is missing or different)."))
     if data["format"] != expect:
@@ -343,16 +370,44 @@ def _too_deep() -> ImportRefused:
                              levels=MAX_DEPTH))
 
 
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def nesting_beyond(text: str, levels: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests deeper than `levels`, found before it is parsed (a parser recurses
+    into it): its strings set aside (escapes first), its brackets counted, in C loops (a
+    50,000-action file: well under a second, a small part of its import).
+
+    >>> nesting_beyond('{"a": [[1]], "b": "[[[[[\\\\"}', 3), nesting_beyond('[[[[1]]]]', 3)
+    (False, True)
+    """
+    outside = "".join(text.replace("\\\\", "").replace('\\"', "").split('"')[::2])
+    brackets = _NOT_A_BRACKET.sub("", outside)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > levels
+
+
+def load_json(text: str, *, levels: int = MAX_DEPTH) -> Any:
+    """JSON text a player gave (a file, a paste), parsed only once its nesting is known to be within
+    `levels`: json.loads as such recurses, and raises RecursionError past Python's limit. Raises
+    ImportRefused for too deep a nesting, ValueError for text that isn't JSON."""
+    if nesting_beyond(text, levels):
+        raise _too_deep()
+    return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_not_a_number)
+
+
 def _loads(text: str, expect: str = FORMAT) -> Any:
     try:
-        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_not_a_number)
+        data = load_json(text)
+    except ImportRefused:
+        raise
     except RecursionError:
         raise _too_deep() from None
     except _TooBig as exc:
         raise ImportRefused(Msg("The file is not a Table Companion export ({problem}).", problem=reason(exc))) from None
-    except ValueError:  # JSONDecodeError, and anything else the parser refuses: not an export at all
+    except ValueError:  # JSONDecodeError, and anything else the parser refuses: not an export, or a damaged one
         log.info("import refused: not JSON", exc_info=True)
-        raise _not_an_export(expect) from None
+        raise _not_an_export(expect, text) from None
     _check_tree(data)
     return data
 
@@ -393,14 +448,16 @@ def validate_campaign(data: dict, *, progress: Optional[Progress] = None) -> Exp
     game = get_game(exported.game)
     try:
         last = len(exported.log) - 1
-        report = replay(game, exported.settings, [e.model_dump() for e in exported.log], seed=exported.seed,
-                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last),
-                        # Format 2 came with physical dice as the campaign's own: from then on an
-                        # app-rolling campaign's game actions hold only the app's dice.
-                        entered_only_in_tray=exported.version >= 2 and not exported.legacy_entered_dice,
+        entries = [e.model_dump() for e in exported.log]
+        exported._recorded = _entered_before_physical_dice(entries)  # their states are the evidence: kept
+        report = replay(game, exported.settings, entries, seed=exported.seed,
+                        keep=lambda seq: seq % SNAPSHOT_EVERY == 0 or seq in (exported.cursor, last, *exported._recorded),
                         progress=None if progress is None else lambda done, total: progress(CHECKING, done, total))
     except InputError as exc:
         raise ImportRefused(reason(exc)) from exc
+    except ValidationError as exc:  # a state the file recorded that isn't one of this game's
+        log.info("import refused: a recorded state", exc_info=True)
+        raise _refuse_invalid(exc, Msg("A state recorded in the file doesn't fit the game")) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
         # The rules met an action no screen could have sent: a refusal, not a crash.
         log.info("import refused: the replay raised", exc_info=True)
@@ -411,7 +468,7 @@ def validate_campaign(data: dict, *, progress: Optional[Progress] = None) -> Exp
         found: Text = ""
         for mismatch in report.mismatches[:3]:
             found = mismatch if not found else found + "; " + mismatch
-        raise ImportRefused(Msg("The log does not replay to its recorded states: {problems}", problems=found))
+        raise ImportRefused(Msg("The campaign in this file doesn't replay as it was recorded: {problems}.", problems=found))
     # What happened is what the rules say happened, not what the file says.
     for e in exported.log[1:]:
         e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
@@ -420,10 +477,27 @@ def validate_campaign(data: dict, *, progress: Optional[Progress] = None) -> Exp
     return exported
 
 
+def unused_name(taken: set[str], name: str) -> str:
+    """`name`, or "name (2)", "name (3)", … when a campaign already has it (`taken`): an imported
+    copy of a campaign is told apart from the one it was exported from."""
+    if name not in taken:
+        return name
+    base = re.sub(r" \((\d+)\)$", "", name)
+    number = 2
+    while True:
+        suffix = f" ({number})"
+        candidate = base[:NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate not in taken:
+            return candidate
+        number += 1
+
+
 def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = None,
                     progress: Optional[Progress] = None) -> int:
     """Import a campaign file/QR text as a new campaign. All or nothing: whatever `progress` raises
     (a cancel) while the rows are written rolls the transaction back."""
+    from sqlmodel import select
+
     if progress is not None:
         progress(READING, 0, 1)
     exported = validate_campaign(parse_payload(raw), progress=progress)
@@ -433,7 +507,8 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
     game_state = game.State.model_validate(states[exported.cursor].game)
     with store.db.session() as s:
         campaign = Campaign(
-            game=exported.game, name=clean_name(name or exported.name), seed=exported.seed,
+            game=exported.game, name=unused_name(set(s.exec(select(Campaign.name))), clean_name(name or exported.name)),
+            seed=exported.seed,
             settings=exported.settings, cursor=exported.cursor, head=len(exported.log) - 1,
             headline=headline_and_status(game, game_state)[0], status=headline_and_status(game, game_state)[1],
         )
@@ -447,7 +522,7 @@ def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = Non
                 events = [created_event(campaign.name).model_dump(mode="json")]
             kept = states.get(e.seq)  # a compressed snapshot every few rows, and the newest state apart
             row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
-                            snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 else None,
+                            snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 or e.seq in exported._recorded else None,
                             label=e.label if e.seq else SETUP_LABEL, context=e.context)
             if e.created_at:
                 row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)

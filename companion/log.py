@@ -30,7 +30,7 @@ from companion.games.base import Event, Game, InputError, NeedDice, RuleError, a
 from companion.i18n import N_, Msg, _, NMsg, Text, as_text, data_word, stored_text
 from companion.table import (TABLE_KINDS, CampaignState, DismissReminder, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table, roll_words)
-from models.db import Database
+from models.db import Database, DatabaseError
 from models.tables import ActionRow, Campaign, NewestState
 
 NAME_MAX = 60
@@ -478,7 +478,13 @@ class Store:
                     )
                 )
             }
-            current = rows[campaign.cursor]
+            current = rows.get(campaign.cursor)
+            if current is None:  # a save changed by another program, or damaged: words, not a KeyError
+                last = s.exec(select(func.max(ActionRow.seq)).where(ActionRow.campaign_id == campaign_id)).one()
+                raise DatabaseError(Msg("The campaign “{name}” is damaged: it is set at action {cursor}, but its log "
+                                        "ends at action {last}. Restore a backup (Settings → Backups), or delete it.",
+                                        name=campaign.name, cursor=str(campaign.cursor),
+                                        last=str(last if last is not None else 0)))
             nxt = rows.get(campaign.cursor + 1) if campaign.cursor < campaign.head else None
             game = get_game(campaign.game)
             return Loaded(
@@ -788,20 +794,54 @@ def _as_english(value: Any) -> Any:
     return value
 
 
+def _entered_refused(state: CampaignState, kind: Optional[str], recorded: list[RolledDie], entry: dict,
+                     physical_dice_an_action: bool) -> bool:
+    """Whether a log entry's dice marked as the table's can't be taken as entered. The table rolls
+    where the replayed log has it rolling (physical dice switched on); the dice tray takes its dice
+    either way. Before physical dice were an action (saves of the first version, which kept a state
+    on every row), the table could enter a die on any action: such a die stands where the log has
+    never switched physical dice and the entry holds the state the original save recorded after it
+    (the replay then compares it). A format version or a flag in the file decides nothing."""
+    if state.physical_dice or kind == "tray_roll" or not any(d.physical for d in recorded):
+        return False
+    return physical_dice_an_action or _kept_state(entry) is None
+
+
+def dice_difference(seq: int, recorded: list[RolledDie], rolled: list[RolledDie], *, seeded: bool) -> Msg:
+    """Which die of an action differs between the log and its replay, in words: the first one."""
+    if len(recorded) != len(rolled):
+        return Msg("action {seq}: the log records {recorded} dice, the rules rolled {rolled}", seq=str(seq),
+                   recorded=str(len(recorded)), rolled=str(len(rolled)))
+    number, was, now = next((i, a, b) for i, (a, b) in enumerate(zip(recorded, rolled), start=1) if a != b)
+    if was.sides != now.sides:
+        return Msg("action {seq}, die {number}: the log has a d{recorded}, the rules rolled a d{rolled}", seq=str(seq),
+                   number=str(number), recorded=str(was.sides), rolled=str(now.sides))
+    if was.physical != now.physical:
+        return (Msg("action {seq}, die {number}: the log marks the app's die as rolled at the table", seq=str(seq),
+                    number=str(number)) if was.physical else
+                Msg("action {seq}, die {number}: the log marks a die the table rolled as the app's", seq=str(seq),
+                    number=str(number)))
+    if seeded and not now.physical:
+        return Msg("action {seq}, die {number}: the log has {recorded}, but the campaign's seed rolls {rolled} (the "
+                   "file was changed)", seq=str(seq), number=str(number), recorded=str(was.value), rolled=str(now.value))
+    return Msg("action {seq}, die {number}: the log has {recorded}, the replay used {rolled}", seq=str(seq),
+               number=str(number), recorded=str(was.value), rolled=str(now.value))
+
+
 REPLAY_REPORT_EVERY = 250  # actions between a replay's progress reports
 
 
 def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None,
-           keep: Callable[[int], bool] = lambda seq: False, entered_only_in_tray: bool = False,
+           keep: Callable[[int], bool] = lambda seq: False,
            progress: Optional[Callable[[int, int], None]] = None) -> ReplayReport:
     """Rebuild a campaign from its log (seq, action, dice, state) and compare every state.
 
     Each action is re-applied through the pure rules with the dice recorded for it. Given the
     campaign's `seed`, the app's dice are rolled again from it instead, and a recorded die the seed
     doesn't give is a mismatch (a log can't be edited to better dice); dice the table entered are
-    taken as entered. Events, labels and contexts are rebuilt from the rules (see the report).
-    `entered_only_in_tray`: while the app rolls, only the dice tray takes dice the table entered (a
-    log from before physical dice were the campaign's own may have them on any action).
+    taken as entered where the log itself has the table rolling (see `_entered_refused`). Events,
+    labels and contexts are rebuilt from the rules (see the report). Nothing a file says about
+    itself (its format version, a flag) changes what is checked: only its log does.
     `progress(done, total)` is told every REPLAY_REPORT_EVERY actions (it may raise to stop the replay)."""
     mismatches: list[Msg] = []
     events: dict[int, list[Event]] = {}
@@ -812,22 +852,24 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
     start = CampaignState(game=game.new_state(parse_settings(game, settings)).model_dump(mode="json"))
     kept = _kept_state(ordered[0])
     if kept is not None and _as_english(start.model_dump(mode="json")) != _as_english(_normal(game, kept)):
-        mismatches.append(Msg("seq 0: the starting state differs from what these settings give"))
+        mismatches.append(Msg("the starting state differs from what these settings give"))
     state = CampaignState.model_validate(kept) if kept is not None else start
     states: dict[int, CampaignState] = {0: state} if keep(0) else {}
+    physical_dice_an_action = False  # the log has switched physical dice on or off (or given dice) so far
     for expected_seq, entry in enumerate(ordered[1:], start=1):
         seq = entry["seq"]
         if progress is not None and seq % REPLAY_REPORT_EVERY == 0:
             progress(seq, len(ordered) - 1)
         if seq != expected_seq:
-            mismatches.append(Msg("seq {seq}: expected action {expected} (the log has a gap)", seq=str(seq),
+            mismatches.append(Msg("action {seq}: expected action {expected} (the log has a gap)", seq=str(seq),
                                   expected=str(expected_seq)))
             break
         recorded = [RolledDie.from_json(d) for d in entry.get("dice", [])]
-        if (entered_only_in_tray and not state.physical_dice and any(d.physical for d in recorded)
-                and (entry.get("action") or {}).get("kind") != "tray_roll"):
-            mismatches.append(Msg("seq {seq}: a die is marked as entered by the table, but the app rolls this "
-                                  "campaign's dice (only the dice tray takes entered dice)", seq=str(seq)))
+        kind = (entry.get("action") or {}).get("kind")
+        physical_dice_an_action = physical_dice_an_action or kind in ("physical_dice", "dice")
+        if seed is not None and _entered_refused(state, kind, recorded, entry, physical_dice_an_action):
+            mismatches.append(Msg("action {seq}: a die is marked as rolled at the table, but the log has the app rolling "
+                                  "this campaign's dice at that point (its “I roll physical dice” is off)", seq=str(seq)))
             break
         dice = RecordedDice(recorded)
         if seed is not None and not state.physical_dice:
@@ -836,21 +878,16 @@ def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[in
             action = parse_action(game, entry["action"])
             done = step(game, state, action, dice)
         except (RuleError, InputError, ReplayMismatch, ValidationError) as exc:
-            mismatches.append(Msg("seq {seq}: the action can't be replayed ({problem})", seq=str(seq), problem=reason(exc)))
+            mismatches.append(Msg("action {seq}: the action can't be replayed ({problem})", seq=str(seq), problem=reason(exc)))
             break
         events[seq] = done.events
         labels[seq] = logged_words(game, state, action, done.state)
         state = done.state
         if [d.to_json() for d in done.dice] != [d.to_json() for d in recorded]:
-            if seed is not None and len(done.dice) == len(recorded):
-                mismatches.append(Msg("seq {seq}: the recorded dice ({recorded}) are not the ones the campaign's seed "
-                                      "rolls ({rolled})", seq=str(seq), recorded=", ".join(str(d.value) for d in recorded),
-                                      rolled=", ".join(str(d.value) for d in done.dice)))
-            else:
-                mismatches.append(Msg("seq {seq}: the action used other dice than the recorded ones", seq=str(seq)))
+            mismatches.append(dice_difference(seq, recorded, done.dice, seeded=seed is not None))
         kept = _kept_state(entry)  # a log keeps only some states (see SNAPSHOT_EVERY)
         if kept is not None and _as_english(state.model_dump(mode="json")) != _as_english(_normal(game, kept)):
-            mismatches.append(Msg("seq {seq}: the replayed state differs from the recorded one", seq=str(seq)))
+            mismatches.append(Msg("action {seq}: the replayed state differs from the recorded one", seq=str(seq)))
             state = CampaignState.model_validate(kept)
         if keep(seq):
             states[seq] = state

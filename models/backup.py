@@ -170,8 +170,9 @@ def _inspect(path: Path) -> tuple[Optional[Text], Optional[int]]:
             con.close()
     except DatabaseError as exc:
         result = (Msg("Unusable: {why}.", why=str(exc)), None)
-    except sqlite3.Error as exc:
-        result = (Msg("Unusable: it can't be read ({why}).", why=str(exc)), None)
+    except sqlite3.Error as exc:  # the driver's words to the log; the list says what it means
+        log.warning("backup %s can't be read", path, exc_info=True)
+        result = (Msg("Unusable: it can't be read ({why}).", why=plain_db_error(exc)), None)
     with _checked_lock:
         _checked[key] = result
     return result

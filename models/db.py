@@ -9,7 +9,9 @@ exported. Any SQLAlchemy URL works; PostgreSQL is the supported server.
 
 from __future__ import annotations
 
+import contextvars
 import errno
+import logging
 import os
 import sqlite3
 from contextlib import contextmanager
@@ -29,7 +31,23 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 SQLITE_HEADER = b"SQLite format 3\x00"
 # Every revision so far has these; a file with a schema version but without them is not a whole save.
 REQUIRED_TABLES = {"campaign", "action_log", "catalog", "setting", "alembic_version"}
+log = logging.getLogger(__name__)
 _READ = "companion_read"  # execution option: this transaction only reads (BEGIN DEFERRED)
+# How long a write waits for another program's write lock. A phone's tap waits less than a second
+# (`tap_patience`) and then says so, and its app retries by itself; other work waits the default.
+WAIT_MS = 10_000
+TAP_WAIT_MS = 700
+_wait_ms: contextvars.ContextVar[int] = contextvars.ContextVar("companion_wait_ms", default=WAIT_MS)
+
+
+@contextmanager
+def tap_patience(ms: int = TAP_WAIT_MS) -> Iterator[None]:
+    """Writes inside wait at most `ms` for a lock another program holds (then fail as busy)."""
+    token = _wait_ms.set(ms)
+    try:
+        yield
+    finally:
+        _wait_ms.reset(token)
 
 
 class DatabaseError(Exception):
@@ -103,6 +121,11 @@ def _errno(exc: BaseException) -> Optional[int]:
 def cannot_write(exc: BaseException) -> bool:
     """Whether an error means the save can't be written here (read-only file or folder, full disk)."""
     return _sqlite_code(exc) in _CANT_WRITE_CODES or _errno(exc) in _CANT_WRITE_ERRNOS
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether a database error means another program holds the save's lock (try again later)."""
+    return _sqlite_code(exc) in (_SQLITE_BUSY, _SQLITE_LOCKED)
 
 
 def is_database_error(exc: BaseException) -> bool:
@@ -200,8 +223,10 @@ def check_sqlite_file(path: Path) -> Optional[str]:
         try:
             # integrity_check, not quick_check: it also finds indexes that disagree with their table.
             ok = con.execute("PRAGMA integrity_check(1)").fetchone()[0]
-            if ok != "ok":
-                raise DatabaseError(f"{path} is damaged ({ok}). It was left untouched; restore a backup.")
+            if ok != "ok":  # SQLite's own words ("*** in database main *** Page 5: …") go to the log only
+                log.warning("integrity_check of %s: %s", path, ok)
+                raise DatabaseError(f"{path} is damaged (SQLite's own check of the file finds errors in it). "
+                                    "It was left untouched; restore a backup.")
             tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not tables:
                 return None
@@ -213,7 +238,9 @@ def check_sqlite_file(path: Path) -> Optional[str]:
     except sqlite3.DatabaseError as exc:
         if cannot_write(exc):
             raise  # not the file's fault (a read-only place, a full disk): the caller may open it read-only
-        raise DatabaseError(f"{path} can't be read as a database ({exc}). It was left untouched.") from exc
+        log.warning("%s can't be read as a database", path, exc_info=True)
+        raise DatabaseError(f"{path} can't be read as a database (it is damaged or not a whole save). "
+                            "It was left untouched.") from exc
     revision = row[0] if row else None
     if revision and revision not in known_revisions():
         raise DatabaseError(
@@ -238,7 +265,8 @@ def check_save(path: Path) -> str:
     try:
         revision = check_sqlite_file(path)
     except sqlite3.Error as exc:
-        raise DatabaseError(f"it can't be read ({exc})") from exc
+        log.warning("%s can't be read", path, exc_info=True)
+        raise DatabaseError(f"it can't be read ({plain_db_error(exc)})") from exc
     except DatabaseError as exc:
         # "<path> is damaged (…). It was left untouched…" → "it is damaged (…)"
         raise DatabaseError("it" + str(exc)[len(str(path)):].split(". ")[0]) from exc
@@ -269,7 +297,7 @@ def _sqlite_engine(url: str, *, read_only: bool = False) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives power loss too
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA busy_timeout={WAIT_MS}")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -277,6 +305,10 @@ def _sqlite_engine(url: str, *, read_only: bool = False) -> Engine:
         # Writers queue for the write lock at BEGIN (no deadlock between two upgrading readers);
         # readers begin DEFERRED and read the last commit without waiting for a writer.
         deferred = read_only or conn.get_execution_options().get(_READ, False)
+        wait = _wait_ms.get()
+        if not deferred and conn.info.get("busy_ms", WAIT_MS) != wait:  # (a tap's, or back to the default)
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={int(wait)}")
+            conn.info["busy_ms"] = wait
         conn.exec_driver_sql("BEGIN" if deferred else "BEGIN IMMEDIATE")
 
     return engine

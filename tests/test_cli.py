@@ -33,12 +33,12 @@ def test_export_replay_import(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     result = run("replay", str(bad))
-    assert result.returncode == 1 and "not the ones the campaign's seed rolls" in result.stdout
+    assert result.returncode == 1 and "action 2, die 1: the log has" in result.stdout
 
     other = f"sqlite:///{tmp_path / 'other.sqlite'}"
     assert "Imported as campaign 1" in run("--db", other, "import", str(out)).stdout
     refused = run("--db", other, "import", str(bad))
-    assert refused.returncode == 2 and "does not replay" in refused.stderr
+    assert refused.returncode == 2 and "doesn't replay" in refused.stderr
 
 
 def test_a_gz_name_exports_compressed_and_both_commands_read_it(tmp_path):
@@ -119,3 +119,33 @@ def test_cli_export_and_import_leave_the_backups_alone(tmp_path):
 def test_export_of_a_missing_campaign_is_a_message(tmp_path):
     result = run("--db", f"sqlite:///{tmp_path / 'c.sqlite'}", "export", "7", str(tmp_path / "x.json"))
     assert result.returncode == 2 and "Campaign 7 does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_import_refuses_hostile_and_tampered_files_in_words(tmp_path):
+    """`companion import`: deeply nested, oversized, extra-field and tampered files are refused with
+    a sentence on stderr (exit 2), no traceback, nothing imported."""
+    from tests.test_exchange import hostile_inputs, tampered_files
+
+    store = file_store(tmp_path)
+    cid = store.create("counter", "CLI", {"start": 2}, seed=77)
+    cursor = 0
+    for action in (Add(amount=3), Roll()):
+        cursor = store.apply(cid, action, expected_cursor=cursor).cursor
+    db = f"sqlite:///{tmp_path / 't.sqlite'}"
+    out = tmp_path / "c.json"
+    assert run("--db", db, "export", str(cid), str(out)).returncode == 0
+    payload = json.loads(out.read_text())
+    cases = {name: said for name, (text, said) in hostile_inputs(payload).items()}
+    files = {name: text for name, (text, said) in hostile_inputs(payload).items()}
+    for how, data in tampered_files(payload, 2).items():
+        files[f"tampered, {how}"] = json.dumps(data)
+        cases[f"tampered, {how}"] = "action 2: a die is marked as rolled at the table"
+    other = f"sqlite:///{tmp_path / 'other.sqlite'}"
+    for name, text in files.items():
+        path = tmp_path / "hostile.json"
+        path.write_text(text)
+        result = run("--db", other, "import", str(path))
+        assert result.returncode == 2 and "Traceback" not in result.stderr, (name, result.stderr[-500:])
+        assert cases[name] in result.stderr, (name, result.stderr)
+        assert "pydantic" not in result.stderr and "http" not in result.stderr, (name, result.stderr)
+    assert "Imported as campaign 1" in run("--db", other, "import", str(out)).stdout  # nothing before it

@@ -397,3 +397,37 @@ def test_a_read_session_refuses_to_write(tmp_path):
             s.add(Setting(key="x", value=1))
     with db.read() as s:
         assert s.get(Setting, "x") is None
+
+
+def test_a_bit_flipped_backup_is_listed_in_words_not_sqlite_s(tmp_path):
+    from companion.games.counter.rules import Add
+
+    path, store, cid = live_save(tmp_path)
+    for i in range(200):  # enough rows for a few b-tree pages
+        store.apply(cid, Add(amount=1 if i % 2 == 0 else -1), expected_cursor=i)
+    backup = make_backup(path, tmp_path / "backups", reason="test")
+    data = bytearray(backup.read_bytes())
+    for offset in range(4096 * 2 + 100, len(data), 4096 * 3):  # bits flipped inside its pages, its header intact
+        data[offset] ^= 0xFF
+    backup.write_bytes(bytes(data))
+    listed = next(b for b in list_backups(tmp_path / "backups") if b.path == backup)
+    said = str(listed.problem)
+    assert said.startswith("Unusable: it is damaged") or said.startswith("Unusable: it can't be read"), said
+    assert "***" not in said and "page" not in said.lower() and "sqlite3" not in said, said
+
+
+def test_a_campaign_set_past_its_log_says_so_on_open(tmp_path):
+    from companion.games.counter.rules import Add
+    from models.db import is_database_error, plain_db_error
+
+    path, store, cid = live_save(tmp_path)
+    store.apply(cid, Add(amount=1), expected_cursor=0)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE campaign SET cursor = 7, head = 7 WHERE id = ?", (cid,))  # another program's edit
+    con.commit()
+    con.close()
+    with pytest.raises(Exception) as refused:
+        Store(open_database(url(path))).load(cid)
+    assert is_database_error(refused.value)  # the app shows it as a screen with "Try again", not a crash
+    assert str(plain_db_error(refused.value)) == ("The campaign “Keep me” is damaged: it is set at action 7, but its log "
+                                                  "ends at action 1. Restore a backup (Settings → Backups), or delete it.")

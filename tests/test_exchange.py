@@ -1,5 +1,6 @@
 """Export/import round trip, QR text, and every refusal (nothing written)."""
 
+import gzip
 import json
 
 import pytest
@@ -26,9 +27,11 @@ def played(store):
 
 
 def comparable(store, cid):
+    """All of a campaign but its name (an imported copy beside its original is "name (2)"), which
+    its first row's event says too."""
     c = store.get(cid)
-    rows = [(r.seq, r.action, r.dice, r.events, r.state, r.label, r.context) for r in store.log_rows(cid)]
-    return (c.game, c.name, c.seed, c.settings, c.cursor, c.head, c.status, c.headline, rows)
+    rows = [(r.seq, r.action, r.dice, r.events if r.seq else None, r.state, r.label, r.context) for r in store.log_rows(cid)]
+    return (c.game, c.seed, c.settings, c.cursor, c.head, c.status, c.headline, rows)
 
 
 def test_round_trip_gives_an_identical_campaign(store):
@@ -36,6 +39,10 @@ def test_round_trip_gives_an_identical_campaign(store):
     text = exchange.dumps(exchange.export_campaign(store, cid))
     new_id = exchange.import_campaign(store, text.encode())
     assert comparable(store, new_id) == comparable(store, cid)
+    assert store.get(new_id).name == "Export me (2)"  # a copy beside its original: told apart
+    assert store.get(exchange.import_campaign(store, text.encode())).name == "Export me (3)"
+    elsewhere = memory_store()
+    assert elsewhere.get(exchange.import_campaign(elsewhere, text.encode())).name == "Export me"
     store.redo(new_id, expected_cursor=3)
     store.redo(cid, expected_cursor=3)
     assert store.load(new_id).state == store.load(cid).state
@@ -88,13 +95,13 @@ def test_tampered_contents_are_refused(store):
     payload = exchange.export_campaign(store, played(store))
     bad_state = json.loads(json.dumps(payload))  # a format 1 file carries states: they must replay
     bad_state["log"][2]["state"] = {"game": {"value": 99, "cap": 100, "turn": 3}, "tray": []}
-    refused(store, json.dumps(bad_state), "does not replay")
+    refused(store, json.dumps(bad_state), "doesn.t replay")
     better_die = json.loads(json.dumps(payload))  # an app-rolled die edited: the seed rolls another
     better_die["log"][2]["dice"][0][1] = better_die["log"][2]["dice"][0][1] % 6 + 1
     refused(store, json.dumps(better_die), "seed")
     bad_dice = json.loads(json.dumps(payload))
     bad_dice["log"][2]["dice"] = [[6, 1, 0], [6, 2, 0]]
-    refused(store, json.dumps(bad_dice), "does not replay")
+    refused(store, json.dumps(bad_dice), "doesn.t replay")
     gap = json.loads(json.dumps(payload))
     del gap["log"][1]
     refused(store, json.dumps(gap), "without gaps")
@@ -114,11 +121,85 @@ def test_a_die_marked_entered_at_a_table_the_app_rolls_for_is_refused(store):
     assert "legacy_entered_dice" not in payload
     marked = json.loads(json.dumps(payload))
     marked["log"][2]["dice"] = [[6, 6, 1]]
-    refused(store, json.dumps(marked), "marked as entered by the table")
+    refused(store, json.dumps(marked), "action 2: a die is marked as rolled at the table")
     tray = json.loads(json.dumps(payload))  # the tray roll at seq 3 may carry dice the table rolled
     tray["log"][3]["dice"] = [[12, 12, 1], [12, 1, 1]]
     new_id = exchange.import_campaign(store, json.dumps(tray))
     assert store.log_rows(new_id)[3].dice == [[12, 12, 1], [12, 1, 1]]
+
+
+def tampered_files(payload: dict, seq: int) -> dict[str, dict]:
+    """The app's first die at `seq` changed and marked as the table's, with what a file might add
+    to be believed: an old format version, the legacy flag, or both."""
+    edited = json.loads(json.dumps(payload))
+    die = edited["log"][seq]["dice"][0]
+    die[1], die[2] = die[1] % die[0] + 1, 1
+    return {
+        "format 2": edited,
+        "version 1": {**edited, "version": 1},
+        "legacy flag": {**edited, "legacy_entered_dice": True},
+        "version 1 and the legacy flag": {**edited, "version": 1, "legacy_entered_dice": True},
+    }
+
+
+def test_a_file_cant_switch_off_the_dice_check(store):
+    """The version and flags in a file are read, never trusted: a die the app rolled, changed and
+    marked as the table's, is refused however the file describes itself."""
+    payload = exchange.export_campaign(store, played(store))
+    for how, data in tampered_files(payload, 2).items():
+        before = rows(store)
+        with pytest.raises(ImportRefused) as refusal:
+            exchange.import_campaign(store, json.dumps(data))
+        said = str(refusal.value)
+        assert "action 2: a die is marked as rolled at the table" in said and "“I roll physical dice” is off" in said, how
+        assert_plain(said)
+        assert rows(store) == before, how
+
+
+def test_a_die_entered_at_a_physical_table_imports_and_one_marked_as_the_app_s_is_named(store):
+    from companion.table import GiveDice, SetPhysicalDice
+
+    cid = store.create("counter", "Table dice", {}, seed=9)
+    store.apply(cid, SetPhysicalDice(on=True), expected_cursor=0)
+    store.apply(cid, Roll(), expected_cursor=1)
+    store.apply(cid, GiveDice(faces=[5]), expected_cursor=2)
+    payload = exchange.export_campaign(store, cid)
+    assert payload["log"][3]["dice"] == [[6, 5, 1]]
+    new_id = exchange.import_campaign(store, json.dumps(payload))
+    assert store.load(new_id).state.game["value"] == 5
+    as_the_apps = json.loads(json.dumps(payload))
+    as_the_apps["log"][3]["dice"] = [[6, 5, 0]]  # the same face, said to be the app's: once the same list twice
+    refused(store, json.dumps(as_the_apps), "action 3, die 1: the log marks a die the table rolled as the app's")
+    bigger = json.loads(json.dumps(payload))
+    bigger["log"][3]["dice"] = [[8, 5, 1]]
+    refused(store, json.dumps(bigger), "action 3, die 1: the log has a d8, the rules rolled a d6")
+
+
+def test_a_die_entered_before_physical_dice_were_an_action_needs_the_state_its_save_recorded(store):
+    """A first-version save (a state on every row) could take a typed die on any action. Its export
+    carries that row's recorded state; without it, or once the log has switched physical dice, the
+    same die is refused."""
+    from companion.table import SetPhysicalDice
+
+    payload = exchange.export_campaign(store, played(store))
+    legacy = json.loads(json.dumps(payload))
+    legacy["log"][2]["dice"] = [[6, 6, 1]]  # a typed 6 on the roll, as the first version allowed
+    legacy["log"][2]["state"] = {"game": {"value": 11, "cap": 100, "turn": 3}, "tray": []}  # 2 + 3 + 6
+    new_id = exchange.import_campaign(store, json.dumps(legacy))
+    assert store.log_rows(new_id)[2].dice == [[6, 6, 1]]
+    assert set(exchange._entered_before_physical_dice(store.log_rows(new_id))) == {2}
+    again = exchange.export_campaign(store, new_id)  # and it travels on, with its recorded state
+    assert again["log"][2]["state"]["game"]["value"] == 11 and "state" not in again["log"][1]
+    assert comparable(store, exchange.import_campaign(store, json.dumps(again)))[2:] == comparable(store, new_id)[2:]
+    wrong_state = json.loads(json.dumps(legacy))
+    wrong_state["log"][2]["state"]["game"]["value"] = 12
+    refused(store, json.dumps(wrong_state), "action 2: the replayed state differs")
+    switched = json.loads(json.dumps(legacy))  # physical dice switched on and off first: the log says when the table rolls
+    switched["log"][1:1] = [{"seq": 1, "action": SetPhysicalDice(on=True).model_dump(mode="json"), "dice": []},
+                            {"seq": 2, "action": SetPhysicalDice(on=False).model_dump(mode="json"), "dice": []}]
+    for i, entry in enumerate(switched["log"]):
+        entry["seq"] = i
+    refused(store, json.dumps({**switched, "cursor": switched["cursor"] + 2}), "action 4: a die is marked as rolled at the table")
 
 
 def test_the_store_refuses_entered_dice_for_a_game_roll_while_the_app_rolls(store):
@@ -296,7 +377,7 @@ def test_a_file_with_a_byte_order_mark_imports(store):
     text = exchange.dumps(exchange.export_campaign(store, cid))
     for raw in (b"\xef\xbb\xbf" + text.encode("utf-8"), "\ufeff" + text):
         new_id = exchange.import_campaign(store, raw)
-        assert comparable(store, new_id)[1:] == comparable(store, cid)[1:]
+        assert comparable(store, new_id) == comparable(store, cid)
 
 
 def test_qr_text_in_a_file_imports(store):
@@ -375,3 +456,163 @@ def test_a_long_campaign_of_each_game_travels_gzipped(store, monkeypatch, tmp_pa
     settings, choose = next((s, c) for key, s, c in storage_bench._players() if key == game_key)
     result = storage_bench.play_one(game_key, settings, choose, tmp_path)
     assert result["actions"] == 150 and result["file"].endswith(".json.gz")
+
+
+def app_rolled_campaign(store, game_key: str) -> tuple[int, int]:
+    """A campaign of `game_key` played with the app rolling (legal moves, as the storage bench's
+    players choose them) up to its first action that rolled a die: (campaign id, that action)."""
+    import random
+
+    from companion.games import get_game
+    from companion.games.base import InputError, RuleError
+    from tests.perf import storage_bench
+
+    settings, choose = next((s, c) for key, s, c in storage_bench._players() if key == game_key)
+    game, rng = get_game(game_key), random.Random(3)
+    cid = store.create(game_key, "Tampered", settings, seed=11)
+    loaded = store.load(cid)
+    state, cursor = loaded.state, loaded.cursor
+    for _ in range(400):
+        game_state = game.State.model_validate(state.game)
+        action = choose(game_state, game.legal_moves(game_state), rng)
+        try:
+            applied = store.apply(cid, action, expected_cursor=cursor)
+        except (RuleError, InputError):
+            continue
+        state, cursor = applied.state, applied.cursor
+        if applied.dice:
+            return cid, cursor
+    raise AssertionError(f"{game_key}: no action rolled a die")
+
+
+@pytest.mark.parametrize("game_key", ["save_the_singularity", "shadowrun", "klaw", "biosphere5"])
+def test_a_tampered_die_is_refused_in_every_game(store, game_key):
+    """The issue's file: a seeded die changed, marked as the table's, and an old version or the
+    legacy flag added. Refused for each game, naming the action."""
+    cid, seq = app_rolled_campaign(store, game_key)
+    payload = exchange.export_campaign(store, cid)
+    before = rows(store)
+    for how, data in tampered_files(payload, seq).items():
+        with pytest.raises(ImportRefused) as refusal:
+            exchange.import_campaign(store, json.dumps(data))
+        said = str(refusal.value)
+        assert f"action {seq}: a die is marked as rolled at the table" in said, (how, said)
+        assert_plain(said)
+    unmarked = json.loads(json.dumps(payload))  # changed but not marked: the seed says which die
+    die = unmarked["log"][seq]["dice"][0]
+    was, die[1] = die[1], die[1] % die[0] + 1
+    with pytest.raises(ImportRefused, match=f"action {seq}, die 1: the log has {die[1]}, but the campaign's seed rolls {was}"):
+        exchange.import_campaign(store, json.dumps(unmarked))
+    assert rows(store) == before
+    exchange.import_campaign(store, json.dumps(payload))  # the file as exported imports
+
+
+def test_human_ethos_rolls_no_dice_and_its_tray_s_app_dice_are_checked(store):
+    """Human Ethos's enemies follow rules, not dice: its only dice are the tray's. The tray takes
+    the table's dice in any campaign, and the app's are checked against the seed."""
+    cid = store.create("human_ethos", "Tray", {"tie_break": "smart"}, seed=11)
+    store.apply(cid, TrayRoll(count=2, sides=6), expected_cursor=0)
+    payload = exchange.export_campaign(store, cid)
+    edited = json.loads(json.dumps(payload))
+    was = edited["log"][1]["dice"][1][1]
+    edited["log"][1]["dice"][1][1] = was % 6 + 1
+    refused(store, json.dumps({**edited, "version": 1, "legacy_entered_dice": True}),
+            f"action 1, die 2: the log has {was % 6 + 1}, but the campaign's seed rolls {was}")
+
+
+def hostile_inputs(payload: dict) -> dict[str, tuple[str, str]]:
+    """Deeply nested, oversized and extra-field inputs of a campaign file: (text, what the refusal says)."""
+    deep = "[" * 100_000 + "]" * 100_000  # far past Python's recursion limit
+    extra_state = json.loads(json.dumps(payload))
+    extra_state["log"][1]["state"] = {"game": {"value": 2, "cap": 100, "turn": 1}, "tray": [], "cheat": 1}
+    extra_field_in_action = json.loads(json.dumps(payload))
+    extra_field_in_action["log"][1]["action"]["cheat"] = 1
+    return {
+        "nested 100,000 deep": (deep, "nests more than 64 levels"),
+        "nested 100,000 deep in its settings": (json.dumps({**payload, "settings": "@"}).replace('"@"', deep),
+                                                 "nests more than 64 levels"),
+        "oversized": (" " * (exchange.MAX_BYTES + 1), "at most 50 MB"),
+        "a state with an extra field": (json.dumps(extra_state), "A state recorded in the file doesn't fit the game — "
+                                                                  "cheat: is not expected here."),
+        "an action with an extra field": (json.dumps(extra_field_in_action), "action 1: the action can't be replayed"),
+        "a setting with an extra field": (json.dumps({**payload, "settings": {"cheat": 1}}),
+                                          "Settings refused — cheat: is not expected here."),
+    }
+
+
+def test_hostile_inputs_are_refused_in_words_by_what_the_import_dialog_calls(store):
+    payload = exchange.export_campaign(store, played(store))
+    before = rows(store)
+    for name, (text, said) in hostile_inputs(payload).items():
+        for raw in (text, text.encode()):  # pasted text, and a chosen file's bytes
+            with pytest.raises(ImportRefused) as refusal:
+                exchange.import_campaign(store, raw)
+            assert said in str(refusal.value), (name, str(refusal.value))
+            assert_plain(str(refusal.value))
+    assert rows(store) == before
+
+
+def test_hostile_catalogs_are_refused_in_words_by_the_biosphere5_import(store):
+    """Biosphere 5's Card catalog → Import takes pasted text: its own catalog format or an export."""
+    from companion.games.base import InputError
+    from companion.games.biosphere5.screens import import_text
+
+    deep = "[" * 100_000 + "]" * 100_000
+    card = {"id": "deep-well", "name": "Deep Well", "upper": {"kind": "perfect", "category": "water", "level": 1}}
+    cases = {
+        "a catalog file nested deep": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": "@"})
+                                       .replace('"@"', deep), "nests more than 64 levels"),
+        "an export nested deep": (json.dumps({"format": exchange.CATALOG_FORMAT, "version": 2, "entries": "@"})
+                                  .replace('"@"', deep), "nests more than 64 levels"),
+        "a card nested 70 deep": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": [
+            {**card, "note": "@"}]}).replace('"@"', "[" * 70 + "]" * 70), "nests more than 64 levels"),
+        "oversized": ("x" * (exchange.MAX_BYTES + 1), "too long for a catalog"),
+        "a card with an extra field": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": [
+            {**card, "attack": 9}]}), "card 1 (“Deep Well”), attack: is not expected here"),
+        "an edited card": (json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": [
+            {**card, "upper": {**card["upper"], "level": 9}}]}), "card 1 (“Deep Well”), upper option, level: must be at most 4"),
+    }
+    for name, (text, said) in cases.items():
+        with pytest.raises(InputError) as refusal:
+            import_text(store, text, replace=False)
+        assert said in str(refusal.value), (name, str(refusal.value))
+        assert_plain(str(refusal.value))
+        assert "Input should" not in str(refusal.value) and "validation error" not in str(refusal.value)
+    assert rows(store)[2] == 0
+
+
+def test_a_biosphere5_catalog_given_to_campaign_import_points_to_its_own_import(store):
+    catalog = json.dumps({"format": "biosphere5-catalog", "version": 1, "cards": []})
+    refused(store, catalog, "Card catalog → Import")
+
+
+def test_a_one_byte_damaged_or_cut_export_says_so(store):
+    text = exchange.dumps(exchange.export_campaign(store, played(store))).encode()
+    damaged = bytearray(text)
+    damaged[10] = ord("#")  # one byte, inside its first field
+    for raw in (bytes(damaged), text[: len(text) // 2], text[:-1], bytes(damaged).decode()):
+        refused(store, raw, "damaged or cut short")
+    refused(store, b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, "not a campaign export")  # another file entirely
+    packed = bytearray(gzip.compress(text))
+    packed[len(packed) // 2] ^= 0x01
+    with pytest.raises(ImportRefused) as refusal:
+        exchange.import_campaign(store, bytes(packed))
+    assert "damaged" in str(refusal.value) and "Error -3" not in str(refusal.value)
+
+
+def test_a_json_field_of_a_settings_form_refuses_deep_nesting_in_words():
+    from pydantic import BaseModel
+
+    from companion.games.base import InputError
+    from companion.ui.forms import SettingsForm
+
+    class WithTable(BaseModel):
+        table: dict = {}
+
+    form = SettingsForm(WithTable)
+    form.inputs["table"][1].value = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(InputError, match="nests more than 64 levels"):
+        form.collect()
+    form.inputs["table"][1].value = '{"a": '
+    with pytest.raises(InputError, match="not valid JSON"):
+        form.collect()

@@ -219,9 +219,11 @@ def test_import_refusals_in_each_phone_s_language(german_app):
         "Das ist kein Kampagnen-Export: Füge den ganzen Text eines Exports ein oder wähle seine Datei.",
         "Die Datei stammt von einer neueren Version der App (Format 99; diese App liest bis 2). Aktualisiere die App.",
         f"Die Position der Datei (500) liegt hinter ihrer letzten Aktion ({len(payload['log']) - 1})."]
-    assert german[4].startswith("Das Nachspielen des Protokolls ergibt nicht die gespeicherten Stände: Nr. 1: ")
+    assert german[4] == ("Die Kampagne in dieser Datei lässt sich nicht so nachspielen, wie sie gespeichert wurde: "
+                         "Aktion 1, Würfel 1: Das Protokoll hat einen W12, die Regeln würfelten einen W6.")
     assert english[0] == "This is not a campaign export: paste the whole text of an export, or choose its file."
-    assert english[4].startswith("The log does not replay to its recorded states: seq 1: ")
+    assert english[4] == ("The campaign in this file doesn't replay as it was recorded: action 1, die 1: the log has "
+                          "a d12, the rules rolled a d6.")
     assert "not valid JSON" not in english[0]
 
 

@@ -142,23 +142,34 @@ def test_a_database_error_in_a_tap_is_a_sentence_on_the_phone(disk):
     ctx.close()
 
 
-def test_a_locked_save_in_a_tap_is_a_sentence_too(tmp_path):
+def test_a_locked_save_in_a_tap_says_so_at_once_and_the_tap_is_applied_once_it_is_free(tmp_path, monkeypatch):
     import sqlite3
+    import threading
+    import time
 
+    from companion import app as app_module
+
+    monkeypatch.setattr(app_module, "BUSY_RETRY_EVERY", 0.2)
     path = tmp_path / "c.sqlite"
     ctx = AppContext.open(f"sqlite:///{path}")
     cid = ctx.store.create("counter", "Busy", {})
     taps = Taps(ctx)
+    said = threading.Event()
+    taps.session.toast = lambda message, error=False: (taps.shown.append(message), said.set())
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another program mid-write
-
-    def locked():
-        sqlite3.connect(path, timeout=0, isolation_level=None).execute("BEGIN IMMEDIATE")  # no wait: "locked"
-
-    taps.tap(locked)
+    started = time.monotonic()
+    taps.tap(lambda: ctx.store.apply(cid, Add(amount=1), expected_cursor=0))
+    # Said while the other program still holds the save (a tap used to wait 10 s for it first).
+    assert time.monotonic() - started < 5
+    assert taps.shown == ["The save is busy: another program is writing to it. Trying again by itself…"]
+    assert ctx.store.get(cid).cursor == 0
+    said.clear()
     holder.execute("ROLLBACK")
-    assert taps.shown == ["The save is busy: another program is writing to it. Try again in a moment. Nothing was changed."]
-    assert ctx.store.get(cid).name == "Busy"
+    assert said.wait(15), "the tap was not tried again"
+    assert taps.shown[-1] == "The save was free again: done."
+    assert ctx.store.get(cid).cursor == 1  # applied once, by itself
+    ctx.close()
 
 
 def test_the_cli_exports_from_a_full_disk(disk, tmp_path):
@@ -185,3 +196,32 @@ def test_an_unguarded_error_reaches_the_phone_as_a_sentence(tmp_path, caplog):
     taps.session._crashed("Traceback (most recent call last):\n  ... sqlite3.OperationalError: disk I/O error")
     assert taps.shown == [CRASHED]
     assert "disk I/O error" in caplog.text  # the details stay in the server's log
+
+
+def test_a_tap_kept_for_a_busy_save_is_dropped_if_the_phone_s_screen_moved_on(tmp_path, monkeypatch):
+    """Tried again, a tap is still made on what its phone showed: once another action has been
+    drawn there, it is not applied, and the phone is told."""
+    import sqlite3
+    import threading
+    from types import SimpleNamespace
+
+    from companion import app as app_module
+
+    monkeypatch.setattr(app_module, "BUSY_RETRY_EVERY", 0.2)
+    path = tmp_path / "c.sqlite"
+    ctx = AppContext.open(f"sqlite:///{path}")
+    cid = ctx.store.create("counter", "Busy", {})
+    taps = Taps(ctx)
+    taps.session.screen = SimpleNamespace(shown_cursor=0)
+    said = threading.Event()
+    taps.session.toast = lambda message, error=False: (taps.shown.append(message), said.set())
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    taps.tap(lambda: ctx.store.apply(cid, Add(amount=1), expected_cursor=0))
+    said.clear()
+    taps.session.screen.shown_cursor = 1  # another phone's action, drawn on this one meanwhile
+    holder.execute("ROLLBACK")
+    assert said.wait(15)
+    assert taps.shown[-1] == "The table changed while the save was busy: your tap wasn't applied."
+    assert ctx.store.get(cid).cursor == 0
+    ctx.close()

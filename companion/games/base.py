@@ -246,11 +246,26 @@ def said_error(err: dict) -> Words:
         return Msg("must be one of {choices}", choices=str(ctx.get("expected", "")))
     if kind == "extra_forbidden":
         return Msg("is not expected here")
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return Msg("must be a group of named values ({…})")
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return Msg("must be a list ([…])")
+    if kind in ("enum", "union_tag_invalid", "union_tag_not_found"):
+        expected = ctx.get("expected") or ctx.get("expected_tags") or ""
+        return Msg("must be one of {choices}", choices=str(expected)) if expected else Msg("is not one of the choices")
+    if kind == "string_pattern_mismatch":
+        return Msg("has characters it can't hold")
+    if kind == "json_invalid":
+        return Msg("is damaged or cut short (not valid JSON)")
+    if kind == "none_required":
+        return Msg("must be empty")
     error = ctx.get("error")
     if kind in ("value_error", "assertion_error") and isinstance(error, BaseException) and error.args \
             and isinstance(error.args[0], Msg):
         return error.args[0]  # a rule's refusal, raised inside a validator
-    return str(err.get("msg", "invalid")).replace("Input should be", "must be").replace("Value error, ", "")
+    if kind in ("value_error", "assertion_error"):  # a validator's own sentence
+        return str(err.get("msg", "")).replace("Value error, ", "").replace("Assertion failed, ", "")
+    return Msg("is not a value it can take")  # the rarer kinds: pydantic's words are a developer's
 
 
 def threshold_outcomes(target: int, sides: int = 6, *, bonus: int = 0) -> list[Outcome]:

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from companion.games.base import InputError
-from companion.i18n import _
+from companion.i18n import Msg, _
 
 
 def _bounds(info: FieldInfo) -> tuple[Any, Any]:
@@ -92,11 +92,16 @@ class SettingsForm:
             elif kind == "lines":
                 out[name] = [line.strip() for line in (value or "").splitlines() if line.strip()]
             elif kind == "json":
-                try:
-                    out[name] = json.loads(value or "null")
-                except json.JSONDecodeError as exc:
-                    raise InputError(_("{field}: not valid JSON ({problem}).", field=_label(name, self.model.model_fields[name]),
-                                         problem=str(exc))) from None
+                from companion.exchange import ImportRefused, load_json
+
+                field = _label(name, self.model.model_fields[name])
+                try:  # nesting checked before parsing: never a RecursionError
+                    out[name] = load_json(value or "null")
+                except ImportRefused as exc:
+                    raise InputError(Msg("{field}: {problem}", field=field, problem=exc.args[0])) from None
+                except ValueError as exc:
+                    raise InputError(_("{field}: not valid JSON (near character {pos}).", field=field,
+                                       pos=str(getattr(exc, "pos", 0)))) from None
             else:
                 out[name] = value
         return out

@@ -209,6 +209,10 @@ def test_export_a_campaign_to_a_file_and_as_qr(browser, server, artifacts):
     expect(by_id(page, "dialog-error")).to_be_visible()  # refused in place; the dialog stays to try again
     expect(pasted).to_be_visible()
     assert re.search(r"/$", page.url)
+    type_into(pasted, text[: len(text) // 2])  # cut short on its way: said so, in words
+    tap(page, page.get_by_role("button", name="Import text"))
+    expect(by_id(page, "dialog-error")).to_contain_text("The file is damaged or cut short")
+    settled_screenshot(page, artifacts / "import-damaged-phone.png")
     type_into(pasted, text)
     tap(page, page.get_by_role("button", name="Import text"))
     expect(by_id(page, "counter-value")).to_have_text("1")

@@ -244,13 +244,13 @@ def test_roman_levels_accepted():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("{not json", "not valid JSON"),
+    ("{not json", "damaged or cut short near character 1"),
     ('{"format": "something-else"}', "not a Biosphere 5 catalog"),
     ("[1, 2]", "not a Biosphere 5 catalog"),
     ("x" * 70_000, "at most"),
     (_catalog_text([{"id": "Bad Id!", "name": "X"}]), "id"),
     (_catalog_text([{"id": "x", "name": "X"}, {"id": "x", "name": "Y"}]), "unique"),
-    (_catalog_text([{"id": "x", "name": "X", "colour": "red"}]), "Extra inputs"),
+    (_catalog_text([{"id": "x", "name": "X", "colour": "red"}]), "card 1 \(“X”\), colour: is not expected here"),
 ])
 def test_malformed_or_oversized_import_refused(text, message):
     with pytest.raises(InputError, match=message):

@@ -12,7 +12,6 @@ Pure: no I/O. The app reads and writes catalog files; `parse_catalog` checks the
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Iterable, Literal, Optional, Sequence
 
 from pydantic import BeforeValidator, Field, ValidationError, model_validator
@@ -401,15 +400,38 @@ def require_complete(card: Card) -> Card:
     return card
 
 
-def _pydantic_message(err: ValidationError) -> Words:
-    """The first thing pydantic found wrong, where it is (pydantic's own words are English)."""
+_PART_WORDS: dict[str, Msg] = {
+    "upper": Msg("upper option"), "lower": Msg("lower option"), "level": Msg("level"), "kind": Msg("kind"),
+    "category": Msg("category"), "name": Msg("name"), "copies": Msg("copies"), "id": Msg("id"), "note": Msg("note"),
+    "cards": Msg("cards"), "format": Msg("format"), "version": Msg("version"), "complete": Msg("complete"),
+    "source": Msg("source"),
+}
+
+
+def _pydantic_message(err: ValidationError, data: Any = None) -> Words:
+    """The first thing wrong with a card or catalog, in a player's words: which card (its number and
+    name in `data`, as given), which field, and what it must be (`said_error`), never pydantic's."""
+    from companion.games.base import said_error
+
     first = err.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    msg: Words = first.get("msg", "invalid")
-    if where.endswith("level"):
+    loc = list(first.get("loc", ()))
+    parts: list[Words] = []
+    if len(loc) >= 2 and loc[0] == "cards" and isinstance(loc[1], int):
+        cards = data.get("cards") if isinstance(data, dict) else None
+        given = cards[loc[1]] if isinstance(cards, list) and loc[1] < len(cards) else None
+        name = given.get("name") if isinstance(given, dict) and isinstance(given.get("name"), str) else ""
+        parts.append(Msg("card {number} (“{name}”)", number=str(loc[1] + 1), name=name[:60]) if name
+                     else Msg("card {number}", number=str(loc[1] + 1)))
+        loc = loc[2:]
+    parts += [_PART_WORDS.get(p, str(p)) if isinstance(p, str) else str(p + 1) for p in loc]
+    msg: Words = said_error(first)
+    if loc and loc[-1] == "level":
         msg = Msg("{problem} (levels are I–IV, written 1–4 or I–IV)", problem=msg)
-    if where.endswith("category"):
+    if loc and loc[-1] == "category":
         msg = Msg("{problem} (categories: {categories})", problem=msg, categories=", ".join(CATEGORY_ORDER))
+    where: Words = ""
+    for part in parts:
+        where = part if not where else Msg("{where}, {part}", where=where, part=part)
     return Msg("{where}: {problem}", where=where, problem=msg) if where else msg
 
 
@@ -418,17 +440,19 @@ def parse_catalog(text: str) -> Catalog:
     if len(text) > MAX_CATALOG_TEXT:
         raise InputError(Msg("A catalog is at most {limit} characters; this one has {length}.",
                              limit=MAX_CATALOG_TEXT, length=len(text)))
+    from companion.exchange import load_json
+
     try:
-        data = json.loads(text)
+        data = load_json(text)  # its nesting checked first: refused in words, never recursed into
     except ValueError as exc:
-        raise InputError(Msg("This is not a catalog: the text is not valid JSON ({problem}, at character {pos}).",
-                             problem=exc.msg, pos=exc.pos)) from None
+        raise InputError(Msg("This is not a catalog: the text is damaged or cut short near character {pos}.",
+                             pos=str(getattr(exc, "pos", "?")))) from None
     if not isinstance(data, dict) or data.get("format") != "biosphere5-catalog":
         raise InputError(Msg('This is not a Biosphere 5 catalog (it needs "format": "biosphere5-catalog").'))
     try:
         return Catalog.model_validate(data)
     except ValidationError as exc:
-        raise InputError(Msg("The catalog was not imported: {problem}.", problem=_pydantic_message(exc))) from None
+        raise InputError(Msg("The catalog was not imported: {problem}.", problem=_pydantic_message(exc, data))) from None
 
 
 def dump_catalog(catalog: Catalog) -> str:

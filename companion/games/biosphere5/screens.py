@@ -7,7 +7,6 @@ Every check is in cards.py (pure); this module only reads and writes and draws."
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Callable, Optional
@@ -162,7 +161,9 @@ def import_text(store, text: str, *, replace: bool) -> int:
     native = None
     if text.startswith("{"):
         try:
-            native = json.loads(text).get("format") == "biosphere5-catalog"
+            native = exchange.load_json(text).get("format") == "biosphere5-catalog"
+        except exchange.ImportRefused:
+            raise  # nested too deep (or numbers too long): said in words
         except (ValueError, AttributeError):
             native = False
     if native:
