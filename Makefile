@@ -43,3 +43,9 @@ new-language: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis artifacts
+
+## The whole app as a static site for a phone alone (no laptop): build/web/, served by any static host.
+## Wheels come from the versions in uv.lock (PyPI, once; then build/.web-cache/). See "On a phone alone".
+.PHONY: web
+web: $(STAMP)
+	$(BIN)/python -m companion.web.build

@@ -1,0 +1,187 @@
+"""What runs in the phone's browser (Pyodide, Python 3.14 in a web worker) in place of `companion serve`.
+
+The save is the laptop's SQLite file, with the same Alembic migrations, in a folder kept in the
+browser's IndexedDB (Emscripten's IDBFS). IDBFS rather than OPFS: it works in every browser that
+runs the app (OPFS's synchronous handles need a worker of their own per file and aren't in every
+Safari the players have), and it was checked here; its cost is that it copies: a file is durable
+only once `FS.syncfs` has written it to IndexedDB.
+
+So that an action the screen shows as done is durable, the connection to the screen is gated:
+every commit marks the save unsynced and schedules a sync; while it is unsynced, what Python sends
+to the screen (the tap's redraw included) is held, and it is sent the moment the sync has finished.
+A tab closed in between loses the tap, and the screen never showed it as done.
+
+A browser's Python can't start threads: backups are made when the app starts and every
+BACKUP_EVERY_ACTIONS actions, inside the action's own turn (a copy of a small file in memory).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+log = logging.getLogger(__name__)
+
+SAVE_DIR = Path("/companion")  # the IndexedDB-backed folder
+SAVE_FILE = SAVE_DIR / "companion.sqlite"
+BACKUP_EVERY_ACTIONS = 25
+PERSISTED_KEY = "companion.storage_persisted"  # written by phone.js: the answer to navigator.storage.persist()
+SEEN_VERSION_KEY = "companion.seen_version"  # the last version this phone opened (to say when it changed)
+
+
+def on_phone() -> bool:
+    """True in the browser's Python (a phone alone), False on the laptop."""
+    return sys.platform == "emscripten"
+
+
+def build_version() -> Optional[str]:
+    """The version written by the build (companion/web/build.py); None outside a build."""
+    try:
+        return json.loads((Path(__file__).parent / "version.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+class IndexedDbFolder:
+    """A folder of the browser's file system kept in IndexedDB, synced after every write."""
+
+    def __init__(self, path: Path):
+        import pyodide_js
+
+        self.path = path
+        self.fs = pyodide_js.FS
+        self.unsynced = False  # something was written that IndexedDB doesn't have yet
+        self.syncs = 0  # finished syncs (for tests and the bench)
+        self.failure: Optional[str] = None  # why the last sync failed (None: it worked)
+        self._running = False
+        self._waiting: list[Callable[[], None]] = []  # run once everything written is synced
+
+    async def mount(self) -> None:
+        """Mount the folder and read what IndexedDB keeps into it (before the save is opened)."""
+        try:
+            self.fs.mkdirTree(str(self.path))
+        except Exception:
+            pass  # already there
+        self.fs.mount(self.fs.filesystems.IDBFS, {}, str(self.path))
+        await self._syncfs(populate=True)
+
+    def _syncfs(self, *, populate: bool) -> "asyncio.Future[None]":
+        from pyodide.ffi import create_once_callable
+
+        done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+
+        def finished(error=None):
+            if done.done():
+                return
+            if error:
+                done.set_exception(OSError(f"IndexedDB sync failed: {error}"))
+            else:
+                done.set_result(None)
+        # The callback must outlive this call: a plain proxy would be destroyed before IndexedDB answers.
+        self.fs.syncfs(populate, create_once_callable(finished))
+        return done
+
+    def written(self) -> None:
+        """Something was committed: sync it soon (after the writer's own code has finished)."""
+        self.unsynced = True
+        if not self._running:
+            self._running = True
+            asyncio.get_event_loop().call_soon(lambda: asyncio.ensure_future(self._sync_until_clean()))
+
+    async def _sync_until_clean(self) -> None:
+        try:
+            while self.unsynced:
+                self.unsynced = False
+                try:
+                    await self._syncfs(populate=False)
+                    self.failure = None
+                    self.syncs += 1
+                except Exception as exc:  # the screen is still released: holding it forever helps nobody
+                    self.failure = str(exc)
+                    log.error("the save could not be written to the browser's storage: %s", exc)
+        finally:
+            self._running = False
+        waiting, self._waiting = self._waiting, []
+        for release in waiting:
+            release()
+
+    def after_sync(self, release: Callable[[], None]) -> bool:
+        """Run `release` once what was written is in IndexedDB; False (not queued) when it already is."""
+        if not (self.unsynced or self._running):
+            return False
+        self._waiting.append(release)
+        return True
+
+
+def gate_screen(connection: Any, folder: IndexedDbFolder) -> None:
+    """Hold what Python sends to the screen while the save has unsynced changes (see the module's note).
+    Order is kept: once anything is held, everything after it waits behind it."""
+    send = connection.send_message
+    held: list[Any] = []
+
+    def release() -> None:
+        if folder.after_sync(release):  # written again meanwhile: wait for that sync too
+            return
+        while held:
+            send(held.pop(0))
+
+    def send_message(message: Any) -> None:
+        if held or folder.unsynced or folder._running:
+            first = not held
+            held.append(message)
+            if first and not folder.after_sync(release):
+                release()
+            return
+        send(message)
+    connection.send_message = send_message
+
+
+def _open_context(folder: IndexedDbFolder):
+    from companion.context import AppContext
+    from sqlalchemy import event
+
+    ctx = AppContext.open(f"sqlite:///{SAVE_FILE}", backup_every_actions=BACKUP_EVERY_ACTIONS)
+    ctx.phone_alone = True
+    event.listen(ctx.db.engine, "commit", lambda conn: folder.written())
+    restore = ctx.restore
+
+    def restore_and_sync(backup) -> None:  # a restore replaces the file outside any commit
+        restore(backup)
+        folder.written()
+    ctx.restore = restore_and_sync
+    backup_now = ctx.backup_now
+
+    def backup_and_sync(reason: str = "manual"):
+        made = backup_now(reason)
+        folder.written()
+        return made
+    ctx.backup_now = backup_and_sync
+    folder.written()  # the migrations and the start backup
+    return ctx
+
+
+def run() -> None:
+    """The entry of the built site (its main.py): Flet's Pyodide connection, the save opened once."""
+    import flet as ft
+
+    from companion.app import make_main
+
+    logging.basicConfig(level=logging.WARNING)
+    folder_and_ctx: dict[str, Any] = {}
+    opening = asyncio.Lock()
+
+    async def main(page: ft.Page) -> None:
+        async with opening:
+            if "ctx" not in folder_and_ctx:
+                folder = IndexedDbFolder(SAVE_DIR)
+                await folder.mount()
+                folder_and_ctx["folder"] = folder
+                folder_and_ctx["ctx"] = _open_context(folder)
+        gate_screen(page.session.connection, folder_and_ctx["folder"])
+        make_main(folder_and_ctx["ctx"])(page)
+
+    ft.run(main)
