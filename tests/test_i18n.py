@@ -31,8 +31,9 @@ POT = ROOT / "companion" / "locale" / "companion.pot"
 TRANSLATED = [code for code in i18n.languages() if code != i18n.SOURCE]
 
 # Every module's player-visible words go through the catalogs, but these, which show a player none:
-# the command line (for whoever hosts; it speaks English), the catalogs' own machinery, TLS set-up.
-NOT_SHOWN = {"companion/__main__.py", "companion/i18n.py", "companion/tls.py", "companion/ui/style.py"}
+# the command line (for whoever hosts; it speaks English), the catalogs' own machinery, TLS set-up,
+NOT_SHOWN = {"companion/__main__.py", "companion/i18n.py", "companion/tls.py", "companion/ui/style.py",
+             "companion/web/build.py"}  # ...and `make web`, which builds the static site
 CONVERTED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "companion").rglob("*.py")
                    if str(p.relative_to(ROOT)) not in NOT_SHOWN)
 

@@ -78,7 +78,7 @@ class IndexedDbFolder:
             if done.done():
                 return
             if error:
-                done.set_exception(OSError(f"IndexedDB sync failed: {error}"))
+                done.set_exception(OSError(str(error)))
             else:
                 done.set_result(None)
         # The callback must outlive this call: a plain proxy would be destroyed before IndexedDB answers.
@@ -102,7 +102,7 @@ class IndexedDbFolder:
                     self.syncs += 1
                 except Exception as exc:  # the screen is still released: holding it forever helps nobody
                     self.failure = str(exc)
-                    log.error("the save could not be written to the browser's storage: %s", exc)
+                    log.error("IndexedDB sync failed: the save could not be written to the browser's storage: %s", exc)
         finally:
             self._running = False
         waiting, self._waiting = self._waiting, []
@@ -164,24 +164,45 @@ def _open_context(folder: IndexedDbFolder):
     return ctx
 
 
+async def tell_phone_things(session) -> None:
+    """Read what the page's script (phone.js) left for this phone, and say when the app was updated."""
+    prefs = session.prefs
+    try:
+        kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 5)
+        session.storage_kept = kept if isinstance(kept, bool) else None
+        seen = await asyncio.wait_for(prefs.get(SEEN_VERSION_KEY), 5)
+        version = build_version()
+        if version and seen != version:
+            await prefs.set(SEEN_VERSION_KEY, version)
+            if seen:  # not on the very first open
+                from companion.i18n import Msg
+
+                session.later(lambda: session.toast(Msg("The app was updated to version {version}.", version=version)))
+    except Exception:
+        log.warning("this phone's notes could not be read", exc_info=True)
+
+
 def run() -> None:
     """The entry of the built site (its main.py): Flet's Pyodide connection, the save opened once."""
     import flet as ft
 
-    from companion.app import make_main
+    from companion.app import TableSession
 
     logging.basicConfig(level=logging.WARNING)
-    folder_and_ctx: dict[str, Any] = {}
+    opened: dict[str, Any] = {}
     opening = asyncio.Lock()
 
     async def main(page: ft.Page) -> None:
         async with opening:
-            if "ctx" not in folder_and_ctx:
+            if "ctx" not in opened:
                 folder = IndexedDbFolder(SAVE_DIR)
                 await folder.mount()
-                folder_and_ctx["folder"] = folder
-                folder_and_ctx["ctx"] = _open_context(folder)
-        gate_screen(page.session.connection, folder_and_ctx["folder"])
-        make_main(folder_and_ctx["ctx"])(page)
+                opened["folder"] = folder
+                opened["ctx"] = _open_context(folder)
+        gate_screen(page.session.connection, opened["folder"])
+        session = TableSession(page, opened["ctx"])
+        session.storage_kept = None
+        session.start()
+        page.run_task(tell_phone_things, session)
 
     ft.run(main)
