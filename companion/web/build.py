@@ -63,6 +63,11 @@ CLIENT_UNUSED = [
 ]
 CLIENT_UNUSED_GLOBS = ["**/*.symbols", "pyodide/micropip-*.whl", "pyodide/packaging-*.whl"]
 
+# Parts of packages the app never imports in a browser (their test helpers, licence texts kept in the wheels).
+PACKAGE_UNUSED = ("sqlalchemy/testing/", "flet/testing/", "alembic/testing/", ".dist-info/licenses/")
+# Kept as source although bytecode is compiled: Alembic reads its env.py and revisions as .py files.
+KEEP_SOURCE = ("models/migrations/", "main.py")
+
 # Precompressed copies (.gz) for these; images, woff2 and archives are compressed already.
 COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".html", ".css", ".txt", ".otf", ".ttf", ".bin", ".zip", ""}
 ENTRY = '''"""The app on a phone alone (written by companion/web/build.py)."""
@@ -111,8 +116,8 @@ def find_lock(given: Optional[str]) -> Path:
     return lock
 
 
-def browser_packages(lock_path: Path, rt: dict) -> list[dict]:
-    """The lock's entries for the app's dependencies and theirs, as a browser resolves them."""
+def browser_packages(lock_path: Path, rt: dict, roots: Optional[list[str]] = None) -> list[dict]:
+    """The lock's entries for the app's dependencies (or `roots`) and theirs, as a browser resolves them."""
     from packaging.markers import Marker
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
@@ -120,8 +125,8 @@ def browser_packages(lock_path: Path, rt: dict) -> list[dict]:
     lock = {p["name"]: p for p in tomllib.loads(lock_path.read_text())["package"]}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     env = marker_env(rt)
-    wanted: list[str] = []
-    for spec in project["dependencies"]:
+    wanted: list[str] = list(roots or [])
+    for spec in ([] if roots else project["dependencies"]):
         req = Requirement(spec)
         if (req.marker is None or req.marker.evaluate(env)) and canonicalize_name(req.name) not in SERVER_ONLY:
             wanted.append(canonicalize_name(req.name))
@@ -196,6 +201,8 @@ def unpack_wheels(wheels: Iterable[Path], into: Path, languages: set[str]) -> No
                 name = item.filename
                 if item.is_dir() or name.endswith(("/RECORD", "/INSTALLER", "/WHEEL", ".pyi", "/py.typed")):
                     continue
+                if any(part in name for part in PACKAGE_UNUSED):
+                    continue
                 if pure_fallback and name.endswith((".so", ".pyd", ".c")):
                     continue
                 m = babel_data.match(name)
@@ -228,19 +235,27 @@ def copy_sources(stage: Path) -> None:
 
 def compile_bytecode(stage: Path, web: Path) -> bool:
     """Compile with the browser's own Python (bytecode is specific to a Python version): Pyodide under
-    Node. Unchecked-hash .pyc files are used whatever the files' times after unpacking."""
+    Node. Each .pyc takes its module's place (the source is dropped: a third less to download, and
+    nothing to compile on the phone); unchecked-hash, so files' times after unpacking don't matter."""
     runner = web / "pyodide" / "python"
     if not shutil.which("node"):
         log("no node: the phone will compile the app's Python at each start (slower)")
         return False
     started = time.perf_counter()
-    result = subprocess.run(["bash", str(runner), "-m", "compileall", "-q", "-j", "1",
+    result = subprocess.run(["bash", str(runner), "-m", "compileall", "-q", "-b", "-j", "1",
                              "--invalidation-mode", "unchecked-hash", str(stage)],
                             capture_output=True, text=True)
     if result.returncode != 0:
         log(f"bytecode not compiled ({result.stderr.strip()[-300:]}); the phone will compile at start")
         return False
-    count = sum(1 for _ in stage.rglob("*.pyc"))
+    count = 0
+    for compiled in stage.rglob("*.pyc"):
+        source = compiled.with_suffix(".py")
+        if source.exists() and not str(source.relative_to(stage)).startswith(KEEP_SOURCE):
+            source.unlink()
+            count += 1
+    for cache in [d for d in stage.rglob("__pycache__") if d.is_dir()]:
+        shutil.rmtree(cache)
     log(f"compiled {count} modules with Pyodide's Python in {time.perf_counter() - started:.0f} s")
     return count > 0
 
@@ -298,8 +313,7 @@ def patch_page(out: Path, rt: dict, base_url: str) -> None:
     html = html.replace('flet.pyodideUrl="pyodide/pyodide.mjs"', 'flet.pyodideUrl="./pyodide/pyodide.mjs"')
     if './pyodide/pyodide.mjs' not in html:
         raise SystemExit("web: index.html has no pyodideUrl to fix (did flet-web change?)")
-    html = html.replace('<script src="companion.js"></script>',
-                        '<script src="companion.js"></script>\n  <script src="phone.js"></script>')
+    html = html.replace("</head>", '  <script src="phone.js"></script>\n</head>', 1)
     index.write_text(html)
     patch_font_manifest_json(str(out / "assets" / "FontManifest.json"))
     # Flutter's loader would register flutter_service_worker.js, which only unregisters itself;
@@ -344,31 +358,38 @@ def precompress(out: Path) -> tuple[int, int]:
 
 
 def build(out: Path = DEFAULT_OUT, *, lock: Optional[str] = None, base_url: str = "/", bytecode: bool = True,
-          cache: Path = CACHE) -> str:
+          cache: Path = CACHE, bare_app: Optional[str] = None) -> str:
+    """Build the site; `bare_app` (a main.py's text) builds a bare Flet app the same way instead (the
+    bench's reference: flet and its own dependencies only, Flet's own page and assets)."""
     started = time.perf_counter()
     web = client_dir()
     rt = pyodide_info(web)
     log(f"Pyodide {rt['pyodide']} (Python {rt['python']}), wheels for {rt['platform']}")
-    packages = browser_packages(find_lock(lock), rt)
+    packages = browser_packages(find_lock(lock), rt, ["flet"] if bare_app else None)
     log("packages: " + ", ".join(f"{p['name']} {p['version']}" for p in packages))
     wheels = fetch_wheels(packages, rt, cache)
     with tempfile.TemporaryDirectory(prefix="web-stage-") as tmp:
         stage = Path(tmp) / "app"
         stage.mkdir()
-        copy_sources(stage)
+        if bare_app:
+            (stage / "main.py").write_text(bare_app)
+        else:
+            copy_sources(stage)
         unpack_wheels(wheels, stage / "__pypackages__", app_languages())
         version = tree_digest(stage, web, STATIC)
-        (stage / "companion" / "web" / "version.json").write_text(json.dumps({"version": version}))
+        if not bare_app:
+            (stage / "companion" / "web" / "version.json").write_text(json.dumps({"version": version}))
         if bytecode:
             compile_bytecode(stage, web)
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
         copy_client(web, out)
-        shutil.copytree(ROOT / "assets", out, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("screenshots", "*.json", "index.html", "manifest.json"))
-        for name in ("index.html", "manifest.json"):
-            shutil.copy2(ROOT / "assets" / name, out / name)
+        if not bare_app:
+            shutil.copytree(ROOT / "assets", out, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("screenshots", "*.json", "index.html", "manifest.json"))
+            for name in ("index.html", "manifest.json"):
+                shutil.copy2(ROOT / "assets" / name, out / name)
         shutil.copy2(STATIC / "phone.js", out / "phone.js")
         pack(stage, out / "app.tar.gz")
     patch_page(out, rt, base_url)
