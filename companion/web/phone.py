@@ -169,14 +169,18 @@ async def tell_phone_things(session) -> None:
     prefs = session.prefs
     try:
         kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 5)
-        session.storage_kept = kept if isinstance(kept, bool) else None
+        session.storage_kept = {True: True, False: False, "true": True, "false": False}.get(kept)
         seen = await asyncio.wait_for(prefs.get(SEEN_VERSION_KEY), 5)
         version = build_version()
         if version and seen != version:
             await prefs.set(SEEN_VERSION_KEY, version)
-            if seen:  # not on the very first open
+            if seen:  # not on the very first open; said once the first screen is up (a redraw would hide it)
                 from companion.i18n import Msg
 
+                for _ in range(300):
+                    if session.screen is not None:
+                        break
+                    await asyncio.sleep(0.1)
                 session.later(lambda: session.toast(Msg("The app was updated to version {version}.", version=version)))
     except Exception:
         log.warning("this phone's notes could not be read", exc_info=True)

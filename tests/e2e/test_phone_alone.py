@@ -239,3 +239,64 @@ def test_a_second_open_with_no_network_works(browser, host, artifacts):
     expect(by_id(page, "sts-move")).to_have_text("1")
     settled_screenshot(page, artifacts / "phone-alone-offline.png")
     context.close()
+
+
+def publish_new_version(site: Path, folder: Path, version: str) -> None:
+    """What publishing a new build does to the host's folder, in a copy: another version inside the app's
+    archive (its version.json), in version.json and in the service worker (each file also as .gz)."""
+    import gzip
+    import io
+    import json
+    import shutil
+    import tarfile
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(site, folder)
+    old = json.loads((site / "version.json").read_text())["version"]
+    packed = io.BytesIO()
+    with tarfile.open(site / "app.tar.gz", "r:gz") as src, tarfile.open(fileobj=packed, mode="w:gz") as dst:
+        for member in src.getmembers():
+            data = src.extractfile(member).read() if member.isfile() else None
+            if member.name.endswith("companion/web/version.json"):
+                data = json.dumps({"version": version}).encode()
+                member.size = len(data)
+            dst.addfile(member, io.BytesIO(data) if data is not None else None)
+    (folder / "app.tar.gz").write_bytes(packed.getvalue())
+    for name in ("sw.js", "version.json"):
+        text = (site / name).read_text().replace(old, version)
+        (folder / name).write_text(text)
+        (folder / f"{name}.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
+
+
+def test_a_new_version_is_picked_up_on_the_next_open_and_told(browser, site, tmp_path):
+    """The host gets a new build: the open after it fetches it in the background, the one after runs it
+    and says so."""
+    published = tmp_path / "host"
+    import shutil
+
+    shutil.copytree(site, published)
+    port = free_port()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(StaticFiles, directory=str(published)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host = f"http://127.0.0.1:{port}/"
+    try:
+        context = phone(browser, host)
+        page = open_home(context, host)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        page.close()
+        publish_new_version(site, published, "newer-build-0002")
+        page = open_home(context, host)  # still the old version, from the cache; the new one is fetched meanwhile
+        page.wait_for_function("""async () => (await caches.keys()).includes('table-companion-newer-build-0002')
+                                  && (await navigator.serviceWorker.getRegistration()).active.scriptURL.endsWith('sw.js')
+                                  && !(await navigator.serviceWorker.getRegistration()).installing
+                                  && !(await navigator.serviceWorker.getRegistration()).waiting""", timeout=120_000)
+        page.close()
+        page = open_home(context, host)
+        expect(page.get_by_text("The app was updated to version newer-build-0002.")).to_be_visible(timeout=30_000)
+        page.goto(host + "#/settings")
+        expect(page.get_by_text("Version newer-build-0002")).to_be_visible()
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
