@@ -30,7 +30,8 @@ SAVE_DIR = Path("/companion")  # the IndexedDB-backed folder
 SAVE_FILE = SAVE_DIR / "companion.sqlite"
 BACKUP_EVERY_ACTIONS = 25
 PERSISTED_KEY = "companion.storage_persisted"  # written by phone.js: the answer to navigator.storage.persist()
-SEEN_VERSION_KEY = "companion.seen_version"  # the last version this phone opened (to say when it changed)
+SEEN_VERSION_KEY = "companion.seen_version"
+SAVE_LOCK = "table-companion-save"  # the Web Lock of the tab that writes the save  # the last version this phone opened (to say when it changed)
 
 
 def on_phone() -> bool:
@@ -140,6 +141,43 @@ def gate_screen(connection: Any, folder: IndexedDbFolder) -> None:
     connection.send_message = send_message
 
 
+async def hold_the_save() -> bool:
+    """True when this tab holds the save; False when another tab of this phone does (then this one only
+    reads it). Two tabs each keep their own copy of the IndexedDB folder and would overwrite each
+    other's actions at every sync, so one writes at a time: a Web Lock, held until the tab closes."""
+    import js
+    from pyodide.ffi import create_once_callable, to_js
+
+    locks = getattr(js.navigator, "locks", None)
+    if locks is None:  # a browser without Web Locks (before 2022): nothing to ask
+        return True
+    answer: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
+
+    def granted(lock):
+        answer.set_result(lock is not None)
+        if lock is None:
+            return None
+        return js.Promise.new(create_once_callable(lambda resolve, reject: None))  # never settles: kept
+    options = to_js({"ifAvailable": True}, dict_converter=js.Object.fromEntries)
+    locks.request(SAVE_LOCK, options, create_once_callable(granted))
+    return await answer
+
+
+def _open_elsewhere():
+    """The save, read-only, for a second tab (its banner says why; campaigns can be seen and exported)."""
+    from companion.context import AppContext
+    from companion.i18n import Msg
+    from companion.log import Store
+    from companion.sync import Hub
+    from models.db import _open_read_only
+
+    why = Msg("The app is open in another tab on this phone: play there, or close that tab and reload this one.")
+    db = _open_read_only(f"sqlite:///{SAVE_FILE}", SAVE_FILE, why)
+    ctx = AppContext(db=db, store=Store(db), hub=Hub(), auto_backups=False, phone_alone=True)
+    ctx.store.on_change = ctx._on_change
+    return ctx
+
+
 def _open_context(folder: IndexedDbFolder):
     from companion.context import AppContext
     from sqlalchemy import event
@@ -202,7 +240,8 @@ def run() -> None:
                 folder = IndexedDbFolder(SAVE_DIR)
                 await folder.mount()
                 opened["folder"] = folder
-                opened["ctx"] = _open_context(folder)
+                mine = await hold_the_save()
+                opened["ctx"] = _open_context(folder) if mine or not SAVE_FILE.exists() else _open_elsewhere()
         gate_screen(page.session.connection, opened["folder"])
         session = TableSession(page, opened["ctx"])
         session.storage_kept = None

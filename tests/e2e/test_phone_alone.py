@@ -212,6 +212,10 @@ def test_a_tap_shown_as_done_is_saved_when_the_tab_closes(browser, host, artifac
     page.close(run_before_unload=False)
     page = open_home(context, host, campaign.removeprefix(host))
     expect(by_id(page, "sts-move")).to_have_text(re.compile("^[01]$"), timeout=FIRST_SCREEN)
+
+    # A second tab of the same phone only reads: two copies of the save would overwrite each other.
+    second = open_home(context, host)
+    expect(by_id(second, "read-only-banner")).to_contain_text("open in another tab")
     context.close()
 
 
@@ -300,3 +304,48 @@ def test_a_new_version_is_picked_up_on_the_next_open_and_told(browser, site, tmp
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_campaign_moves_from_the_phone_to_a_table_and_back(browser, host, tmp_path):
+    """Export on the phone alone downloads the file the laptop imports (`companion import`); the
+    laptop's export, with an action played there, is imported back on the phone: one format."""
+    import json
+
+    context = phone(browser, host)
+    page = open_home(context, host)
+    create(page, "Save the Singularity", "Travelling", ("Ada",))
+    tap(page, page.get_by_role("button", name="Roll 3 dice"))
+    expect(by_id(page, "sts-move")).to_have_text("1")
+    tap(page, page.get_by_role("button", name="Share this table"))  # on a phone alone: the export instead
+    expect(by_id(page, "phone-alone")).to_contain_text("export it to a file")
+    tap(page, page.get_by_role("button", name="Export this campaign"))
+    with page.expect_download() as download:
+        tap(page, page.get_by_role("button", name="Save file"))
+    exported = tmp_path / download.value.suggested_filename
+    download.value.save_as(exported)
+
+    # The table's laptop imports it, plays on (the pure rules, through its store), and exports it back.
+    table = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    said = subprocess.run([sys.executable, "-m", "companion", "--db", table, "import", str(exported)], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+    table_id = int(re.search(r"Imported as campaign (\d+)", said).group(1))
+    from companion.context import AppContext
+    from companion.games.save_the_singularity.rules import legal_actions
+
+    ctx = AppContext.open(table, start_backup=False)
+    loaded = ctx.store.load(table_id)
+    assert loaded.campaign.name == "Travelling" and loaded.cursor == 1
+    ctx.store.apply(table_id, legal_actions(loaded.game_state)[0], expected_cursor=1)  # played at the table
+    ctx.close()
+    back = tmp_path / "back.json"
+    subprocess.run([sys.executable, "-m", "companion", "--db", table, "export", str(table_id), str(back)], cwd=ROOT,
+                   check=True, capture_output=True)
+    actions_at_the_table = len(json.loads(back.read_text())["log"]) - 1
+
+    home(page)
+    tap(page, page.get_by_role("button", name="Import"))
+    with page.expect_file_chooser() as chooser:
+        tap(page, page.get_by_role("button", name="Choose a file"))
+    chooser.value.set_files(str(back))
+    expect(by_id(page, "sts-move")).to_have_text(str(actions_at_the_table))
+    context.close()
