@@ -56,8 +56,14 @@ class StaticHost(http.server.SimpleHTTPRequestHandler):
         path = Path(self.translate_path(self.path))
         packed = path.with_name(path.name + ".gz")
         if path.is_file() and packed.is_file() and "gzip" in self.headers.get("Accept-Encoding", ""):
+            modified = self.date_time_string(int(packed.stat().st_mtime))
+            if self.headers.get("If-Modified-Since") == modified:  # a revalidation, as any static host answers it
+                self.send_response(304)
+                self.end_headers()
+                return None
             f = open(packed, "rb")
             self.send_response(200)
+            self.send_header("Last-Modified", modified)
             self.send_header("Content-Type", self.guess_type(str(path)))
             self.send_header("Content-Encoding", "gzip")
             self.send_header("Content-Length", str(packed.stat().st_size))
