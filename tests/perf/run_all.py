@@ -5,6 +5,8 @@
 - campaign load (ms) with 10,000 actions
 - time to first frame of the home screen in headless Chromium vs a bare Flet app (ratio)
 - tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
+- on a phone alone (`make web`): bytes on first open, page open → usable home (first and later opens),
+  tap → update, beside a bare Flet counter built the same way (tests/perf/phone_bench.py)
 """
 
 from __future__ import annotations
@@ -177,6 +179,9 @@ def main() -> None:
     from tests.perf import tap_bench
 
     print(tap_bench.report(tap_bench.run()))
+    from tests.perf import phone_bench  # the static build on a phone alone, beside a bare counter built the same way
+
+    print(phone_bench.report(phone_bench.run()))
 
 
 if __name__ == "__main__":
