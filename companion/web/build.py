@@ -118,9 +118,14 @@ def find_lock(given: Optional[str]) -> Path:
 
 def browser_packages(lock_path: Path, rt: dict, roots: Optional[list[str]] = None) -> list[dict]:
     """The lock's entries for the app's dependencies (or `roots`) and theirs, as a browser resolves them."""
-    from packaging.markers import Marker
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name
+    try:
+        from packaging.markers import Marker
+        from packaging.requirements import Requirement
+        from packaging.utils import canonicalize_name
+    except ImportError:  # not a dependency of the app; pip always carries a copy
+        from pip._vendor.packaging.markers import Marker
+        from pip._vendor.packaging.requirements import Requirement
+        from pip._vendor.packaging.utils import canonicalize_name
 
     lock = {p["name"]: p for p in tomllib.loads(lock_path.read_text())["package"]}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
