@@ -153,9 +153,16 @@ async def hold_the_save() -> bool:
         return True
     answer: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
 
+    try:
+        from pyodide.ffi import jsnull  # what JS null is in Python since Pyodide 0.26
+    except ImportError:
+        jsnull = None
+
     def granted(lock):
-        answer.set_result(lock is not None)
-        if lock is None:
+        taken = lock is not None and lock is not jsnull
+        js.console.info(f"Table Companion: the save's lock {'taken' if taken else 'held by another tab'}")
+        answer.set_result(taken)
+        if not taken:
             return None
         return js.Promise.new(create_once_callable(lambda resolve, reject: None))  # never settles: kept
     options = to_js({"ifAvailable": True}, dict_converter=js.Object.fromEntries)
@@ -202,23 +209,48 @@ def _open_context(folder: IndexedDbFolder):
     return ctx
 
 
+class PhoneFiles:
+    """The session's file picker on a phone alone: picking a file is Flet's own; saving one is a download
+    the page makes (phone.js), as Flet's save_file needs a server in a browser. The worker hands the
+    page the bytes over a BroadcastChannel."""
+
+    CHANNEL = "table-companion"
+
+    def __init__(self, picker):
+        self.picker = picker
+
+    def __getattr__(self, name: str):
+        return getattr(self.picker, name)
+
+    async def save_file(self, *, file_name: str, src_bytes: bytes, **_ignored) -> None:
+        import js
+        from pyodide.ffi import to_js
+
+        channel = js.BroadcastChannel.new(self.CHANNEL)
+        message = to_js({"type": "download", "name": file_name, "bytes": to_js(bytes(src_bytes))},
+                        dict_converter=js.Object.fromEntries)
+        channel.postMessage(message)
+        channel.close()
+
+
 async def tell_phone_things(session) -> None:
     """Read what the page's script (phone.js) left for this phone, and say when the app was updated."""
     prefs = session.prefs
     try:
-        kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 5)
+        # Asked once the first screen is up: a phone busy drawing it answers late (the reads time out).
+        for _ in range(600):
+            if session.screen is not None:
+                break
+            await asyncio.sleep(0.1)
+        kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 60)
         session.storage_kept = {True: True, False: False, "true": True, "false": False}.get(kept)
-        seen = await asyncio.wait_for(prefs.get(SEEN_VERSION_KEY), 5)
+        seen = await asyncio.wait_for(prefs.get(SEEN_VERSION_KEY), 60)
         version = build_version()
         if version and seen != version:
             await prefs.set(SEEN_VERSION_KEY, version)
-            if seen:  # not on the very first open; said once the first screen is up (a redraw would hide it)
+            if seen:  # not on the very first open
                 from companion.i18n import Msg
 
-                for _ in range(300):
-                    if session.screen is not None:
-                        break
-                    await asyncio.sleep(0.1)
                 session.later(lambda: session.toast(Msg("The app was updated to version {version}.", version=version)))
     except Exception:
         log.warning("this phone's notes could not be read", exc_info=True)
@@ -245,6 +277,7 @@ def run() -> None:
         gate_screen(page.session.connection, opened["folder"])
         session = TableSession(page, opened["ctx"])
         session.storage_kept = None
+        session.file_picker = PhoneFiles(session.file_picker)
         session.start()
         page.run_task(tell_phone_things, session)
 

@@ -2,6 +2,7 @@
    - asks the browser to keep the app's storage (navigator.storage.persist(): the save lives in
      IndexedDB) and leaves the answer where the app reads it (localStorage "flutter.companion.
      storage_persisted", read by Python through Flet's SharedPreferences; the Settings screen says it);
+   - downloads the files the app saves (exports), sent by the Python worker over a BroadcastChannel;
    - registers the app's service worker (sw.js), which keeps every file for offline use, and hands it
      the files the page loaded before it took over. */
 (function () {
@@ -22,6 +23,24 @@
     }, function () {
       keep(false);
     });
+  }
+
+  // A file the app saves (an export): the Python worker sends its bytes; the page downloads them.
+  if ("BroadcastChannel" in window) {
+    new BroadcastChannel("table-companion").onmessage = function (event) {
+      var data = event.data || {};
+      if (data.type !== "download") {
+        return;
+      }
+      var url = URL.createObjectURL(new Blob([data.bytes], { type: "application/octet-stream" }));
+      var link = document.createElement("a");
+      link.href = url;
+      link.download = data.name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+    };
   }
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
