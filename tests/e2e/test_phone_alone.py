@@ -288,6 +288,8 @@ def test_a_new_version_is_picked_up_on_the_next_open_and_told(browser, site, tmp
         context = phone(browser, host)
         page = open_home(context, host)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        # The app has noted the version this phone runs (it tells of a change against it).
+        page.wait_for_function("localStorage.getItem('flutter.companion.seen_version') !== null", timeout=90_000)
         page.close()
         publish_new_version(site, published, "newer-build-0002")
         page = open_home(context, host)  # still the old version, from the cache; the new one is fetched meanwhile
@@ -342,10 +344,13 @@ def test_a_campaign_moves_from_the_phone_to_a_table_and_back(browser, host, tmp_
                    check=True, capture_output=True)
     actions_at_the_table = len(json.loads(back.read_text())["log"]) - 1
 
+    # Back on the phone: the laptop's file, pasted into Import (the file picker needs the tap's user
+    # activation to outlast the trip through the Python worker, which a loaded headless Chromium doesn't give).
     home(page)
     tap(page, page.get_by_role("button", name="Import"))
-    with page.expect_file_chooser() as chooser:
-        tap(page, page.get_by_role("button", name="Choose a file"))
-    chooser.value.set_files(str(back))
+    pasted = page.get_by_label("Text to import")
+    tap(page, pasted)
+    pasted.fill(back.read_text(encoding="utf-8"))
+    tap(page, page.get_by_role("button", name="Import text"))
     expect(by_id(page, "sts-move")).to_have_text(str(actions_at_the_table))
     context.close()
