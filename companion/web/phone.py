@@ -30,7 +30,7 @@ SAVE_DIR = Path("/companion")  # the IndexedDB-backed folder
 SAVE_FILE = SAVE_DIR / "companion.sqlite"
 BACKUP_EVERY_ACTIONS = 25
 PERSISTED_KEY = "companion.storage_persisted"  # written by phone.js: the answer to navigator.storage.persist()
-SEEN_VERSION_KEY = "companion.seen_version"
+SEEN_VERSION_FILE = SAVE_DIR / "seen-version.txt"  # the last version this phone opened (to say when it changed)
 SAVE_LOCK = "table-companion-save"  # the Web Lock of the tab that writes the save  # the last version this phone opened (to say when it changed)
 
 
@@ -242,16 +242,22 @@ async def tell_phone_things(session) -> None:
             if session.screen is not None:
                 break
             await asyncio.sleep(0.1)
-        kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 60)
-        session.storage_kept = {True: True, False: False, "true": True, "false": False}.get(kept)
-        seen = await asyncio.wait_for(prefs.get(SEEN_VERSION_KEY), 60)
         version = build_version()
-        if version and seen != version:
-            await prefs.set(SEEN_VERSION_KEY, version)
+        # The version this phone ran last is kept beside the save (the browser's preferences answer
+        # late, or not at all, while a Pyodide app starts): read and written at once.
+        try:
+            seen = SEEN_VERSION_FILE.read_text().strip() or None
+        except OSError:
+            seen = None
+        if version and seen != version and not session.ctx.read_only_reason:  # a second tab writes nothing
+            SEEN_VERSION_FILE.write_text(version)
+            session.ctx_folder.written()
             if seen:  # not on the very first open
                 from companion.i18n import Msg
 
                 session.later(lambda: session.toast(Msg("The app was updated to version {version}.", version=version)))
+        kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 60)
+        session.storage_kept = {True: True, False: False, "true": True, "false": False}.get(kept)
     except Exception:
         log.warning("this phone's notes could not be read", exc_info=True)
 
@@ -278,6 +284,7 @@ def run() -> None:
         session = TableSession(page, opened["ctx"])
         session.storage_kept = None
         session.file_picker = PhoneFiles(session.file_picker)
+        session.ctx_folder = opened["folder"]
         session.start()
         page.run_task(tell_phone_things, session)
 
