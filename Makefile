@@ -39,7 +39,7 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not e2e"
 
-## Benchmarks (not part of the test run): startup, apply+commit, load, first frame vs a bare Flet app.
+## Benchmarks (not part of the test run): store, start-up, first frame, taps, sessions, a phone's open, a phone alone.
 bench: $(STAMP)
 	$(BIN)/python -m tests.perf.run_all
 
@@ -58,3 +58,9 @@ new-language: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .uv .pytest_cache .hypothesis artifacts
+
+## The whole app as a static site for a phone alone (no laptop): build/web/, served by any static host.
+## Wheels come from the versions in uv.lock (PyPI, once; then build/.web-cache/). See "On a phone alone".
+.PHONY: web
+web: $(STAMP)
+	$(BIN)/python -m companion.web.build

@@ -31,7 +31,8 @@
   }
 
   function campaignOpen() {
-    return /^\/c\/\d+(\/|$)/.test(location.pathname);
+    // The route is the path when served by the laptop, the hash in the static build (a phone alone).
+    return /^\/c\/\d+(\/|$)/.test(location.pathname) || /^#\/c\/\d+(\/|$)/.test(location.hash);
   }
 
   function wanted() {

@@ -39,6 +39,11 @@ class AppContext:
     backup_dir: Optional[Path] = None
     backup_problem: Optional[str] = None  # why the last backup failed (None: it worked)
     auto_backups: bool = True  # off for one-off commands (export, import): no backup of theirs rotates the real ones out
+    # Where threads can't start (a phone alone: the browser's Python), a backup every this many
+    # actions, made in the action's own turn, instead of the thread every BACKUP_EVERY_SECONDS.
+    backup_every_actions: Optional[int] = None
+    phone_alone: bool = False  # the app runs in the phone's browser: no table server, no join token
+    _actions_since_backup: int = 0
     _last_backup: float = field(default=0.0)
     _backup_lock: threading.Lock = field(default_factory=threading.Lock)
     live: LiveCampaigns = field(init=False)  # the open campaigns every screen follows (companion.live)
@@ -48,7 +53,8 @@ class AppContext:
 
     @classmethod
     def open(cls, url: Optional[str] = None, *, join_url: Optional[str] = None, token: Optional[str] = None,
-             backup_dir: Optional[Path] = None, start_backup: bool = True) -> AppContext:
+             backup_dir: Optional[Path] = None, start_backup: bool = True,
+             backup_every_actions: Optional[int] = None) -> AppContext:
         """Open the save for the app. One that can't be written here opens read-only (see
         `read_only_reason`). `start_backup=False` for one-off commands (export, import), whose
         backups would push the real ones out of the rotation."""
@@ -59,7 +65,8 @@ class AppContext:
         hub = Hub()
         store = Store(db)
         ctx = cls(db=db, store=store, hub=hub, join_url=join_url, token=token,
-                  backup_dir=backup_dir if db.path else None, auto_backups=start_backup)
+                  backup_dir=backup_dir if db.path else None, auto_backups=start_backup,
+                  backup_every_actions=backup_every_actions)
         store.on_change = ctx._on_change
         if db.read_only:
             log.warning("The save opens read-only: %s", db.read_only_reason)
@@ -73,7 +80,12 @@ class AppContext:
 
     def _on_change(self, campaign_id: int, cursor: int) -> None:
         self.hub.publish(campaign_id, cursor)
-        if self.auto_backups and time.monotonic() - self._last_backup > BACKUP_EVERY_SECONDS:
+        if self.auto_backups and self.backup_every_actions:
+            self._actions_since_backup += 1
+            if self._actions_since_backup >= self.backup_every_actions:
+                self._actions_since_backup = 0
+                self.safe_backup("auto")
+        elif self.auto_backups and time.monotonic() - self._last_backup > BACKUP_EVERY_SECONDS:
             threading.Thread(target=self.safe_backup, args=("auto",), daemon=True).start()
 
     def backup_now(self, reason: str = "manual") -> Optional[Path]:

@@ -14,6 +14,7 @@ import errno
 import logging
 import os
 import sqlite3
+import sys
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -293,6 +294,11 @@ def _sqlite_engine(url: str, *, read_only: bool = False) -> Engine:
         cur = dbapi_conn.cursor()
         if read_only:
             cur.execute("PRAGMA query_only=ON")  # a write fails at once with "readonly", nothing half-done
+        elif sys.platform == "emscripten":  # a phone alone (companion/web/phone.py): the file lives in
+            # memory and is made durable by copying it to IndexedDB after each commit; a WAL file
+            # would be copied whole at every sync (megabytes by the checkpoint), a rollback journal in
+            # memory keeps the one file complete at each commit.
+            cur.execute("PRAGMA journal_mode=MEMORY")
         elif not memory:
             cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=FULL")  # an acknowledged action survives power loss too

@@ -32,9 +32,10 @@ POT = ROOT / "companion" / "locale" / "companion.pot"
 TRANSLATED = [code for code in i18n.languages() if code != i18n.SOURCE]
 
 # Every module's player-visible words go through the catalogs, but these, which show a player none:
-# the command line (for whoever hosts; it speaks English), the catalogs' own machinery, TLS set-up.
+# the command line (for whoever hosts; it speaks English), the catalogs' own machinery, TLS set-up,
+# the served client's HTTP layer and `make web`, which builds the static site.
 NOT_SHOWN = {"companion/__main__.py", "companion/i18n.py", "companion/tls.py", "companion/ui/style.py",
-             "companion/web_client.py"}  # HTTP headers and a build-time error, never on a phone
+             "companion/web_client.py", "companion/web/build.py"}
 CONVERTED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "companion").rglob("*.py")
                    if str(p.relative_to(ROOT)) not in NOT_SHOWN)
 

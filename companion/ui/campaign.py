@@ -534,7 +534,7 @@ class CampaignScreen:
     def _share(self, e) -> None:
         from companion.ui.home import share_table
 
-        share_table(self.app)
+        share_table(self.app, self.campaign_id)
 
     def _settings(self, e) -> None:
         from companion.ui.home import export_dialog, rename_dialog

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import flet as ft
 
 from companion import exchange
@@ -290,9 +292,14 @@ def import_dialog(app) -> FormDialog:
     return form
 
 
-def share_table(app) -> None:
+def share_table(app, campaign_id: Optional[int] = None) -> None:
     from companion.ui.widgets import qr_dialog
 
+    if app.ctx.phone_alone:  # no table server: nothing to join; a campaign moves by its export file
+        from companion.ui.phone_alone import alone_dialog
+
+        alone_dialog(app, campaign_id)
+        return
     if not app.ctx.join_url:
         app.toast(_("This window is not shared. Start the app with “companion serve” to join phones."))
         return

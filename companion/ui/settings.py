@@ -51,6 +51,8 @@ class SettingsScreen:
         self.app = app
 
     def view(self) -> ft.View:
+        from companion.ui.phone_alone import saves_section_lines
+
         app = self.app
         phone = app.phone
         awake, _switch = switch_row(_("Keep the screen awake while a campaign is open"), bool(phone["keep_awake"]),
@@ -79,9 +81,10 @@ class SettingsScreen:
                            "the campaign.")),
                 ))], [
                 tagged("table-settings", section(
-                    _("This table"),
-                    note(_("Shared by every phone at the table.")),
-                    ft.Text(database, selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL),
+                    _("Saves on this phone") if app.ctx.phone_alone else _("This table"),
+                    *([] if app.ctx.phone_alone else [note(_("Shared by every phone at the table."))]),
+                    *(saves_section_lines(app) if app.ctx.phone_alone else
+                      [ft.Text(database, selectable=True, theme_style=ft.TextThemeStyle.BODY_SMALL)]),
                     big_button(_("Backups and restore"), lambda e: app.go("/backups"), icon=ft.Icons.RESTORE,
                                filled=False),
                 ))])],

@@ -7,6 +7,8 @@
 - tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
 - server CPU per action and memory, fresh and after 100 phones came and went (sessions_bench)
 - a phone's first and later open on table Wi-Fi, before and after the compressed, cached client (open_bench)
+- on a phone alone (`make web`): bytes on first open, page open → usable home (first and later opens),
+  tap → update, beside a bare Flet counter built the same way (tests/perf/phone_bench.py)
 """
 
 from __future__ import annotations
@@ -185,6 +187,9 @@ def main() -> None:
     from tests.perf import open_bench
 
     print(open_bench.report(open_bench.run()))
+    from tests.perf import phone_bench  # the static build on a phone alone, beside a bare counter built the same way
+
+    print(phone_bench.report(phone_bench.run()))
 
 
 if __name__ == "__main__":
