@@ -582,9 +582,13 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
                                                     space=board.label(c)), lambda e, k=k: drop(k))])
               for k, (en, c, n) in enumerate(ui.placements)]
     said = dict(member=token.encountered_by, where=where, space=board.label(token.at.c))
-    hint = (_("{member} entered {where}: turn the elite token at {space} face up. What does it show?", **said)
-            if token.tier == "elite" else
-            _("{member} entered {where}: turn the common token at {space} face up. What does it show?", **said))
+    if token.from_elite:
+        hint = _("The elite token at {space} brings a common encounter: draw a common encounter token (one not on the "
+                 "map) and turn it face up. What does it show?", **said)
+    elif token.tier == "elite":
+        hint = _("{member} entered {where}: turn the elite token at {space} face up. What does it show?", **said)
+    else:
+        hint = _("{member} entered {where}: turn the common token at {space} face up. What does it show?", **said)
     count = sum(n for _en, _c, n in ui.placements)
     return section(
         _("Encounter at {space}", space=board.label(token.at.c)),
