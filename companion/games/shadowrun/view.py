@@ -30,7 +30,7 @@ from companion.games.shadowrun.screens import LedgerScreen
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
-from companion.ui.style import GAP
+from companion.ui.style import GAP, ICON_PADDING
 from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, two_columns, wide_button
 
 # Drawn afresh from the state (and what was typed, kept in `_BUILD.memo`, and which folds are open, both kept
@@ -898,7 +898,7 @@ def _runner_row(ui: Ui, c: R.Card, can_trash: bool, can_turn: bool) -> ft.Contro
                damage=c.damage, upkeep=c.upkeep))
     called = c.name if c.card_type == "runner" else _("{name} ({type})", name=c.name, type=choice(c.card_type))
     hurt = c.damage > 0
-    menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
+    menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, padding=ICON_PADDING, tooltip=_("More for {name}", name=c.name),
                               disabled=not can_trash, items=[
         ft.PopupMenuItem(content=_("Trash it"), icon=ft.Icons.DELETE,
                          on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id))),
