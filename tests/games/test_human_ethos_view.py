@@ -658,3 +658,15 @@ def test_the_map_editor_fits_its_map_on_a_360_px_phone():
         screen.view()
         (canvas,) = [c for c in _all(screen.body) if isinstance(c, cv.Canvas)]
         assert canvas.width <= 360 - 2 * 12 - 2 * 16, "the editor's map is cut off on a 360 px phone"
+
+
+def test_the_campaign_progress_counts_wins_and_losses_in_proper_plurals():
+    """Issue #30: "Issue #1: 0 win(s), 1 loss(es)" reads "Issue #1: 0 wins, 1 loss"."""
+    store = memory_store()
+    cid = store.create("human_ethos", "progress", {})
+    sample = view.parse_map_json(view.SAMPLE_PATH.read_text())
+    for seq, action in enumerate([R.StartIssue(map=sample, track=12, members=["Max"]),
+                                  R.Adjust(track="threat", delta=12, reason="It's Closing In")]):
+        store.apply(cid, action, expected_cursor=seq)
+    said = words(view.panel(FakeFrame(store, cid, view.Ui())))
+    assert "Issue #1: 0 wins, 1 loss" in said and "(s)" not in said and "(es)" not in said

@@ -1408,8 +1408,9 @@ def _progress(frame, state: R.State, ui: Ui) -> ft.Control:
         rows.append(tagged("story-next", _say(_("Unlocked up to issue #{number}.", number=str(camp.unlocked_issue)),
                                               weight=ft.FontWeight.BOLD)))
         for r in camp.records:
-            rows.append(_say(_("Issue #{number}: {wins} win(s), {losses} loss(es)", number=str(r.issue), wins=r.wins,
-                               losses=r.losses), style=ft.TextThemeStyle.BODY_MEDIUM))
+            rows.append(_say(_("Issue #{number}: {wins}, {losses}", number=str(r.issue),
+                               wins=ngettext("{n} win", "{n} wins", r.wins),
+                               losses=ngettext("{n} loss", "{n} losses", r.losses)), style=ft.TextThemeStyle.BODY_MEDIUM))
     if not story or camp.arcade_wins or camp.arcade_losses:
         rows.append(_say(_("Arcade maps: {won} won, {lost} lost.", won=camp.arcade_wins, lost=camp.arcade_losses),
                          weight=ft.FontWeight.BOLD))

@@ -483,8 +483,9 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out = objectives_block(ui, with_form=True)
     extras = R.EXTRA_CHALLENGES[s.settings.difficulty]
-    out.append(text(_("1b · {how} {difficulty}: {extras} extra challenge(s) this turn.", how=R.HOW["refresh_challenges"],
-                      difficulty=R.DIFFICULTY_TITLES[s.settings.difficulty], extras=extras)))
+    out.append(text(ngettext("1b · {how} {difficulty}: {n} extra challenge this turn.",
+                               "1b · {how} {difficulty}: {n} extra challenges this turn.", extras,
+                               how=R.HOW["refresh_challenges"], difficulty=R.DIFFICULTY_TITLES[s.settings.difficulty])))
     tie = R.GAME.chance_for(s, R.RefreshChallenges())
     if tie is not None:
         out.append(text(_("A full tie to break: {count} {die} for {why}: {odds}.", count=tie.count, die=tie.die.label,
@@ -715,7 +716,8 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
 
     # Rows whose words wrap (a Radio's or Checkbox's own label is cut off on a phone).
     target = ft.RadioGroup(value=str(s.objectives[0].id), on_change=_touch(RUN_TARGET), content=ft.Column([
-        radio_row(str(o.id), _("{name} · {rep} rep · {count} challenge(s)", name=o.name, rep=o.rep, count=o.challenges),
+        radio_row(str(o.id), ngettext("{name} · {rep} rep · {n} challenge", "{name} · {rep} rep · {n} challenges", o.challenges,
+                           name=o.name, rep=o.rep),
                   _touch(RUN_TARGET, pick)) for o in s.objectives],
         spacing=0))
     candidates = R.team_candidates(s)
@@ -744,8 +746,8 @@ def run_block(ui: Ui) -> list[ft.Control]:
     team = [c for c in s.cards if c.id in run.team]
     out: list[ft.Control] = [
         tagged("sr-run", _box(
-            text(_("Run on {name} · {rep} rep · {count} challenge(s) left", name=objective.name, rep=objective.rep,
-                   count=objective.challenges), ft.TextThemeStyle.BODY_LARGE, bold=True),
+            text(ngettext("Run on {name} · {rep} rep · {n} challenge left", "Run on {name} · {rep} rep · {n} challenges left",
+                          objective.challenges, name=objective.name, rep=objective.rep), ft.TextThemeStyle.BODY_LARGE, bold=True),
             text(_("Team: {team}", team=", ".join(f"{c.name} ({c.damage}/{c.body})" for c in team)) if team
                  else _("Team: nobody left")),
             text(_("Events drawn {drawn} of {of}.", drawn=run.events_drawn, of=run.events_to_draw)),
@@ -840,8 +842,8 @@ def _objective_rows(ui: Ui) -> list[ft.Control]:
         rows.append(tagged(f"sr-objective-{o.id}", ft.Container(ft.Row([
             ft.Column([
                 ft.Text(o.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                text(_("{rep} rep ({range}) · {count} challenge(s) (full: {full})", rep=o.rep,
-                       range=R.objective_range(o.rep), count=o.challenges, full=full)),
+                text(ngettext("{rep} rep ({range}) · {n} challenge (full: {full})", "{rep} rep ({range}) · {n} challenges (full: {full})",
+                              o.challenges, rep=o.rep, range=R.objective_range(o.rep), full=full)),
             ], spacing=0, expand=True),
             icon_button(ft.Icons.DELETE_OUTLINE, _("Discard {name}", name=o.name),
                         ui.send(lambda o=o: R.DiscardObjective(objective_id=o.id)),
