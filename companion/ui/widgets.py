@@ -4,6 +4,7 @@ decides a rule."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any, Callable, Optional, Sequence
 
@@ -591,6 +592,31 @@ def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False, fi
                          spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
 
     return ft.Row([die(i, v) for i, v in enumerate(values)], wrap=True, spacing=8, run_spacing=8)
+
+
+def scroll_into_view(frame, key: Optional[str]) -> None:
+    """Scroll this phone's screen so the part keyed `key` (its `ft.ScrollKey`) starts at the top: after
+    a tap, what the game now waits for (the next step's button, a choice) is in view without a swipe.
+    `key` None: the screen's top, where the frame asks for the dice a roll waits for. Nothing happens
+    where the part isn't on the screen (left, or redrawn without it)."""
+    page = getattr(getattr(frame, "app", None), "page", None)
+    views = getattr(page, "views", None)
+    if not views:
+        return
+    view = views[-1]
+
+    async def go():
+        # The client carries out a scroll as soon as it gets it, against the layout it has then: give it
+        # the redraw's frame first, or it scrolls to where the part was before the tap.
+        await asyncio.sleep(0.15)
+        try:
+            if key is None:
+                await view.scroll_to(offset=0, duration=250)
+            else:
+                await view.scroll_to(scroll_key=key, duration=250)
+        except Exception:  # the screen was left meanwhile: nothing to scroll
+            pass
+    page.run_task(go)
 
 
 QR_SIZE = 300  # px: big enough to scan across a table, small enough for a 360 px phone's dialog

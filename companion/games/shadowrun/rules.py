@@ -1767,6 +1767,11 @@ def _required_now(s: State) -> Optional[Any]:
     return action if action is not None and why_not(s, action.kind) is None else None
 
 
+def required_now(s: State) -> Optional[Any]:
+    """The action the current step requires of the table now (None: nothing is required)."""
+    return _required_now(s)
+
+
 def _why_it_passes(s: State) -> Optional[Msg]:
     """Why the turn may leave its current step with nothing for the table to do (None: it may not)."""
     if s.pending_errand is not None or s.damage is not None:

@@ -31,7 +31,8 @@ from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
 from companion.ui.style import GAP, ICON_PADDING
-from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, two_columns, wide_button
+from companion.ui.widgets import (icon_button, keyed, scroll_into_view, section, switch_row, tagged, text, tick_row,
+                                  two_columns, wide_button)
 
 # Drawn afresh from the state (and what was typed, kept in `_BUILD.memo`, and which folds are open, both kept
 # per phone in its `Screen`, frame.screen_state) on every redraw, and never changed in place: the frame
@@ -289,8 +290,12 @@ class Ui:
                expand: bool = False) -> ft.Control:
         """A big button, live only when the rules allow `kind` now (the reason shows as its tooltip)."""
         reason = self.why(kind)
-        return wide_button(render(words), on_click, icon=icon, tonal=not primary, expand=expand, disabled=reason is not None,
-                           tooltip=reason)
+        button = wide_button(render(words), on_click, icon=icon, tonal=not primary, expand=expand,
+                             disabled=reason is not None, tooltip=reason)
+        required = R.required_now(self.s)
+        if primary and reason is None and required is not None and required.kind == kind:
+            button.key = ft.ScrollKey(f"sr-do-{kind}")  # the step's one required action: scrolled to (next_key)
+        return button
 
     def move_button(self, move, *, icon=None, primary: bool = False, expand: bool = False) -> ft.Control:
         """The button of one move, labelled as the move says (greyed with its reason if it may not be made)."""
@@ -322,6 +327,14 @@ class Ui:
 def panel(frame) -> ft.Control:
     ui = Ui(frame)
     s = ui.s
+    if getattr(frame, "drawing_own_action", False) and not ui.wide:
+        # After this phone's action, what the turn waits for now in view: on a phone the phase's section
+        # sits under the money, and a step's button was often a few swipes away. Dice asked for: the
+        # frame's card at the screen's top.
+        if frame.loaded.state.pending is not None:
+            scroll_into_view(frame, None)
+        elif (key := next_key(s)) is not None:
+            scroll_into_view(frame, key)
     # Once over, the frame's end card says how the game ended: the panel keeps the final balances and
     # what was in play, and says it no second time. Each section is kept while what it shows is unchanged.
     money = ui.keep("dashboard", (s.loan, s.cash, s.interest, s.debt, s.reputation, s.settings.target_reputation,
@@ -426,6 +439,18 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
         *[text(e.text, italic=e.kind == "step_passed") for e in shown], color=ft.Colors.SECONDARY_CONTAINER))
 
 
+ADVANCE_KEY = "sr-advance"  # the Advance button: scrolled into view once open, after an action on a phone
+
+
+def next_key(s: R.State) -> Optional[str]:
+    """Where the control the turn waits for is: the step's required action, else the open Advance
+    button; None while the phase leaves the table a choice (a form being filled in stays where it is)."""
+    required = R.required_now(s)
+    if required is not None:
+        return f"sr-do-{required.kind}"
+    return ADVANCE_KEY if R.GAME.why_not(s, R.Advance()) is None else None
+
+
 def stepper(ui: Ui) -> ft.Control:
     """The phase's section, each part kept while what it shows is unchanged: the phase's own actions
     while the state is (a roll at the dice tray or a table note leaves them as they were), the
@@ -463,6 +488,7 @@ def advance_button(ui: Ui) -> ft.Control:
     # A phase's required step keeps the advance closed until it is done: once open, it is THE next action.
     button = wide_button(words, ui.send(R.Advance), icon=ft.Icons.ARROW_FORWARD, filled=reason is None,
                          disabled=reason is not None)
+    button.key = ft.ScrollKey(ADVANCE_KEY)
     rows: list[ft.Control] = [ft.Divider(), button]
     if reason:
         rows.append(text(reason, italic=True))
