@@ -611,9 +611,9 @@ def scroll_into_view(frame, key: Optional[str]) -> None:
         await asyncio.sleep(0.15)
         try:
             if key is None:
-                await view.scroll_to(offset=0, duration=250)
+                await view.scroll_to(offset=0)
             else:
-                await view.scroll_to(scroll_key=key, duration=250)
+                await view.scroll_to(scroll_key=key)
         except Exception:  # the screen was left meanwhile: nothing to scroll
             pass
     page.run_task(go)
