@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hmac
 import html
-import io
 import re
 import secrets
 import socket
@@ -25,7 +24,6 @@ from typing import Optional
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import qrcode
-import qrcode.image.pure
 
 from companion.i18n import _, negotiate, speaking
 
@@ -72,11 +70,16 @@ def join_url(host: str, port: int, token: Optional[str], *, https: bool = False)
     return f"{base}?{urlencode({'join': token})}" if token else base
 
 
-def qr_png(text: str, *, box_size: int = 8) -> bytes:
-    image = qrcode.make(text, image_factory=qrcode.image.pure.PyPNGImage, box_size=box_size, border=2)
-    buffer = io.BytesIO()
-    image.save(buffer)
-    return buffer.getvalue()
+def qr_modules(text: str, *, border: int = 2) -> list[list[bool]]:
+    """The QR code of `text` as rows of modules (True = dark), with a light border around it.
+
+    The app draws these as shapes rather than showing a PNG: a page on the LAN (plain http, not a
+    secure context) has no WebCodecs ImageDecoder, and the web client then shows an image given as
+    bytes as nothing at all."""
+    code = qrcode.QRCode(border=border)
+    code.add_data(text)
+    code.make(fit=True)
+    return [list(row) for row in code.get_matrix()]
 
 
 def print_qr(text: str, out=None) -> None:

@@ -208,6 +208,32 @@ def test_play_again_opens_a_new_campaign_with_the_same_settings():
     assert store.list_campaigns()[0].name == "Singularity night · game 3"
 
 
+def test_play_again_keeps_physical_dice_and_settings_changed_in_play():
+    """Issue #30: the new game opened with physical dice off, so the app rolled the next rescue check
+    itself. Play again keeps every setting: the physical dice first, and settings changed during the
+    game (Human Ethos' settings are an action in its log) as they stood at its end."""
+    from companion.games.human_ethos.rules import ChangeSettings
+    from companion.table import SetPhysicalDice
+
+    store = memory_store()
+    app = SimpleNamespace(store=store, go=lambda route: None)
+    cid, loaded, _ = finished(store, "save_the_singularity")
+    store.apply(cid, SetPhysicalDice(on=True), expected_cursor=loaded.cursor)
+    story.play_again(app, cid)
+    new = store.list_campaigns()[0]
+    assert store.load(new.id).state.physical_dice is True
+    assert store.load(new.id).game_state.phase == "start"  # a new game, only the table's mode carried over
+
+    cid, loaded, _ = finished(store, "human_ethos")
+    changed = loaded.game_state.settings.model_copy(update={"tie_break": "smart", "hazard_trigger": "both"})
+    assert changed != loaded.game_state.settings
+    store.apply(cid, ChangeSettings(settings=changed), expected_cursor=loaded.cursor)
+    story.play_again(app, cid)
+    new = store.list_campaigns()[0]
+    kept = store.load(new.id)
+    assert kept.game_state.settings == changed and kept.state.physical_dice is False
+
+
 def test_luck_and_recap_are_under_the_panel_until_the_end_card_has_them():
     store = memory_store()
     going = FINISHED["klaw"](store, to_the_end=False)

@@ -3,7 +3,7 @@
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from companion.share import COOKIE, JoinGate, join_url, qr_png
+from companion.share import COOKIE, JoinGate, join_url, qr_modules
 
 
 async def inner_app(scope, receive, send):
@@ -76,7 +76,12 @@ def test_an_open_table_lets_everyone_in():
 
 def test_join_url_and_qr():
     assert join_url("192.168.1.5", 8550, "abc") == "http://192.168.1.5:8550/?join=abc"
-    assert qr_png("http://x/?join=abc").startswith(b"\x89PNG")
+    rows = qr_modules("http://x/?join=abc", border=2)
+    assert len(rows) >= 21 + 4 and all(len(r) == len(rows) for r in rows)  # version 1 or more, bordered
+    assert not any(rows[0]) and not any(rows[1])  # the light border
+    finder = [row[2:9] for row in rows[2:9]]  # the top-left finder pattern: a dark ring, a light ring, a 3×3 core
+    assert finder[0] == [True] * 7 and finder[1] == [True] + [False] * 5 + [True]
+    assert finder[3] == [True, False, True, True, True, False, True]
 
 
 # --- the gate's edges (#12.8) ------------------------------------------------------------------------

@@ -236,6 +236,12 @@ class CampaignScreen:
         finally:
             self._acting_thread = None
 
+    @property
+    def drawing_own_action(self) -> bool:
+        """Whether the redraw under way is for an action this phone made (its dice, undo and redo too):
+        a panel then brings what comes next into view; other phones stay where their players are."""
+        return self._acting_thread == threading.get_ident()
+
     def refresh(self) -> None:
         """Redraw from the live campaign (no read of the save)."""
         self._follow()  # back from asleep()

@@ -11,7 +11,7 @@ from companion.games import available_games, get_game
 from companion.i18n import N_, Msg, _, as_text, fmt_ago, ngettext, render
 from companion.log import parse_settings
 from companion.ui.forms import SettingsForm
-from companion.ui.style import GAP, TAP
+from companion.ui.style import GAP, ICON_PADDING, TAP
 from companion.ui.widgets import (FormDialog, app_bar, big_button, side_by_side, dialog_frame, icon_button, radio_row, readable_width, section,
                                   said_once, tagged, wide_button)
 
@@ -70,7 +70,7 @@ class HomeScreen:
         except KeyError:
             title = c.game
         menu = ft.PopupMenuButton(
-            icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
+            icon=ft.Icons.MORE_VERT, padding=ICON_PADDING, tooltip=_("More for {name}", name=c.name),
             items=[
                 ft.PopupMenuItem(content=_("Rename"), icon=ft.Icons.EDIT, on_click=lambda e, c=c: rename_dialog(app, c)),
                 ft.PopupMenuItem(content=_("Duplicate"), icon=ft.Icons.COPY,

@@ -23,6 +23,7 @@ from companion.i18n import ENGLISH, N_, Msg, _, current, fmt_date, fmt_datetime,
 from companion.log import NAME_MAX, NotFound
 from companion.recap import recap
 from companion.standings import standings
+from companion.table import SetPhysicalDice
 from companion.ui.style import GAP
 from companion.ui.widgets import FormDialog, app_bar, big_button, keyed, OwnContainer, readable_width, roomy, section, tagged, wide_button
 
@@ -111,12 +112,18 @@ def _numbered(name: str) -> tuple[str, int]:
 
 def play_again(app, campaign_id: int) -> None:
     """A new campaign of the same game with the same settings and players, opened at once; named
-    after this one with its number ("Friday · game 2")."""
-    campaign = app.store.get(campaign_id)
+    after this one with its number ("Friday · game 2"). A table that rolls physical dice still does."""
+    loaded = app.store.load(campaign_id)
+    campaign = loaded.campaign
     base, number = _numbered(campaign.name)
     room = NAME_MAX - len(_("{name} · game {number}", name="", number=str(number)))
     name = _("{name} · game {number}", name=base[:max(1, room)], number=str(number))
-    new_id = app.store.create(campaign.game, name, dict(campaign.settings))
+    # Every setting as it stood at the end: a game whose settings change in play keeps them in its state.
+    now = getattr(loaded.game_state, "settings", None)
+    settings = now.model_dump(mode="json") if isinstance(now, loaded.game.Settings) else dict(campaign.settings)
+    new_id = app.store.create(campaign.game, name, settings)
+    if loaded.state.physical_dice:  # the table's dice mode is an action in the log: the new game's first
+        app.store.apply(new_id, SetPhysicalDice(on=True), expected_cursor=0)
     app.go(f"/c/{new_id}")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 TAP = 56  # minimum height of anything tapped at the table
+ICON_PADDING = 12  # around a 24 px icon: a 48 px icon button (a menu's ⋮ sets it itself: it has its own 8)
 GAP = 12
 SEED_COLOR = ft.Colors.TEAL
 
@@ -39,9 +40,11 @@ def theme(scale: float, dark: bool = False) -> ft.Theme:
     roomy = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=20, vertical=16))
     return ft.Theme(color_scheme_seed=SEED_COLOR, text_theme=text, primary_text_theme=text,
                     visual_density=ft.VisualDensity.COMFORTABLE,
-                    # but an icon button (a title bar's back arrow, a menu's dots) keeps a finger's
-                    # 48 px on a phone: the comfortable density would take it down to 44
-                    icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(visual_density=ft.VisualDensity.STANDARD)),
+                    # but an icon button (a title bar's back arrow) keeps a finger's 48 px on a phone:
+                    # the comfortable density would take it down to 44, and Material 3 draws it (and
+                    # describes it) at 40 unless the padding around its 24 px icon is 12
+                    icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(
+                        visual_density=ft.VisualDensity.STANDARD, padding=ft.Padding.all(ICON_PADDING))),
                     text_button_theme=ft.TextButtonTheme(style=roomy),
                     filled_button_theme=ft.FilledButtonTheme(style=roomy),
                     outlined_button_theme=ft.OutlinedButtonTheme(style=roomy))

@@ -4,14 +4,16 @@ decides a rule."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any, Callable, Optional, Sequence
 
 import flet as ft
+import flet.canvas as cv
 
 from companion.dice import hand_die, parse_notation
 from companion.games.base import Chance, Event, InputError
-from companion.share import qr_png
+from companion.share import qr_modules
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.style import GAP, TAP, Sizes
 
@@ -592,6 +594,60 @@ def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False, fi
     return ft.Row([die(i, v) for i, v in enumerate(values)], wrap=True, spacing=8, run_spacing=8)
 
 
+def scroll_into_view(frame, key: Optional[str]) -> None:
+    """Scroll this phone's screen so the part keyed `key` (its `ft.ScrollKey`) starts at the top: after
+    a tap, what the game now waits for (the next step's button, a choice) is in view without a swipe.
+    `key` None: the screen's top, where the frame asks for the dice a roll waits for. Nothing happens
+    where the part isn't on the screen (left, or redrawn without it)."""
+    page = getattr(getattr(frame, "app", None), "page", None)
+    views = getattr(page, "views", None)
+    if not views:
+        return
+    view = views[-1]
+
+    async def go():
+        # The client carries out a scroll as soon as it gets it, against the layout it has then: give it
+        # the redraw's frame first, or it scrolls to where the part was before the tap.
+        await asyncio.sleep(0.15)
+        try:
+            if key is None:
+                await view.scroll_to(offset=0)
+            else:
+                await view.scroll_to(scroll_key=key)
+        except Exception:  # the screen was left meanwhile: nothing to scroll
+            pass
+    page.run_task(go)
+
+
+QR_SIZE = 300  # px: big enough to scan across a table, small enough for a 360 px phone's dialog
+
+
+def qr_shapes(text: str, size: float = QR_SIZE) -> list:
+    """A QR code as canvas shapes: a white square, then one rectangle per run of dark modules in a
+    row. Drawn, not decoded: an image given as bytes shows as nothing on a LAN page (see qr_modules)."""
+    rows = qr_modules(text)
+    cell = size / len(rows)
+    runs = []
+    for y, row in enumerate(rows):
+        x = 0
+        while x < len(row):
+            if not row[x]:
+                x += 1
+                continue
+            start = x
+            while x < len(row) and row[x]:
+                x += 1
+            runs.append(cv.Path.Rect(start * cell, y * cell, (x - start) * cell, cell))
+    # Without anti-aliasing the runs of neighbouring rows meet with no faint seam between them.
+    return [cv.Rect(0, 0, size, size, paint=ft.Paint(color=ft.Colors.WHITE, style=ft.PaintingStyle.FILL)),
+            cv.Path(runs, paint=ft.Paint(color=ft.Colors.BLACK, style=ft.PaintingStyle.FILL, anti_alias=False))]
+
+
+def qr_code(text: str, size: float = QR_SIZE) -> cv.Canvas:
+    """The QR code of `text`, drawn (dark on white whatever the theme)."""
+    return cv.Canvas(qr_shapes(text, size), width=size, height=size)
+
+
 def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
     """A QR code big enough to scan across a table, with its text underneath and a copy button.
     A phone's browser may refuse to copy (a page on the LAN is not a secure context): the page then
@@ -613,7 +669,7 @@ def qr_dialog(title: str, text: str, *, caption: str = "") -> ft.AlertDialog:
     return dialog_frame(
         title,
         content=ft.Column([
-            ft.Image(src=qr_png(text, box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN),
+            ft.Semantics(identifier="qr-image", label=_("QR code"), content=qr_code(text)),
             ft.Text(caption, theme_style=ft.TextThemeStyle.BODY_MEDIUM) if caption else ft.Container(),
             tagged("qr-text", ft.Text(text if len(text) < 120 else text[:117] + "…",
                                       theme_style=ft.TextThemeStyle.BODY_SMALL)),

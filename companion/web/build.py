@@ -48,7 +48,7 @@ DEFAULT_OUT = ROOT / "build" / "web"
 CACHE = ROOT / "build" / ".web-cache"
 
 # Never in the browser: the laptop's web server, its TLS certificate maker, and Flet's server side.
-SERVER_ONLY = {"flet-web", "uvicorn", "cryptography"}
+SERVER_ONLY = {"flet-web", "uvicorn", "cryptography", "brotli"}  # brotli: the served client's precompressed copies
 # No browser wheel exists; the package works without its C speedups (a wheel of any platform,
 # less its compiled modules, is its pure-Python self).
 PURE_FALLBACK = {"markupsafe": ["--platform", "manylinux2014_x86_64"]}

@@ -223,3 +223,39 @@ def test_serve_https_gives_each_phone_a_secure_context(lan_browser, tmp_path):
         expect(by_id(page, "counter-value")).to_have_text("1")
         context.close()
     assert (tmp_path / "https-tls" / "cert.pem").exists()  # kept with the save for the next start
+
+
+def _qr_drawn(page, artifacts, name: str) -> None:
+    """The dialog's QR code is really drawn: its square shows dark modules on white in a fair mix
+    (a blank image shows the dialog's own colour)."""
+    code = by_id(page, "qr-image")
+    expect(code).to_be_visible()
+    shot = settled_screenshot(page, artifacts / f"{name}.png")
+    box = code.bounding_box()
+    width, height, rows, _info = png.Reader(file=io.BytesIO(shot)).asRGBA8()
+    left, top, size = round(box["x"]), round(box["y"]), round(min(box["width"], box["height"]))
+    dark = light = 0
+    for y, row in enumerate(rows):
+        if top + 2 <= y < top + size - 2:
+            for x in range(left + 2, left + size - 2, 2):
+                r, g, b = row[x * 4:x * 4 + 3]
+                dark += r + g + b < 150
+                light += r + g + b > 700
+    assert dark + light > 0.9 * ((size - 4) // 2) * (size - 4), "the code's square is not black on white"
+    assert 0.25 < dark / (dark + light) < 0.75, f"a blank or broken code: {dark} dark of {dark + light} samples"
+
+
+def test_qr_codes_show_on_an_insecure_origin(lan_browser, server, artifacts):
+    """Issue #30: on a phone's own address (not a secure context) "Join this table" and Export → Show
+    QR showed an empty image; the codes are drawn, so they show wherever the app opens."""
+    context, page = join(lan_browser, server)
+    tap(page, page.get_by_role("button", name="Join this table"))
+    _qr_drawn(page, artifacts, "join-qr-lan-phone")
+    page.keyboard.press("Escape")
+    new_campaign(page, "Shared by QR")
+    tap(page, page.get_by_role("button", name="Campaign settings"))
+    tap(page, page.get_by_role("button", name="Export"))
+    tap(page, page.get_by_role("button", name="Show QR"))
+    expect(by_id(page, "qr-text")).to_contain_text("TC1:")
+    _qr_drawn(page, artifacts, "export-qr-lan-phone")
+    context.close()

@@ -9,6 +9,8 @@ Then a quiet turn, its taps counted, with steps passing by themselves (new campa
 typed text gone once sent, and a random pick answered next to its button."""
 
 import re
+import time
+from typing import Optional
 
 import pytest
 from playwright.sync_api import expect
@@ -32,8 +34,26 @@ def open_page(browser, server, viewport=None):
 TAPS = {"made": 0}  # every tap the tests make (a quiet turn's taps are counted: see below)
 
 
+IN_VIEW = {"check": False}  # on: each control tapped must already be on screen (no swipe to find it)
+
+
+def on_screen(page, locator, *, top: float = 56, bottom: float = 90, timeout: float = 5.0) -> Optional[dict]:
+    """The control's box once it is wholly on screen, clear of the title and the bottom bar (waited
+    for: the app scrolls to it after a tap, animated); None if it stays off screen."""
+    height = page.viewport_size["height"]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        box = locator.first.bounding_box() if locator.count() else None
+        if box and box["y"] >= top and box["y"] + box["height"] <= height - bottom:
+            return box
+        page.wait_for_timeout(150)
+    return None
+
+
 def tap(page, locator):
     """The shared tap, clicking only once the control stops moving (this screen redraws a lot)."""
+    if IN_VIEW["check"]:
+        assert on_screen(page, locator), f"{locator} is not on screen after the last action"
     shared_tap(page, locator, steady=True)
     TAPS["made"] += 1
 
@@ -446,4 +466,19 @@ def test_a_desktop_shows_the_ledger_beside_the_turn_and_a_phone_above_it(browser
             break
         page.wait_for_timeout(200)
     assert ledger_above(), (guide.bounding_box(), cash.bounding_box())
+    context.close()
+
+
+def test_after_each_action_of_a_turn_the_next_step_is_on_screen(browser, server, artifacts):
+    """Issue #30: each phase's Advance button was about five swipes away on a phone. After every
+    action of a quiet turn played by hand at 412×915 the next control to tap is on screen already."""
+    context, page = open_page(browser, server)
+    new_campaign(page, "In view", auto_pass=False)
+    IN_VIEW["check"] = True
+    try:
+        quiet_turn_by_hand(page)
+    finally:
+        IN_VIEW["check"] = False
+    settled_screenshot(page, artifacts / "shadowrun-next-step-in-view-phone.png")
+    dashboard(page, turn="Turn 2")
     context.close()

@@ -311,3 +311,27 @@ def test_the_history_lists_the_newest_lines_and_earlier_ones_on_request(browser,
         expect(by_id(other, "history")).not_to_contain_text("#6 · ")
         for c in (context, other_context):
             c.close()
+
+
+def test_every_button_of_home_and_a_game_screen_is_at_least_48_px(browser, server):
+    """Issue #30: the title bar's back arrow and a campaign's ⋮ were 40 px; 48 is the floor."""
+    context, page = open_phone(browser, server)
+    new_counter_campaign(page, "Finger night")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "counter-value")).to_have_text("0")
+
+    def too_small() -> list:
+        found = []
+        for button in page.get_by_role("button").all():
+            box = button.bounding_box()
+            if box and (box["width"] < 47.5 or box["height"] < 47.5):
+                found.append((button.get_attribute("aria-label") or button.inner_text(), box["width"], box["height"]))
+        return found
+
+    expect(page.get_by_role("button", name="Back")).to_be_visible()
+    assert too_small() == []
+    tap(page, page.get_by_role("button", name="Back"))
+    expect(page.locator("[flt-semantics-identifier^=campaign-]").first).to_be_visible()  # its card, with its ⋮
+    page.wait_for_timeout(500)  # the card's buttons are described with it
+    assert len(page.get_by_role("button").all()) >= 4 and too_small() == []
+    context.close()

@@ -253,11 +253,36 @@ def test_entering_an_area_reveals_its_tokens_and_asks_for_placement():
                                                          Placement(enemy="Nanobots", at=H(5, 2), count=1)]))
     assert "shows Nanobots: 2 Nanobots on" in ev[0].text and "1 Nanobot on" in ev[0].text
     refused(s, Spawn(token=0, face="Nanobots"), InputError, "not waiting")
-    s, _ = act(s, Spawn(token=1, face="Rhinos + common encounter", groups=[
+    s, _ = act(s, Spawn(token=1, face="Alphas", groups=[
         Placement(enemy="Rhinos", at=H(6, 6), count=1), Placement(enemy="Nanobots", at=H(5, 1), count=1)]))
     assert groups(s) == [("Nanobots", (5, 1), 3), ("Nanobots", (5, 2), 1), ("Rhinos", (6, 6), 1)]  # one group per type and space
     assert "move" in legal_actions(s)
     assert "Alphas + common encounter" in token_faces("elite")
+
+
+@pytest.mark.parametrize("face", ["Rhinos + common encounter", "Alphas + common encounter"])
+def test_an_elite_token_with_a_common_encounter_asks_for_that_encounter_too(face):
+    """Issue #30: "Rhinos + common encounter" placed only the Rhino. The token also spawns a common
+    encounter (RULES.md §5; the box's "Rhinos + Common En."): the table draws a common token, and the
+    app asks what it shows and where its enemies go, within the same area, like any revealed token."""
+    m = axial_map(areas=lambda c: "West" if c[0] < 3 else "East", specials={(6, 6): "elite"})
+    s = setup(m, members=("Max", "Ana"), at={"Max": (2, 0)})
+    s, _ = act(s, Move(member="Max", to=H(3, 0), move=1))
+    s, ev = act(s, Spawn(token=0, face=face, groups=[Placement(enemy="Rhinos", at=H(6, 6), count=1)]))
+    assert [(t.tier, t.status, t.from_elite, t.area, t.encountered_by) for t in s.issue.tokens] == [
+        ("elite", "resolved", False, "East", "Max"), ("common", "revealed", True, "East", "Max")]
+    assert legal_actions(s)[0] == "spawn"
+    assert "draw a common encounter token" in ev[-1].text
+    refused(s, Move(member="Ana", to=H(0, 1), move=1), RuleError, "Place the enemies")
+    assert H(5, 1) in placement_spaces(s, 1) and H(1, 1) not in placement_spaces(s, 1)
+    s, ev = act(s, Spawn(token=1, face="Hosts", groups=[Placement(enemy="Hosts", at=H(5, 1), count=2)]))
+    assert groups(s) == [("Hosts", (5, 1), 2), ("Rhinos", (6, 6), 1)]
+    assert [t.status for t in s.issue.tokens] == ["resolved", "resolved"] and "move" in legal_actions(s)
+    # A plain elite token brings nothing more.
+    s = setup(m, members=("Max",), at={"Max": (2, 0)})
+    s, _ = act(s, Move(member="Max", to=H(3, 0), move=1))
+    s, _ = act(s, Spawn(token=0, face="Rhinos", groups=[Placement(enemy="Rhinos", at=H(6, 6), count=1)]))
+    assert len(s.issue.tokens) == 1 and "move" in legal_actions(s)
 
 
 def test_a_token_outside_any_area_is_revealed_on_its_own_space():

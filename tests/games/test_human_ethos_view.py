@@ -107,6 +107,29 @@ def test_the_panel_reads_moves_and_event_data_through_an_issue():
     assert "Players' choice 2: 1 to D3." in words(panel)
 
 
+def test_an_elite_token_with_a_common_encounter_asks_for_the_common_token_next():
+    """Issue #30: after "Rhinos + common encounter" is placed, the panel asks for the common token the
+    table draws (with the common faces to pick from), not for the turn's next step."""
+    from companion.games.human_ethos.hexmap import HexMap
+
+    store = memory_store()
+    cid = store.create("human_ethos", "elite", {})
+    corridor = HexMap(name="Corridor", spaces=[{"q": 0, "r": 0, "special": "start", "area": "West"},
+                                               {"q": 1, "r": 0, "special": "elite", "area": "East"},
+                                               {"q": 2, "r": 0, "special": "end", "area": "East"}])
+    for seq, action in enumerate([
+            R.StartIssue(map=corridor, track=20, members=["Max"]),
+            R.Move(member="Max", to=Hex(q=1, r=0), move=1),
+            R.Spawn(token=0, face="Rhinos + common encounter", groups=[R.Placement(enemy="Rhinos", at=Hex(q=2, r=0), count=1)])]):
+        store.apply(cid, action, expected_cursor=seq)
+    panel = view.panel(FakeFrame(store, cid, view.Ui()))
+    said = words(panel)
+    assert "The elite token at B1 brings a common encounter: draw a common encounter token" in said
+    faces = [button_words(b) for b in all_controls(panel) if isinstance(b, (ft.Button, ft.OutlinedButton))]
+    assert "Drakens" in faces and "Rhinos + common encounter" not in faces  # the common token's faces
+    assert "Cards played: run the enemy phase" not in said
+
+
 def test_steppers_take_their_ranges_from_the_moves():
     state = R.new_state(R.Settings())
     moves = view.legal(state)
@@ -635,3 +658,15 @@ def test_the_map_editor_fits_its_map_on_a_360_px_phone():
         screen.view()
         (canvas,) = [c for c in _all(screen.body) if isinstance(c, cv.Canvas)]
         assert canvas.width <= 360 - 2 * 12 - 2 * 16, "the editor's map is cut off on a 360 px phone"
+
+
+def test_the_campaign_progress_counts_wins_and_losses_in_proper_plurals():
+    """Issue #30: "Issue #1: 0 win(s), 1 loss(es)" reads "Issue #1: 0 wins, 1 loss"."""
+    store = memory_store()
+    cid = store.create("human_ethos", "progress", {})
+    sample = view.parse_map_json(view.SAMPLE_PATH.read_text())
+    for seq, action in enumerate([R.StartIssue(map=sample, track=12, members=["Max"]),
+                                  R.Adjust(track="threat", delta=12, reason="It's Closing In")]):
+        store.apply(cid, action, expected_cursor=seq)
+    said = words(view.panel(FakeFrame(store, cid, view.Ui())))
+    assert "Issue #1: 0 wins, 1 loss" in said and "(s)" not in said and "(es)" not in said

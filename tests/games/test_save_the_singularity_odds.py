@@ -212,3 +212,17 @@ def test_future_table_matches_the_plain_solution(team_target, world_target, max_
     table = odds.future_table(team_target, world_target, max_pool)
     for (w, t), expected in plain_table(team_target, world_target, max_pool).items():
         assert abs(table.after_banking(t, w) - expected) < 1e-12
+
+
+def test_pressing_on_with_the_target_at_risk_can_still_bust():
+    """Issue #30: at 43 of 50 with 7 at risk the next throw of 6 dice busts 26% of the time; pressing
+    on wins only when it doesn't bust (stopping after it wins) or when the team wins later anyway."""
+    start = game(2, team=43, world=3, phase="throw", pool=4, risk_before_throw=5,
+                 throw=[Die(face=f) for f in (4, 5, 2, 3)])
+    o = odds.odds(start)
+    assert o.at_risk == 7 and o.pool == 6 and rules.team_target(start) == 50
+    assert round(float(o.bust_chance), 2) == 0.26
+    after_a_bust = odds.future_table(50, rules.world_target(start), start.settings.max_pool).after_banking(43, 3)
+    assert 0 < after_a_bust < 1
+    assert o.win_if_press == pytest.approx(1 - float(o.bust_chance) * (1 - after_a_bust))
+    assert o.win_if_press < 1.0 and o.win_if_stop == 1.0 and o.hint == "stop"

@@ -137,7 +137,7 @@ def test_the_german_phone_reads_the_game_in_german(played):
         "refresh": ["Zusätzliche Herausforderung 1 von 1 (normal) → Wetwork (25 Ruf, höchster Wert); jetzt 4.",
                     "Auftrag: Herausforderungen wie aufgeführt platziert, nichts zu wählen – übersprungen.",
                     "Nichts zurückzudrehen.", "1 Nuyen statt einer Karte nehmen", "Weiter zu Credstick 3b · Nebeneinkünfte",
-                    "25 Ruf (21+) · 4 Herausforderung(en) (voll: 3)", "Rückgängig: nächste Phase"],
+                    "25 Ruf (21+) · 4 Herausforderungen (voll: 3)", "Rückgängig: nächste Phase"],
         "income": ["Credstick 3a · Bezahlung: +0, nichts zu kassieren – übersprungen.",
                    "Zug 1 · Credstick 3b · Nebeneinkünfte", "Nebeneinkünfte eintragen", "Von (Karte)"],
         "payment": ["Credstick 3c · Unterhalt: kein Unterhalt fällig – übersprungen.",
@@ -152,11 +152,11 @@ def test_the_german_phone_reads_the_game_in_german(played):
                     "Karte ausspielen · Runner im Spiel 2 von 6", "Dodger (Runner) für 3 ausgespielt: Bargeld 18.",
                     "Kid macht einen Botengang", "Schulden tilgen · Kredit 20, Zinsen 0, Bargeld ", "Ausrüstung",
                     "Spezial", "Drohne", "Dodger drehen", "Kid zurückdrehen"],
-        "run": ["Run auf Wetwork · 25 Ruf · noch 4 Herausforderung(en)", "Team: Dodger (0/8), Ghost (0/7)",
+        "run": ["Run auf Wetwork · 25 Ruf · noch 4 Herausforderungen", "Team: Dodger (0/8), Ghost (0/7)",
                 "Ereignis 1 von 1 (Kosten 3): ", "Herausforderung besiegt / umgangen", "Run ohne ihn beenden",
                 "Besiege oder umgeh zuerst jede Herausforderung auf Wetwork: noch 4.",
                 f"Pumpen: 1–5: so viele Nuyen (83{DE_PERCENT}) · 6: noch einmal würfeln und addieren (17{DE_PERCENT}).",
-                "Shadowrun auf Wetwork (25 Ruf, 4 Herausforderung(en)) mit Dodger, Ghost.",
+                "Shadowrun auf Wetwork (25 Ruf, 4 Herausforderungen) mit Dodger, Ghost.",
                 "Zieh 1 Ereigniskarte(n): 1 + 1 pro volle 10 Ruf (Ruf 0)."],
         "damage": ["Noch 7 von 7 Schaden", "Jeder Treffer ist 1W6.", "Wer nimmt den nächsten Treffer?",
                    "Dodger treffen (0/8, Panzerung 1)", f"Dodger überlebt: nur noch 7 Schaden übrig (100{DE_PERCENT})",
@@ -169,7 +169,7 @@ def test_the_german_phone_reads_the_game_in_german(played):
                 "Rückgängig: Run beenden"],
         "tie": ["Zug 2 · Auftrag", "Ein vollständiger Gleichstand ist aufzulösen: 1 d2 für den Gleichstand um die "
                 f"zusätzliche Herausforderung 1 zwischen Wetwork und Smuggling: Wetwork (50{DE_PERCENT}) · Smuggling (50{DE_PERCENT}).",
-                "Auftrag Smuggling (25 Ruf): Leg 3 Herausforderung(en) verdeckt darunter (eine pro 10 Ruf, aufgerundet).",
+                "Auftrag Smuggling (25 Ruf): Leg 3 Herausforderungen verdeckt darunter (eine pro 10 Ruf, aufgerundet).",
                 "Rückgängig: Auftrag Smuggling (25 Ruf)", "Frisch zuerst die Herausforderungen auf (1b)."],
         "tie broken": ["(25 Ruf, gleichauf mit ", " bei 25 Ruf und 3 Herausforderung(en): Der Entscheidungswürfel hat ihn "
                        "gewählt); jetzt 4.", "Zurückgedreht: Dodger, Ghost, Kid.", "Zug 2 · Auffrischen"],
@@ -184,7 +184,7 @@ def test_the_same_campaign_reads_in_english_on_an_english_phone(played):
     the undo label, the headline and the ledger in English, word for word as the game said them before."""
     frame = played[-1][1]
     english = "\n".join(seen_in("en", frame))
-    for said in ("Objective Smuggling (25 rep): place 3 challenge(s) under it, face down (one per 10 rep, rounded up).",
+    for said in ("Objective Smuggling (25 rep): place 3 challenges under it, face down (one per 10 rep, rounded up).",
                  "Extra challenge 1 of 1 (normal) → Wetwork (25 rep, highest value); now 4.",
                  "Credstick 3a · Getting paid: +0, nothing to collect — passed.",
                  "Interest +2: 10% of 20 = 2 (rate 10%, the minimum, as reputation is 0). Interest owed 2; total debt 22.",

@@ -467,7 +467,8 @@ def test_the_run_form_wraps_its_choices_and_sends_what_was_picked():
     group.update = lambda: None  # (off the page)
     rows = group.content.controls
     assert [r.content.controls[0].content.label for r in rows] == [
-        f"{o.name} · {o.rep} rep · {o.challenges} challenge(s)" for o in s.objectives]
+        f"{o.name} · {o.rep} rep · {o.challenges} challenge{'' if o.challenges == 1 else 's'}" for o in s.objectives]
+    assert any(o.challenges == 1 for o in s.objectives)  # issue #30: "1 challenge", never "1 challenge(s)"
     assert all(isinstance(r.content.controls[1].content, ft.Text) and r.content.controls[1].expand for r in rows)
     rows[2].on_click(None)  # a tap on the third objective's words
     ticks = [c for c in all_controls(built) if isinstance(c, ft.Semantics) and c.checked is not None]

@@ -41,10 +41,9 @@ from companion.games.biosphere5.cards import (
 )
 from companion.i18n import N_, Msg, _, ngettext, render
 from companion.ui.style import GAP, TAP
-from companion.share import qr_png
 from companion.ui.screen import DrawnScreen
-from companion.ui.widgets import (FormDialog, close_dialog, icon_button, qr_dialog, roomy, section, tagged, text,
-                                  wide_button)
+from companion.ui.widgets import (FormDialog, close_dialog, icon_button, qr_code, qr_dialog, qr_shapes, roomy,
+                                  section, tagged, text, wide_button)
 from models.tables import CatalogEntry
 
 log = logging.getLogger(__name__)
@@ -340,7 +339,7 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
     """A catalog too big for one QR code: its parts one at a time ("Part 1 of 3", previous / next).
     Each part is a complete catalog export of some cards; importing them all rebuilds the catalog."""
     at = [0]
-    image = ft.Image(src=qr_png(parts[0], box_size=8), width=300, height=300, fit=ft.BoxFit.CONTAIN)
+    image = qr_code(parts[0])
     counter = ft.Text("", theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD)
     snippet = ft.Text("", theme_style=ft.TextThemeStyle.BODY_SMALL)
     copy = ft.TextButton(content=_("Copy this part"), icon=ft.Icons.COPY, height=TAP)
@@ -350,7 +349,7 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
     def show(i: int, update: bool = True) -> None:
         at[0] = i
         text = parts[i]
-        image.src = qr_png(text, box_size=8)
+        image.shapes = qr_shapes(text)
         counter.value = _("Part {n} of {total}", n=i + 1, total=len(parts))
         snippet.value = text if len(text) < 120 else text[:117] + "…"
         copy.content = _("Copy this part")
@@ -371,7 +370,7 @@ def qr_pages_dialog(app, parts: list[str]) -> ft.AlertDialog:
         title=ft.Text(_("Scan all {n} codes", n=len(parts))),
         content=ft.Column([
             tagged("qr-part", counter),
-            image,
+            ft.Semantics(identifier="qr-image", label=_("QR code"), content=image),
             ft.Text(_("The catalog is too big for one code. On the other phone: Biosphere 5 cards → Import → "
                       "paste one part → “Add / correct”, then the next part (or paste all parts at once)."),
                     theme_style=ft.TextThemeStyle.BODY_MEDIUM),

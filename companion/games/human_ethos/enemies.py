@@ -82,6 +82,11 @@ _FACE_WORDS = {
 }
 
 
+# Those faces are the elite ones that also spawn a common encounter (RULES.md §5; the box lists
+# "Rhinos + Common En."): the table then draws a common token, revealed and placed like any other.
+BRINGS_A_COMMON_ENCOUNTER = frozenset(_FACE_WORDS)
+
+
 def face_words(face: str) -> Words:
     """What a token shows, as a player reads it: a face with words in their language, a name as it is."""
     return _FACE_WORDS.get(face, face)

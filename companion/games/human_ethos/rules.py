@@ -36,7 +36,7 @@ from companion.games.base import Dice, Event, Game, InputError, Model, RuleError
 from companion.games.base import Move as LegalMove
 from companion.i18n import N_, Msg, NMsg
 
-from .enemies import DEFAULT_ENEMY_TYPES, EnemyType, face_words
+from .enemies import BRINGS_A_COMMON_ENCOUNTER, DEFAULT_ENEMY_TYPES, EnemyType, face_words
 from .hexmap import Board, Coord, Hex, HexMap, LineOfSight, joined, map_name, require_playable
 
 # =============================================================================================
@@ -114,6 +114,7 @@ class Token(Model):
     status: Literal["face_down", "revealed", "resolved"] = "face_down"
     face: str = ""
     encountered_by: str = ""
+    from_elite: bool = False  # drawn for an elite token that brings a common encounter (not on a space of its own)
 
 
 class Part(Model):
@@ -936,6 +937,7 @@ def _spawn(state: State, a: Spawn, events: list[Event]) -> None:
     for p in a.groups:
         _add_group(issue, p.enemy, p.at.c, p.count)
     token.status, token.face = "resolved", a.face.strip()
+    brings = token.tier == "elite" and token.face in BRINGS_A_COMMON_ENCOUNTER
     placed = joined(Msg("{enemies} on {space}", enemies=_etype(state, p.enemy).count_name(p.count),
                         space=board.label(p.at.c)) for p in a.groups)
     events.append(event(
@@ -946,6 +948,17 @@ def _spawn(state: State, a: Spawn, events: list[Event]) -> None:
         token=a.token, at=board.label(token.at.c), tier=token.tier, face=token.face, member=token.encountered_by,
         placed=[{"enemy": p.enemy, "at": board.label(p.at.c), "count": p.count} for p in a.groups],
     ))
+    if brings:
+        # Its common encounter waits like a revealed token, in the same area, for the same player.
+        issue.tokens.append(Token(at=token.at, tier="common", area=token.area, status="revealed",
+                                  encountered_by=token.encountered_by, from_elite=True))
+        events.append(event(
+            "common_encounter",
+            Msg("The token also brings a common encounter: draw a common encounter token (one not on the map), turn it "
+                "face up and place its enemies within the same area ({member} is the encountering player).",
+                member=token.encountered_by),
+            token=len(issue.tokens) - 1, at=board.label(token.at.c), member=token.encountered_by,
+        ))
 
 
 def _label(board: Board, c: Coord) -> str:

@@ -582,9 +582,13 @@ def spawn_section(frame, state: R.State, ui: Ui, token_index: int) -> ft.Control
                                                     space=board.label(c)), lambda e, k=k: drop(k))])
               for k, (en, c, n) in enumerate(ui.placements)]
     said = dict(member=token.encountered_by, where=where, space=board.label(token.at.c))
-    hint = (_("{member} entered {where}: turn the elite token at {space} face up. What does it show?", **said)
-            if token.tier == "elite" else
-            _("{member} entered {where}: turn the common token at {space} face up. What does it show?", **said))
+    if token.from_elite:
+        hint = _("The elite token at {space} brings a common encounter: draw a common encounter token (one not on the "
+                 "map) and turn it face up. What does it show?", **said)
+    elif token.tier == "elite":
+        hint = _("{member} entered {where}: turn the elite token at {space} face up. What does it show?", **said)
+    else:
+        hint = _("{member} entered {where}: turn the common token at {space} face up. What does it show?", **said)
     count = sum(n for _en, _c, n in ui.placements)
     return section(
         _("Encounter at {space}", space=board.label(token.at.c)),
@@ -1404,8 +1408,9 @@ def _progress(frame, state: R.State, ui: Ui) -> ft.Control:
         rows.append(tagged("story-next", _say(_("Unlocked up to issue #{number}.", number=str(camp.unlocked_issue)),
                                               weight=ft.FontWeight.BOLD)))
         for r in camp.records:
-            rows.append(_say(_("Issue #{number}: {wins} win(s), {losses} loss(es)", number=str(r.issue), wins=r.wins,
-                               losses=r.losses), style=ft.TextThemeStyle.BODY_MEDIUM))
+            rows.append(_say(_("Issue #{number}: {wins}, {losses}", number=str(r.issue),
+                               wins=ngettext("{n} win", "{n} wins", r.wins),
+                               losses=ngettext("{n} loss", "{n} losses", r.losses)), style=ft.TextThemeStyle.BODY_MEDIUM))
     if not story or camp.arcade_wins or camp.arcade_losses:
         rows.append(_say(_("Arcade maps: {won} won, {lost} lost.", won=camp.arcade_wins, lost=camp.arcade_losses),
                          weight=ft.FontWeight.BOLD))

@@ -296,7 +296,7 @@ class _ThisTurn:
         self.table, self.team, self.world = table, team, world
         self.lowest_risk, self.lowest_pool = lowest_risk, lowest_pool
         self.needed = size = table.team_target - team
-        on_bust = table.after_banking(team, world)
+        self.on_bust = on_bust = table.after_banking(team, world)
         top = table.max_pool
         # Rows padded with 1.0: at `size` or more at risk, stopping wins the game.
         self.best = {m: [0.0] * size + [1.0] * (top + 1) for m in range(lowest_pool, top + 1)}
@@ -329,7 +329,12 @@ class _ThisTurn:
         return self.table.after_banking(self.team + at_risk, self.world)
 
     def press_value(self, at_risk: int, pool: int) -> float:
-        return 1.0 if at_risk >= self.needed else self.press[pool][at_risk]
+        if at_risk >= self.needed:
+            # The target is at risk: a throw that doesn't bust still wins (stop after it), one that
+            # busts banks nothing and the game goes on from where it stood.
+            chance = float(bust_chance(pool))
+            return 1.0 - chance + chance * self.on_bust
+        return self.press[pool][at_risk]
 
 
 _TURNS: dict[tuple[int, int, int, int, int], _ThisTurn] = {}

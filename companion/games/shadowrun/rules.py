@@ -31,7 +31,7 @@ from companion.games.base import (
     event, field_specs, fmt_dice, require_range, throw, throw_one,
 )
 from companion.games.shadowrun.ledger import ACCOUNT_TITLES, ACCOUNTS, Account, Journal, Line, lines_in, post
-from companion.i18n import N_, Msg, Text, joined
+from companion.i18n import N_, Msg, NMsg, Text, joined
 
 # --- Words ----------------------------------------------------------------------------------------------
 
@@ -1081,8 +1081,10 @@ def _add_objective(s: State, a: AddObjective, dice: Dice, ev: Events) -> None:
     count = challenges_for(a.rep)
     s.objectives.append(Objective(id=s.next_id, name=name, rep=a.rep, challenges=count))
     s.next_id += 1
-    ev.append(event("objective_added", Msg("Objective {name} ({rep} rep): place {count} challenge(s) under it, "
-                                           "face down (one per 10 rep, rounded up).", name=name, rep=a.rep, count=count),
+    ev.append(event("objective_added", NMsg("Objective {name} ({rep} rep): place {n} challenge under it, face down (one "
+                                            "per 10 rep, rounded up).", "Objective {name} ({rep} rep): place {n} "
+                                            "challenges under it, face down (one per 10 rep, rounded up).", count,
+                                            name=name, rep=a.rep),
                     objective_id=s.next_id - 1, name=name, rep=a.rep, challenges=count))
 
 
@@ -1091,8 +1093,9 @@ def _discard_objective(s: State, a: DiscardObjective, dice: Dice, ev: Events) ->
     if objective is run_target(s):
         raise RuleError(Msg("That objective is the target of the run in progress."))
     s.objectives.remove(objective)
-    ev.append(event("objective_discarded", Msg("Objective {name} discarded with its {count} challenge(s).",
-                                               name=objective.name, count=objective.challenges),
+    ev.append(event("objective_discarded", NMsg("Objective {name} discarded with its {n} challenge.",
+                                                "Objective {name} discarded with its {n} challenges.",
+                                                objective.challenges, name=objective.name),
                     objective_id=objective.id, name=objective.name, challenges=objective.challenges))
 
 
@@ -1402,8 +1405,8 @@ def _roll_two(s: State, a: RollTwo, dice: Dice, ev: Events) -> None:
 
 def _sell_cards(s: State, a: SellCards, dice: Dice, ev: Events) -> None:
     post(s, ev, "cash", a.count, Msg("Sold {count} card(s) at 1 Nuyen each", count=a.count))
-    ev.append(event("cards_sold", Msg("Sold {count} card(s) at 1 Nuyen each: +{count} cash: cash {cash}.",
-                                      count=a.count, cash=s.cash), count=a.count, cash=s.cash))
+    ev.append(event("cards_sold", NMsg("Sold {n} card at 1 Nuyen each: +{n} cash: cash {cash}.",
+                                       "Sold {n} cards at 1 Nuyen each: +{n} cash: cash {cash}.", a.count, cash=s.cash), count=a.count, cash=s.cash))
 
 
 def _pay_off(s: State, a: PayOff, dice: Dice, ev: Events) -> None:
@@ -1458,9 +1461,10 @@ def _start_run(s: State, a: StartRun, dice: Dice, ev: Events) -> None:
     s.run_taken = True
     rep_note = (Msg("reputation {reputation} counts as 0", reputation=s.reputation) if s.reputation < 0
                 else Msg("reputation {reputation}", reputation=s.reputation))
-    ev.append(event("run_started", Msg("Shadowrun on {name} ({rep} rep, {count} challenge(s)) with {team}.",
-                                       name=objective.name, rep=objective.rep, count=objective.challenges,
-                                       team=", ".join(c.name for c in team)),
+    ev.append(event("run_started", NMsg("Shadowrun on {name} ({rep} rep, {n} challenge) with {team}.",
+                                        "Shadowrun on {name} ({rep} rep, {n} challenges) with {team}.",
+                                        objective.challenges, name=objective.name, rep=objective.rep,
+                                        team=", ".join(c.name for c in team)),
                     objective_id=objective.id, name=objective.name, team=[c.id for c in team],
                     challenges=objective.challenges))
     ev.append(event("event_draws", Msg("Draw {draws} event card(s): 1 + 1 per full 10 reputation ({note}).",
@@ -1763,6 +1767,11 @@ def _required_now(s: State) -> Optional[Any]:
     return action if action is not None and why_not(s, action.kind) is None else None
 
 
+def required_now(s: State) -> Optional[Any]:
+    """The action the current step requires of the table now (None: nothing is required)."""
+    return _required_now(s)
+
+
 def _why_it_passes(s: State) -> Optional[Msg]:
     """Why the turn may leave its current step with nothing for the table to do (None: it may not)."""
     if s.pending_errand is not None or s.damage is not None:
@@ -1868,7 +1877,7 @@ def describe(action: Action) -> Msg:
         "run_errand": lambda: Msg("errand"),
         "take_six": lambda: Msg("errand: take 6"),
         "roll_two": lambda: Msg("errand: roll two more"),
-        "sell_cards": lambda: Msg("sell {count} card(s)", count=a.count),
+        "sell_cards": lambda: NMsg("sell {n} card", "sell {n} cards", a.count),
         "pay_off": lambda: Msg("pay off {amount}", amount=a.loan + a.interest),
         "heal": lambda: Msg("heal"),
         "start_run": lambda: Msg("start a Shadowrun"),

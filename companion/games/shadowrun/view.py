@@ -30,8 +30,9 @@ from companion.games.shadowrun.screens import LedgerScreen
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
-from companion.ui.style import GAP
-from companion.ui.widgets import icon_button, keyed, section, switch_row, tagged, text, tick_row, two_columns, wide_button
+from companion.ui.style import GAP, ICON_PADDING
+from companion.ui.widgets import (icon_button, keyed, scroll_into_view, section, switch_row, tagged, text, tick_row,
+                                  two_columns, wide_button)
 
 # Drawn afresh from the state (and what was typed, kept in `_BUILD.memo`, and which folds are open, both kept
 # per phone in its `Screen`, frame.screen_state) on every redraw, and never changed in place: the frame
@@ -289,8 +290,12 @@ class Ui:
                expand: bool = False) -> ft.Control:
         """A big button, live only when the rules allow `kind` now (the reason shows as its tooltip)."""
         reason = self.why(kind)
-        return wide_button(render(words), on_click, icon=icon, tonal=not primary, expand=expand, disabled=reason is not None,
-                           tooltip=reason)
+        button = wide_button(render(words), on_click, icon=icon, tonal=not primary, expand=expand,
+                             disabled=reason is not None, tooltip=reason)
+        required = R.required_now(self.s)
+        if primary and reason is None and required is not None and required.kind == kind:
+            button.key = ft.ScrollKey(f"sr-do-{kind}")  # the step's one required action: scrolled to (next_key)
+        return button
 
     def move_button(self, move, *, icon=None, primary: bool = False, expand: bool = False) -> ft.Control:
         """The button of one move, labelled as the move says (greyed with its reason if it may not be made)."""
@@ -322,6 +327,14 @@ class Ui:
 def panel(frame) -> ft.Control:
     ui = Ui(frame)
     s = ui.s
+    if getattr(frame, "drawing_own_action", False) and not ui.wide:
+        # After this phone's action, what the turn waits for now in view: on a phone the phase's section
+        # sits under the money, and a step's button was often a few swipes away. Dice asked for: the
+        # frame's card at the screen's top.
+        if frame.loaded.state.pending is not None:
+            scroll_into_view(frame, None)
+        elif (key := next_key(s)) is not None:
+            scroll_into_view(frame, key)
     # Once over, the frame's end card says how the game ended: the panel keeps the final balances and
     # what was in play, and says it no second time. Each section is kept while what it shows is unchanged.
     money = ui.keep("dashboard", (s.loan, s.cash, s.interest, s.debt, s.reputation, s.settings.target_reputation,
@@ -426,6 +439,18 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
         *[text(e.text, italic=e.kind == "step_passed") for e in shown], color=ft.Colors.SECONDARY_CONTAINER))
 
 
+ADVANCE_KEY = "sr-advance"  # the Advance button: scrolled into view once open, after an action on a phone
+
+
+def next_key(s: R.State) -> Optional[str]:
+    """Where the control the turn waits for is: the step's required action, else the open Advance
+    button; None while the phase leaves the table a choice (a form being filled in stays where it is)."""
+    required = R.required_now(s)
+    if required is not None:
+        return f"sr-do-{required.kind}"
+    return ADVANCE_KEY if R.GAME.why_not(s, R.Advance()) is None else None
+
+
 def stepper(ui: Ui) -> ft.Control:
     """The phase's section, each part kept while what it shows is unchanged: the phase's own actions
     while the state is (a roll at the dice tray or a table note leaves them as they were), the
@@ -463,6 +488,7 @@ def advance_button(ui: Ui) -> ft.Control:
     # A phase's required step keeps the advance closed until it is done: once open, it is THE next action.
     button = wide_button(words, ui.send(R.Advance), icon=ft.Icons.ARROW_FORWARD, filled=reason is None,
                          disabled=reason is not None)
+    button.key = ft.ScrollKey(ADVANCE_KEY)
     rows: list[ft.Control] = [ft.Divider(), button]
     if reason:
         rows.append(text(reason, italic=True))
@@ -483,8 +509,9 @@ def phase_objective(ui: Ui) -> list[ft.Control]:
     s = ui.s
     out = objectives_block(ui, with_form=True)
     extras = R.EXTRA_CHALLENGES[s.settings.difficulty]
-    out.append(text(_("1b · {how} {difficulty}: {extras} extra challenge(s) this turn.", how=R.HOW["refresh_challenges"],
-                      difficulty=R.DIFFICULTY_TITLES[s.settings.difficulty], extras=extras)))
+    out.append(text(ngettext("1b · {how} {difficulty}: {n} extra challenge this turn.",
+                               "1b · {how} {difficulty}: {n} extra challenges this turn.", extras,
+                               how=R.HOW["refresh_challenges"], difficulty=R.DIFFICULTY_TITLES[s.settings.difficulty])))
     tie = R.GAME.chance_for(s, R.RefreshChallenges())
     if tie is not None:
         out.append(text(_("A full tie to break: {count} {die} for {why}: {odds}.", count=tie.count, die=tie.die.label,
@@ -715,7 +742,8 @@ def start_run_block(ui: Ui) -> list[ft.Control]:
 
     # Rows whose words wrap (a Radio's or Checkbox's own label is cut off on a phone).
     target = ft.RadioGroup(value=str(s.objectives[0].id), on_change=_touch(RUN_TARGET), content=ft.Column([
-        radio_row(str(o.id), _("{name} · {rep} rep · {count} challenge(s)", name=o.name, rep=o.rep, count=o.challenges),
+        radio_row(str(o.id), ngettext("{name} · {rep} rep · {n} challenge", "{name} · {rep} rep · {n} challenges", o.challenges,
+                           name=o.name, rep=o.rep),
                   _touch(RUN_TARGET, pick)) for o in s.objectives],
         spacing=0))
     candidates = R.team_candidates(s)
@@ -744,8 +772,8 @@ def run_block(ui: Ui) -> list[ft.Control]:
     team = [c for c in s.cards if c.id in run.team]
     out: list[ft.Control] = [
         tagged("sr-run", _box(
-            text(_("Run on {name} · {rep} rep · {count} challenge(s) left", name=objective.name, rep=objective.rep,
-                   count=objective.challenges), ft.TextThemeStyle.BODY_LARGE, bold=True),
+            text(ngettext("Run on {name} · {rep} rep · {n} challenge left", "Run on {name} · {rep} rep · {n} challenges left",
+                          objective.challenges, name=objective.name, rep=objective.rep), ft.TextThemeStyle.BODY_LARGE, bold=True),
             text(_("Team: {team}", team=", ".join(f"{c.name} ({c.damage}/{c.body})" for c in team)) if team
                  else _("Team: nobody left")),
             text(_("Events drawn {drawn} of {of}.", drawn=run.events_drawn, of=run.events_to_draw)),
@@ -840,8 +868,8 @@ def _objective_rows(ui: Ui) -> list[ft.Control]:
         rows.append(tagged(f"sr-objective-{o.id}", ft.Container(ft.Row([
             ft.Column([
                 ft.Text(o.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-                text(_("{rep} rep ({range}) · {count} challenge(s) (full: {full})", rep=o.rep,
-                       range=R.objective_range(o.rep), count=o.challenges, full=full)),
+                text(ngettext("{rep} rep ({range}) · {n} challenge (full: {full})", "{rep} rep ({range}) · {n} challenges (full: {full})",
+                              o.challenges, rep=o.rep, range=R.objective_range(o.rep), full=full)),
             ], spacing=0, expand=True),
             icon_button(ft.Icons.DELETE_OUTLINE, _("Discard {name}", name=o.name),
                         ui.send(lambda o=o: R.DiscardObjective(objective_id=o.id)),
@@ -898,7 +926,7 @@ def _runner_row(ui: Ui, c: R.Card, can_trash: bool, can_turn: bool) -> ft.Contro
                damage=c.damage, upkeep=c.upkeep))
     called = c.name if c.card_type == "runner" else _("{name} ({type})", name=c.name, type=choice(c.card_type))
     hurt = c.damage > 0
-    menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, tooltip=_("More for {name}", name=c.name),
+    menu = ft.PopupMenuButton(icon=ft.Icons.MORE_VERT, padding=ICON_PADDING, tooltip=_("More for {name}", name=c.name),
                               disabled=not can_trash, items=[
         ft.PopupMenuItem(content=_("Trash it"), icon=ft.Icons.DELETE,
                          on_click=ui.send(lambda c=c: R.RemoveCard(card_id=c.id))),
