@@ -70,9 +70,9 @@ def played():
         seen.add(dialog)
         fill(dialog, Name_des_Totems="Ox")
         field(dialog, "Angriff ±").value = "3"
-        tap(dialog, "Binden")  # a first totem: its check passes without a die
-        host = R.find_host(frame.loaded.game_state, 1)
-        chance = R.singularity_chance(frame.loaded.game_state, host, 2)  # the check a second totem would make
+        tap(dialog, "Binden")
+        chance = frame.loaded.state.pending.chance
+        frame.give(4)
         seen.add(frame.panel())
         for _ in range(2):
             tap(frame.panel(), render(R.end_turn_label(frame.loaded.game_state)))
@@ -124,7 +124,7 @@ def test_the_rules_sentences_are_german(played):
         "Runde 3 · Ana ist am Zug",  # the turn, drawn by the view
         "Wolfmother (Ana) ist eingesetzt: Angriff 3 Würfel, Verteidigung 2 Würfel, Leben 10. Geschützt bis zum Ende "
         "des Zugs von Ana in Runde 2 (eine volle Runde).",  # an event from the log
-        "Singularitätsprobe für Wolfmother (1 Totem): ohne Würfel bestanden — schon der niedrigste Wurf, 1, erreicht 1.",
+        "Singularitätsprobe für Wolfmother (1 Totem): 4 gewürfelt ≥ 1, bestanden.",
         "Schlagabtausch 1: Wolfmother (Ana) greift an, Raven (Ben) verteidigt.",
         "Angriff: Wilder Würfel 6: außergewöhnlicher Erfolg, alle sechs Würfel zählen als 6.",
         "Greift jetzt an",
@@ -137,7 +137,7 @@ def test_the_rules_sentences_are_german(played):
     # The roll reasons the dice pad shows, and the refusal.
     with speaking("de"):
         assert str(played["chance"].why) == "die Singularitätsprobe von Wolfmother"
-        assert [render(o.label) for o in played["chance"].outcomes] == ["ab 2 bestanden", "scheitert"]
+        assert [render(o.label) for o in played["chance"].outcomes] == ["jede Seite besteht"]
         assert str(played["wild_chance"].why) == ("den Angriff von Wolfmother auf Raven, Schlagabtausch 1, mit einem "
                                                   "Wilden Würfel (gib den goldenen Würfel zuerst ein)")
     assert played["refused"] == "Wolfmother ist ein eigener Wirt von Ana."

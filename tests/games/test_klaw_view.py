@@ -97,20 +97,21 @@ def test_a_fight_at_a_physical_table_asks_for_every_die_and_the_singularity_chec
     tap(frame.panel(), "Totem")
     dialog = frame.dialogs.pop()
     check = texts(tagged(dialog, "klaw-check"))
-    # A first totem: any face passes, so the table is asked for no die (issue #30).
-    assert check == "Wolfmother will carry 1 totem: its singularity check passes without a die (the lowest roll " \
-                    "already reaches 1)."
+    assert check.startswith("Wolfmother will carry 1 totem. Singularity check: Ana rolls 1 d6 for Wolfmother's "
+                            "singularity check: any face passes 100%.")
     assert field(dialog, "Attack modifier").helper == "−3 to +3" and field(dialog, "Life modifier").helper == "−6 to +6"
     fill(dialog, Totem_name="Moon", Attack_modifier=1)
     tap(dialog, "Attach")
-    assert frame.loaded.state.pending is None  # nothing waits for the table's dice
-    assert frame.store.log_rows(frame.campaign_id)[-1].dice == [] and len(R.find_host(frame.loaded.game_state, 1).totems) == 1
+    assert frame.dispatched[-1][1] is True  # pulsed: it rolls
+    assert frame.loaded.state.pending.chance.why == "Wolfmother's singularity check"  # waits for the table's die
+    frame.give(4)
     tap(frame.panel(), "End turn and draw 1 card")
     # Ben gives Raven a totem, so the winner of the coming fight absorbs one.
     tap(frame.panel(), "Totem")
     dialog = frame.dialogs.pop()
     fill(dialog, Totem_name="Crow", Defense_modifier=1)
     tap(dialog, "Attach")
+    frame.give(3)
     tap(frame.panel(), "End turn and draw 1 card")
 
     # Round 3: Ana attacks from the dialog; the roll's button is the roll move's label.
@@ -202,7 +203,8 @@ def test_a_fight_says_who_attacks_now_and_marks_the_wild_die():
     tap(frame.panel(), "Totem")
     dialog = frame.dialogs.pop()
     fill(dialog, Totem_name="Ox", Attack_modifier=3)
-    tap(dialog, "Attach")  # a first totem: its check needs no die
+    tap(dialog, "Attach")
+    frame.give(4)
     for _ in range(2):
         tap(frame.panel(), R.end_turn_label(frame.loaded.game_state))
     tap(frame.panel(), "Attack…")

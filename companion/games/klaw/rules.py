@@ -770,14 +770,11 @@ def _form(action_cls: type[BaseModel], card: str, card_cls: type[BaseModel], **n
 
 def singularity_chance(state: State, host: Host, totems: Optional[int] = None) -> Optional[Chance]:
     """The singularity check of a host carrying `totems` totems (its count now by default): 1d6 +
-    talents and items must reach the count. None when no die is needed: its talent carries that many
-    without a check, or the lowest roll already reaches the count (a first totem: any face passes)."""
+    talents and items must reach the count. None when its talent carries that many without one."""
     count = len(host.totems) if totems is None else totems
     if count <= host.free_totems:
         return None
     bonus = check_bonus(host)
-    if 1 + bonus >= count:
-        return None
     why = (Msg("{host}'s singularity check ({bonus} from talents and items)", host=host.name, bonus=f"{bonus:+d}")
            if bonus else Msg("{host}'s singularity check", host=host.name))
     passes, fails = threshold_outcomes(count, bonus=bonus)
@@ -834,8 +831,7 @@ def _exchange_chance(state: State, roller: Host, n: int, dist, striker: Host, ta
 #   marker_ended {host, marker} · condition_tick {host, condition, damage, life, ticks_left}
 #   condition_ended {host, condition} · host_removed {host, name, player, life, items, totems, cause}
 #   totem_attached {host, totem, life_before, life, attack_dice, defense_dice}
-#   singularity_check {host, totems, bonus, face, total, passed} (face None: carried without a check, or
-#     `sure`: no face could fail, so no die was rolled)
+#   singularity_check {host, totems, bonus, face, total, passed} (face None: carried without a check)
 #   singularity_event {removed: [{host, name, owner, totems, life_before, life}]} then one totems_returned
 #     {host, totems, life_before, life} per host that carried totems
 #   totem_removed {host, totem, life_before, life} · cards_gained {player, count, hand, discard, what}
@@ -1329,15 +1325,6 @@ def _singularity_check(s: State, h: Host, dice: Dice, ev: list[Event]) -> None:
     """Whenever a host gains totems: 1d6 + bonuses must reach its new totem count."""
     count = len(h.totems)
     chance = singularity_chance(s, h)
-    if chance is None and count > h.free_totems:  # no face can fail: passed, no die asked of the table
-        bonus = check_bonus(h)
-        lowest = f"1 {'+' if bonus >= 0 else '−'} {abs(bonus)}" if bonus else "1"
-        ev.append(event("singularity_check", NMsg(
-            "Singularity check for {host} ({n} totem): passed without a die — the lowest roll, {lowest}, already "
-            "reaches {n}.", "Singularity check for {host} ({n} totems): passed without a die — the lowest roll, "
-            "{lowest}, already reaches {n}.", count, host=h.name, lowest=lowest),
-            host=h.id, totems=count, bonus=bonus, face=None, total=None, passed=True, sure=True))
-        return
     if chance is None:
         ev.append(event("singularity_check", NMsg("{host} carries {n} totem: no singularity check (talent: up to {free} "
                                                   "without one).", "{host} carries {n} totems: no singularity check "

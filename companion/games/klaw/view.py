@@ -827,11 +827,6 @@ def _check_text(s: R.State, h: R.Host) -> str:
     """The singularity check attaching one more totem makes, as the rules declare it (with its odds)."""
     totems = len(h.totems) + 1
     chance = R.singularity_chance(s, h, totems)
-    if chance is None and totems > h.free_totems:
-        return ngettext("{host} will carry {n} totem: its singularity check passes without a die (the lowest roll "
-                        "already reaches {n}).",
-                        "{host} will carry {n} totems: its singularity check passes without a die (the lowest roll "
-                        "already reaches {n}).", totems, host=h.name)
     if chance is None:
         return ngettext("{host} will carry {n} totem: no singularity check (talent: up to {free} without one).",
                         "{host} will carry {n} totems: no singularity check (talent: up to {free} without one).", totems,
