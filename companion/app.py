@@ -19,6 +19,7 @@ from companion import i18n
 from companion.i18n import N_, _, render
 from companion.context import AppContext
 from companion.games.base import InputError, RuleError
+from companion.jobs import TABLE
 from companion.log import NotFound, StaleAction
 from companion.ui.style import FONTS, Sizes, theme
 from models.db import is_database_error, plain_db_error
@@ -287,7 +288,8 @@ class TableSession:
                 log.info("a %s reached a control that was just replaced (id %s)", event_name, control_id)
                 self.toast(_(GONE_TAP))
                 return
-            await dispatch(control_id, event_name, event_data)
+            with TABLE.handling():  # long work (an import) steps aside meanwhile: companion.jobs
+                await dispatch(control_id, event_name, event_data)
         session.dispatch_event = dispatch_event
 
     def _closed(self) -> None:

@@ -56,7 +56,7 @@ CHECKING = Msg("Checking every action against the rules")
 SAVING = Msg("Saving")
 # Log rows written a transaction: a tap from another phone waits for one such write at most (a few
 # tens of ms), and the phone that imports is told how far it is after each.
-IMPORT_CHUNK = 200
+IMPORT_CHUNK = 100
 
 log = logging.getLogger(__name__)
 

@@ -7,6 +7,8 @@
 - tap → update, the last of several phones, server CPU and bytes per change vs a bare Flet counter
 - server CPU per action and memory, fresh and after 100 phones came and went (sessions_bench)
 - a phone's first and later open on table Wi-Fi, before and after the compressed, cached client (open_bench)
+- another phone's tap → applied, usual and while a 50,000-action import is checked and saved; the
+  import's peak memory (long_work_bench)
 """
 
 from __future__ import annotations
@@ -185,6 +187,9 @@ def main() -> None:
     from tests.perf import open_bench
 
     print(open_bench.report(open_bench.run()))
+    from tests.perf import long_work_bench
+
+    print(long_work_bench.report(long_work_bench.run()))
 
 
 if __name__ == "__main__":
