@@ -23,6 +23,7 @@ from companion import i18n
 from companion.i18n import N_, _, render
 from companion.context import AppContext
 from companion.games.base import InputError, RuleError
+from companion.jobs import TABLE
 from companion.log import NotFound, StaleAction
 from companion.ui.style import FONTS, Sizes, theme
 from models.db import is_busy, is_database_error, plain_db_error, tap_patience
@@ -360,7 +361,8 @@ class TableSession:
                 why = getattr(self.screen, "why_tap_lost", lambda: None)()
                 self.toast(why or _(GONE_TAP))
                 return
-            await dispatch(control_id, event_name, event_data)
+            with TABLE.handling():  # long work (an import) steps aside meanwhile: companion.jobs
+                await dispatch(control_id, event_name, event_data)
         session.dispatch_event = dispatch_event
 
     def _closed(self) -> None:

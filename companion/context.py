@@ -72,7 +72,21 @@ class AppContext:
             log.warning("The save opens read-only: %s", db.read_only_reason)
         elif start_backup:
             ctx.safe_backup("start")  # a failed backup is reported, never a reason not to start
+            ctx.sweep_imports()
         return ctx
+
+    def sweep_imports(self) -> None:
+        """Delete the hidden rows of imports a crash stopped halfway (the app's start: no import runs
+        yet; not a one-off command's, which may run beside the app while it imports)."""
+        try:
+            swept = self.store.sweep_imports()
+        except Exception as exc:  # never a reason not to start: they stay hidden, and go next time
+            if not is_database_error(exc):
+                raise
+            log.warning("unfinished imports could not be deleted: %s", plain_db_error(exc, self.db.path))
+            return
+        if swept:
+            log.info("deleted %d import(s) a stop left unfinished", swept)
 
     @property
     def read_only_reason(self) -> Optional[str]:
@@ -116,6 +130,7 @@ class AppContext:
         hold an older one, which a later restart would otherwise bring back)."""
         restore_backup(backup, self.db.path, self.backup_dir)
         self.store.forget()
+        self.sweep_imports()  # a backup made while an import was being written holds its hidden rows
         if self.token:
             self._store_token(self.token)
         self.hub.publish(0, 0)

@@ -1,7 +1,8 @@
 """Export and import of campaigns and catalogs: versioned JSON files, and QR text for small ones.
 
 Import validates everything before writing anything: size, format, version, game, settings, every
-logged action (replayed through the rules with its recorded dice), then one transaction writes it.
+logged action (replayed through the rules with its recorded dice); then it is written in short
+transactions under a campaign that shows only once whole (see `import_campaign`).
 Whatever a file holds, the answer is an import or an `ImportRefused` with a plain sentence: JSON
 nested too deep, numbers too long for a save, wrong types ("3" for a number, `true` for a version:
 no coercion), text that isn't UTF-8 (a UTF-8 byte-order mark is fine), control characters in names.
@@ -27,7 +28,7 @@ from companion import __version__
 from companion.games import get_game, is_known
 from companion.games.base import Event, InputError
 from companion.i18n import Msg, Text, stored_text
-from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, keep_newest, pack_state, unpack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
+from companion.log import (SETUP_LABEL, SNAPSHOT_EVERY, pack_state, unpack_state, NAME_MAX, Store, clean_name, created_event, format_errors,
                            headline_and_status, reason, replay)
 from models.tables import ActionRow, Campaign, CatalogEntry
 
@@ -54,7 +55,9 @@ Progress = Callable[[Text, int, int], None]
 READING = Msg("Reading the file")
 CHECKING = Msg("Checking every action against the rules")
 SAVING = Msg("Saving")
-SAVE_REPORT_EVERY = 1000  # rows written between progress reports
+# Log rows written a transaction: a tap from another phone waits for one such write at most (a few
+# tens of ms), and the phone that imports is told how far it is after each.
+IMPORT_CHUNK = 100
 
 log = logging.getLogger(__name__)
 
@@ -443,8 +446,10 @@ def check_structure(data: dict) -> ExportedCampaign:
 
 def validate_campaign(data: dict, *, progress: Optional[Progress] = None) -> ExportedCampaign:
     """Everything checked; raises ImportRefused with what is wrong. `progress` (see Progress) is
-    told how far the replay is; it may raise (a cancel) to stop it."""
+    told how far the replay is; it may raise (a cancel) to stop it. Each entry's events are the
+    rules' (Event objects, as they come: an import writes them a chunk at a time)."""
     exported = check_structure(data)
+    del data  # the parsed file (when the caller let go of it): the checked copy is all that is needed now
     game = get_game(exported.game)
     try:
         last = len(exported.log) - 1
@@ -471,7 +476,7 @@ def validate_campaign(data: dict, *, progress: Optional[Progress] = None) -> Exp
         raise ImportRefused(Msg("The campaign in this file doesn't replay as it was recorded: {problems}.", problems=found))
     # What happened is what the rules say happened, not what the file says.
     for e in exported.log[1:]:
-        e.events = [ev.model_dump(mode="json") for ev in report.events.get(e.seq, [])]
+        e.events = report.events.get(e.seq, [])
         e.label, e.context = (stored_text(words) for words in report.labels.get(e.seq, ("", "")))
     exported._states = report.states
     return exported
@@ -494,43 +499,60 @@ def unused_name(taken: set[str], name: str) -> str:
 
 def import_campaign(store: Store, raw: bytes | str, *, name: Optional[str] = None,
                     progress: Optional[Progress] = None) -> int:
-    """Import a campaign file/QR text as a new campaign. All or nothing: whatever `progress` raises
-    (a cancel) while the rows are written rolls the transaction back."""
+    """Import a campaign file/QR text as a new campaign, all or nothing as the players see it.
+
+    The file is checked whole first; then its log is written IMPORT_CHUNK rows a transaction (so
+    another phone's tap waits for one of them at most, not for the whole log) under a campaign row
+    that no list shows and nothing opens until the last transaction shows it. Whatever stops it on
+    the way (a cancel that `progress` raises, a failure) deletes what was written; what a crash
+    leaves is deleted when the app next starts (Store.sweep_imports). Hand over `raw` (keep no
+    reference to it): the file's bytes are let go once parsed, and each row once written."""
     from sqlmodel import select
 
     if progress is not None:
         progress(READING, 0, 1)
     exported = validate_campaign(parse_payload(raw), progress=progress)
+    del raw
     game = get_game(exported.game)
     states = exported._states
     head = len(exported.log) - 1
-    game_state = game.State.model_validate(states[exported.cursor].game)
-    with store.db.session() as s:
-        campaign = Campaign(
-            game=exported.game, name=unused_name(set(s.exec(select(Campaign.name))), clean_name(name or exported.name)),
-            seed=exported.seed,
-            settings=exported.settings, cursor=exported.cursor, head=len(exported.log) - 1,
-            headline=headline_and_status(game, game_state)[0], status=headline_and_status(game, game_state)[1],
-        )
-        s.add(campaign)
-        s.flush()
-        for e in exported.log:
-            if progress is not None and e.seq % SAVE_REPORT_EVERY == 0:
-                progress(SAVING, e.seq, head)
-            events = [Event.coerce(x).model_dump(mode="json") for x in e.events]
-            if e.seq == 0:  # the campaign's first row says it was made (the replay starts after it)
-                events = [created_event(campaign.name).model_dump(mode="json")]
-            kept = states.get(e.seq)  # a compressed snapshot every few rows, and the newest state apart
-            row = ActionRow(campaign_id=campaign.id, seq=e.seq, action=e.action, dice=e.dice, events=events,
-                            snapshot=pack_state(kept) if e.seq % SNAPSHOT_EVERY == 0 or e.seq in exported._recorded else None,
-                            label=e.label if e.seq else SETUP_LABEL, context=e.context)
-            if e.created_at:
-                row.created_at = e.created_at if e.created_at.tzinfo else e.created_at.replace(tzinfo=timezone.utc)
-            s.add(row)
-        keep_newest(s.connection(), campaign.id, head, states[head])
-        new_id = campaign.id
-    store._changed(new_id, exported.cursor)
-    return new_id
+    headline, status = headline_and_status(game, game.State.model_validate(states[exported.cursor].game))
+    with store.db.session() as s:  # an imported copy is told apart from the campaign it came from
+        campaign_name = unused_name(set(s.exec(select(Campaign.name))), clean_name(name or exported.name))
+    entries, exported.log = exported.log, []
+    campaign_id = store.begin_import(Campaign(
+        game=exported.game, name=campaign_name, seed=exported.seed, settings=exported.settings,
+        cursor=exported.cursor, head=head, headline=headline, status=status))
+    try:
+        written = 0
+        while entries:
+            if progress is not None:
+                progress(SAVING, written, head)
+            chunk = entries[:IMPORT_CHUNK]
+            store.import_rows([_log_row(campaign_id, campaign_name, e, states, exported._recorded) for e in chunk])
+            del entries[:IMPORT_CHUNK]  # written: let go of them
+            written += len(chunk)
+        store.finish_import(campaign_id, head, states[head])
+    except BaseException:
+        try:
+            store.drop_import(campaign_id)
+        except Exception:  # (the save can't be written now: the next start deletes it)
+            log.warning("a stopped import's rows could not be deleted", exc_info=True)
+        raise
+    return campaign_id
+
+
+def _log_row(campaign_id: int, name: str, e: ExportedAction, states: dict, recorded: set[int]) -> dict:
+    """One imported log row as the save keeps it: a compressed snapshot every SNAPSHOT_EVERY rows
+    and where a first-version save's entered die needs its recorded state as evidence (`recorded`);
+    the newest state goes apart, in NewestState; the first row says the campaign was made."""
+    events = [created_event(name)] if e.seq == 0 else [Event.coerce(x) for x in e.events]
+    created = e.created_at or datetime.now(timezone.utc)
+    return {"campaign_id": campaign_id, "seq": e.seq, "action": e.action, "dice": e.dice,
+            "events": [ev.model_dump(mode="json") for ev in events],
+            "snapshot": pack_state(states[e.seq]) if e.seq % SNAPSHOT_EVERY == 0 or e.seq in recorded else None, "state": None,
+            "label": e.label if e.seq else SETUP_LABEL, "context": e.context,
+            "created_at": created if created.tzinfo else created.replace(tzinfo=timezone.utc)}
 
 
 # --- catalogs ------------------------------------------------------------------------------------

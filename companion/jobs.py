@@ -8,20 +8,72 @@ back, so nothing is written.
     job.start(); …; job.cancel()
 
 The callbacks are called in the worker thread: a screen hands them to its own loop (`app.later`).
+
+A thread alone doesn't keep a tap quick: the work holds Python's GIL for slices of 5 ms, and each
+time the tap's handler waits for the database or the network it queues for the GIL again. So the
+work steps aside while any phone's event is being handled (`TABLE`, counted by the app around each
+event): at each progress report it waits until the table is quiet.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
-from typing import Any, Callable, Optional
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
 
 from companion.i18n import Text
 
 log = logging.getLogger(__name__)
 
 REPORT_EVERY = 0.25  # seconds between progress reports sent to the phone (each one is a redraw)
+# An event handled for longer than this (one awaiting a phone: a file picker open) no longer holds
+# long work back.
+STEP_ASIDE_AT_MOST = 2.0
+# …and for this long after an event's handler returned: the change it made is still being sent, to
+# its phone and the others (Flet's send loop, the other phones' redraws), after the handler returns.
+AFTERMATH = 0.15
+
+
+class TableActivity:
+    """The phones' events being handled right now, which long work lets go first."""
+
+    def __init__(self) -> None:
+        self._started: dict[int, float] = {}  # event → when its handling began
+        self._numbers = itertools.count()
+        self._quiet = threading.Condition()
+        self._last_done = float("-inf")
+
+    @contextmanager
+    def handling(self) -> Iterator[None]:
+        number = next(self._numbers)
+        with self._quiet:
+            self._started[number] = time.monotonic()
+        try:
+            yield
+        finally:
+            with self._quiet:
+                del self._started[number]
+                self._last_done = time.monotonic()
+                self._quiet.notify_all()
+
+    def _busy_for(self) -> float:
+        """How long the table may still keep long work waiting (0: quiet)."""
+        now = time.monotonic()
+        return max(self._last_done + AFTERMATH - now,
+                   max((began + STEP_ASIDE_AT_MOST - now for began in self._started.values()), default=0.0))
+
+    def wait_quiet(self) -> None:
+        """Wait (without the GIL) while an event is being handled (up to STEP_ASIDE_AT_MOST) and for
+        AFTERMATH after."""
+        with self._quiet:
+            while (left := self._busy_for()) > 0:
+                self._quiet.wait(left)
+
+
+TABLE = TableActivity()
 
 
 class Cancelled(Exception):
@@ -47,7 +99,9 @@ class Job:
         self._cancel.set()
 
     def progress(self, stage: Text, done: int, total: int) -> None:
-        """Called by the work as it goes: stops it if cancelled, tells the phone now and then."""
+        """Called by the work as it goes: steps aside while a phone's event is handled, stops it if
+        cancelled, tells the phone now and then."""
+        TABLE.wait_quiet()
         if self._cancel.is_set():
             raise Cancelled()
         now = time.monotonic()

@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any, Callable, NamedTuple, Optional
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
-from sqlalchemy import bindparam, delete, func, insert, or_, update
+from sqlalchemy import bindparam, delete, false, func, insert, or_, true, update
 from sqlmodel import select
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie, SeededDice, new_seed
@@ -242,8 +242,10 @@ def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[li
 # on the session's connection, not ORM objects put through the unit of work: building and flushing
 # those took more of a tap than SQLite's commit did (#16).
 CAMPAIGNS, LOG, NEWEST = Campaign.__table__, ActionRow.__table__, NewestState.__table__
+# A campaign an import is still writing (Campaign.importing) is no player's yet: no read finds it.
+VISIBLE = CAMPAIGNS.c.importing == false()
 _READ_CAMPAIGN = (select(CAMPAIGNS.c.game, CAMPAIGNS.c.seed, CAMPAIGNS.c.cursor, CAMPAIGNS.c.head, CAMPAIGNS.c.updated_at)
-                  .where(CAMPAIGNS.c.id == bindparam("cid")).with_for_update())
+                  .where(CAMPAIGNS.c.id == bindparam("cid"), VISIBLE).with_for_update())
 _MOVE_CAMPAIGN = update(CAMPAIGNS).where(CAMPAIGNS.c.id == bindparam("cid")).values(
     cursor=bindparam("to_cursor"), head=bindparam("to_head"), headline=bindparam("to_headline"),
     status=bindparam("to_status"), updated_at=bindparam("at"))
@@ -413,14 +415,11 @@ class Store:
 
     def list_campaigns(self) -> list[Campaign]:
         with self.db.read() as s:
-            return list(s.exec(select(Campaign).order_by(Campaign.updated_at.desc(), Campaign.id.desc())))
+            return list(s.exec(select(Campaign).where(VISIBLE).order_by(Campaign.updated_at.desc(), Campaign.id.desc())))
 
     def get(self, campaign_id: int) -> Campaign:
         with self.db.read() as s:
-            campaign = s.get(Campaign, campaign_id)
-            if campaign is None:
-                raise NotFound(not_found(campaign_id))
-            return campaign
+            return self._campaign(s, campaign_id)
 
     def rename(self, campaign_id: int, name: str) -> None:
         name = clean_name(name)
@@ -463,6 +462,63 @@ class Store:
             copy_id, cursor = copy.id, copy.cursor
         self._changed(copy_id, cursor)  # every home screen lists the copy at once
         return copy_id
+
+    # --- imports: a long log written in short transactions, under a hidden campaign -------------
+    # Each of these is a background write (Database.session): it lets this process's taps, waiting
+    # or about to begin, have SQLite's write lock first, so a tap waits for one chunk at most.
+
+    def begin_import(self, campaign: Campaign) -> int:
+        """Add `campaign` hidden (`importing`: no list shows it, nothing opens it) until
+        `finish_import`; its log goes in with `import_rows`. Returns its id."""
+        campaign.importing = True
+        with self.db.session(background=True) as s:
+            s.add(campaign)
+            s.flush()
+            return campaign.id
+
+    def import_rows(self, rows: list[dict]) -> None:
+        """Log rows of a hidden campaign (the `action_log` columns), in one short transaction."""
+        with self.db.session(background=True) as s:
+            s.connection().execute(_ADD_ROW, rows)
+
+    def finish_import(self, campaign_id: int, head: int, newest: CampaignState) -> None:
+        """The last transaction of an import: the newest state kept, and the campaign shown whole."""
+        with self.db.session(background=True) as s:
+            conn = s.connection()
+            keep_newest(conn, campaign_id, head, newest)
+            shown = conn.execute(update(CAMPAIGNS).where(CAMPAIGNS.c.id == campaign_id, CAMPAIGNS.c.importing == true())
+                                 .values(importing=False, updated_at=datetime.now(timezone.utc))).rowcount
+            if shown != 1:  # swept away meanwhile (a restore): nothing of it is left to show
+                raise NotFound(not_found(campaign_id))
+            cursor = conn.execute(select(CAMPAIGNS.c.cursor).where(CAMPAIGNS.c.id == campaign_id)).scalar_one()
+        self._changed(campaign_id, cursor)
+
+    def drop_import(self, campaign_id: int, *, chunk: int = 2000) -> None:
+        """Delete a hidden campaign and what was written of it, `chunk` rows a transaction (a
+        campaign already shown is left alone)."""
+        while True:
+            with self.db.session(background=True) as s:
+                conn = s.connection()
+                hidden = conn.execute(select(CAMPAIGNS.c.id).where(CAMPAIGNS.c.id == campaign_id,
+                                                                   CAMPAIGNS.c.importing == true())).first()
+                if hidden is None:
+                    return
+                ids = conn.execute(select(LOG.c.id).where(LOG.c.campaign_id == campaign_id).limit(chunk)).scalars().all()
+                if ids:
+                    conn.execute(delete(LOG).where(LOG.c.id.in_(ids)))
+                    continue
+                conn.execute(delete(NEWEST).where(NEWEST.c.campaign_id == campaign_id))
+                conn.execute(delete(CAMPAIGNS).where(CAMPAIGNS.c.id == campaign_id))
+                return
+
+    def sweep_imports(self) -> int:
+        """Delete every hidden campaign: imports a crash (or a restore) stopped halfway. Only while no
+        import runs: at start, and after a restore. Returns how many."""
+        with self.db.read() as s:
+            stopped = list(s.exec(select(Campaign.id).where(Campaign.importing == true())))
+        for campaign_id in stopped:
+            self.drop_import(campaign_id)
+        return len(stopped)
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -637,7 +693,7 @@ class Store:
 
     def count(self) -> int:
         with self.db.read() as s:
-            return s.exec(select(func.count()).select_from(Campaign)).one()
+            return s.exec(select(func.count()).select_from(Campaign).where(VISIBLE)).one()
 
     def state_at(self, campaign_id: int, seq: int) -> CampaignState:
         """The campaign's state after action `seq` (replayed from the nearest kept state)."""
@@ -684,7 +740,7 @@ class Store:
 
     @staticmethod
     def _campaign(s, campaign_id: int) -> Campaign:
-        campaign = s.exec(select(Campaign).where(Campaign.id == campaign_id)).first()
+        campaign = s.exec(select(Campaign).where(Campaign.id == campaign_id, VISIBLE)).first()
         if campaign is None:
             raise NotFound(not_found(campaign_id))
         return campaign
@@ -828,7 +884,7 @@ def dice_difference(seq: int, recorded: list[RolledDie], rolled: list[RolledDie]
                number=str(number), recorded=str(was.value), rolled=str(now.value))
 
 
-REPLAY_REPORT_EVERY = 250  # actions between a replay's progress reports
+REPLAY_REPORT_EVERY = 25  # actions between a replay's progress reports (long work steps aside for taps at each)
 
 
 def replay(game: Game, settings: dict, entries: list[dict], *, seed: Optional[int] = None,

@@ -15,6 +15,7 @@ import logging
 import os
 import sqlite3
 import sys
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -49,6 +50,9 @@ def tap_patience(ms: int = TAP_WAIT_MS) -> Iterator[None]:
         yield
     finally:
         _wait_ms.reset(token)
+# A background write (an import's chunk) waits at most this long for this process's other writers to
+# be done: they are single taps, so this only bounds a writer that never ends.
+BACKGROUND_WAIT = 5.0
 
 
 class DatabaseError(Exception):
@@ -335,21 +339,40 @@ class Database:
         self._reader = engine.execution_options(**{_READ: True})
         # Why this save is open read-only (None: it can be written).
         self.read_only_reason = read_only_reason
+        # This process's write transactions under way or waiting for the write lock, but background ones.
+        self._writers = 0
+        self._writers_done = threading.Condition()
 
     @property
     def read_only(self) -> bool:
         return self.read_only_reason is not None
 
     @contextmanager
-    def session(self, *, write: bool = True) -> Iterator[Session]:
+    def session(self, *, write: bool = True, background: bool = False) -> Iterator[Session]:
         """One transaction: commits on success, rolls back on any error.
 
-        `write=False` (or `read()`) for reads: it begins DEFERRED, so it doesn't queue behind a writer."""
-        with Session(self.engine if write else self._reader, expire_on_commit=False) as session:
-            if not write:
-                event.listen(session, "before_flush", _refuse_flush)
-            with session.begin():
-                yield session
+        `write=False` (or `read()`) for reads: it begins DEFERRED, so it doesn't queue behind a writer.
+        `background=True`: a write of long work done in many short transactions (an import): it
+        begins only once this process has no other write under way or waiting, so a tap never
+        queues behind a row of them (SQLite's lock goes to whoever asks next, not to who waited)."""
+        if background:
+            with self._writers_done:
+                self._writers_done.wait_for(lambda: self._writers == 0, timeout=BACKGROUND_WAIT)
+        elif write:
+            with self._writers_done:
+                self._writers += 1
+        try:
+            with Session(self.engine if write else self._reader, expire_on_commit=False) as session:
+                if not write:
+                    event.listen(session, "before_flush", _refuse_flush)
+                with session.begin():
+                    yield session
+        finally:
+            if write and not background:
+                with self._writers_done:
+                    self._writers -= 1
+                    if self._writers == 0:
+                        self._writers_done.notify_all()
 
     def read(self):
         """A read-only transaction (BEGIN DEFERRED): a consistent snapshot, never the write lock."""

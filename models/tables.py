@@ -7,7 +7,7 @@ import zlib
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, Column, Index, LargeBinary, Text, UniqueConstraint, false
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -55,6 +55,9 @@ class Campaign(SQLModel, table=True):
     headline: str = Field(default="", max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow, index=True)
+    # True while an import writes its log in chunks (companion.exchange): hidden from every list and
+    # screen until its last chunk clears it, deleted if the import stops (migration 0005).
+    importing: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=false()))
 
 
 class ActionRow(SQLModel, table=True):

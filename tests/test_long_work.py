@@ -11,8 +11,12 @@ import time
 
 import pytest
 
+from datetime import datetime, timezone
+
 from companion import exchange
 from companion.jobs import Cancelled, Job
+from companion.log import Store
+from models.db import open_database
 from models.tables import ActionRow, Campaign
 from tests.phone_socket import SocketPhone
 from tests.test_sessions import PLUS, TOKEN, table  # noqa: F401  (table: the served app in this process)
@@ -22,8 +26,6 @@ BIG = exchange.MAX_ACTIONS  # the most an import may hold
 
 @pytest.fixture(scope="module")
 def big_export(tmp_path_factory) -> bytes:
-    from companion.log import Store
-    from models.db import open_database
     from tests.perf.run_all import build_long_campaign
 
     store = Store(open_database(f"sqlite:///{tmp_path_factory.mktemp('big') / 'big.sqlite'}"))
@@ -69,7 +71,8 @@ def campaigns_and_rows(store) -> tuple[int, int]:
             select(func.count()).select_from(ActionRow)).one()
 
 
-def test_a_tap_is_answered_while_a_big_import_runs(table, big_export):  # noqa: F811
+@pytest.mark.parametrize("stage", [exchange.CHECKING, exchange.SAVING])
+def test_a_tap_is_answered_while_a_big_import_runs(table, big_export, stage):  # noqa: F811
     ctx, cid, port = table["ctx"], table["cid"], table["port"]
     watched = Watched()
 
@@ -77,7 +80,7 @@ def test_a_tap_is_answered_while_a_big_import_runs(table, big_export):  # noqa: 
         phone = await SocketPhone(port, TOKEN).open(f"/c/{cid}")
         await phone.drawn()
         job = watched.job(lambda j: exchange.import_campaign(ctx.store, big_export, progress=j.progress)).start()
-        await asyncio.to_thread(watched.reached, exchange.CHECKING)
+        await asyncio.to_thread(watched.reached, stage)
         before = ctx.store.load(cid).cursor
         await phone.tap(PLUS)
         while ctx.store.load(cid).cursor == before:
@@ -107,3 +110,86 @@ def test_a_cancelled_import_writes_nothing(table, big_export, stage):  # noqa: F
     assert watched.over.wait(120)
     assert isinstance(watched.error, Cancelled)
     assert campaigns_and_rows(store) == before
+
+
+def hidden_campaigns(store) -> list[int]:
+    from sqlmodel import select
+
+    with store.db.read() as s:
+        return list(s.exec(select(Campaign.id).where(Campaign.importing)))
+
+
+def test_a_campaign_being_saved_is_hidden_until_whole(table, big_export):  # noqa: F811
+    from companion.log import NotFound
+
+    store = table["ctx"].store
+    listed, counted = [c.id for c in store.list_campaigns()], store.count()
+    watched = Watched()
+    job = watched.job(lambda j: exchange.import_campaign(store, big_export, progress=j.progress)).start()
+    watched.reached(exchange.SAVING)
+    while True:  # some rows written, not all
+        hidden = hidden_campaigns(store)
+        _campaigns, rows = campaigns_and_rows(store)
+        if hidden and rows > 1000 or watched.over.is_set():
+            break
+        time.sleep(0.01)
+    assert hidden and not watched.over.is_set(), "the import ended before it could be looked at"
+    (new_id,) = hidden
+    assert [c.id for c in store.list_campaigns()] == listed and store.count() == counted
+    for read in (store.get, store.load, store.history, store.lines):
+        with pytest.raises(NotFound):
+            read(new_id)
+    job.thread.join(300)
+    assert watched.error is None, repr(watched.error)
+    assert watched.result == new_id and hidden_campaigns(store) == []
+    assert store.load(new_id).cursor == BIG and new_id in [c.id for c in store.list_campaigns()]
+
+
+def test_what_a_crash_left_of_an_import_is_gone_at_the_next_start(tmp_path):
+    """An import stopped between two of its transactions (the process killed) leaves a hidden
+    campaign: nobody sees it, and the app's next start deletes it; a finished one stays."""
+    from companion.context import AppContext
+
+    small = Store(open_database(f"sqlite:///{tmp_path / 'source.sqlite'}"))
+    source = small.create("counter", "Kept", {"cap": 10}, seed=3)
+    data, _name = exchange.export_file(exchange.export_campaign(small, source))
+    small.db.close()
+
+    url = f"sqlite:///{tmp_path / 'table.sqlite'}"
+    ctx = AppContext.open(url, start_backup=False)
+    kept = exchange.import_campaign(ctx.store, data)
+    stopped = ctx.store.begin_import(Campaign(game="counter", name="Stopped", seed=1, settings={"cap": 10}))
+    ctx.store.import_rows([{"campaign_id": stopped, "seq": 0, "action": {}, "dice": [], "events": [],
+                            "snapshot": None, "state": None, "label": "", "context": "",
+                            "created_at": datetime.now(timezone.utc)}])
+    assert [c.id for c in ctx.store.list_campaigns()] == [kept]
+    ctx.close()
+
+    ctx = AppContext.open(url, start_backup=False)  # a one-off command: never sweeps (the app may be importing)
+    assert hidden_campaigns(ctx.store) == [stopped]
+    ctx.close()
+    ctx = AppContext.open(url, backup_dir=tmp_path / "backups")  # the app starting
+    try:
+        assert hidden_campaigns(ctx.store) == []
+        assert campaigns_and_rows(ctx.store) == (1, 1)
+        assert ctx.store.load(kept).campaign.name == "Kept"
+    finally:
+        ctx.close()
+
+
+def test_a_failure_while_saving_deletes_what_was_written(tmp_path, big_export, monkeypatch):
+    store = Store(open_database(f"sqlite:///{tmp_path / 'table.sqlite'}"))
+    written = []
+    real = store.import_rows
+
+    def fails_at_the_third(rows):
+        if len(written) == 2:
+            raise OSError("the disk went away")
+        written.append(len(rows))
+        real(rows)
+    monkeypatch.setattr(store, "import_rows", fails_at_the_third)
+    with pytest.raises(OSError):
+        exchange.import_campaign(store, big_export)
+    assert written == [exchange.IMPORT_CHUNK] * 2
+    assert campaigns_and_rows(store) == (0, 0) and hidden_campaigns(store) == []
+    store.db.close()

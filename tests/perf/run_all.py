@@ -9,6 +9,8 @@
 - a phone's first and later open on table Wi-Fi, before and after the compressed, cached client (open_bench)
 - on a phone alone (`make web`): bytes on first open, page open → usable home (first and later opens),
   tap → update, beside a bare Flet counter built the same way (tests/perf/phone_bench.py)
+- another phone's tap → applied, usual and while a 50,000-action import is checked and saved; the
+  import's peak memory (long_work_bench)
 """
 
 from __future__ import annotations
@@ -190,6 +192,9 @@ def main() -> None:
     from tests.perf import phone_bench  # the static build on a phone alone, beside a bare counter built the same way
 
     print(phone_bench.report(phone_bench.run()))
+    from tests.perf import long_work_bench
+
+    print(long_work_bench.report(long_work_bench.run()))
 
 
 if __name__ == "__main__":
