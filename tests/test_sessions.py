@@ -39,6 +39,9 @@ def table(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_TEST_GAMES", "1")
     monkeypatch.delenv("FLET_SESSION_TIMEOUT", raising=False)
     monkeypatch.setattr(flet_fixes, "PHONE_SESSION_TIMEOUT", TIMEOUT)
+    # Flet keeps its sessions process-wide: those of earlier tests' servers (stopped, each waiting
+    # out its timeout) are not this table's phones.
+    flet_fixes.app_manager._FletAppManager__sessions.clear()
     ctx = AppContext.open(f"sqlite:///{tmp_path / 'sessions.sqlite'}", start_backup=False)
     cid = ctx.store.create("counter", "Sessions", {"cap": 1000}, seed=1)
     port = free_port()
