@@ -21,6 +21,10 @@ from playwright.sync_api import expect
 from tests.browser import ENABLE_SEMANTICS, OPEN_PAGES, PHONE, ROOT, by_id, free_port, settled_screenshot, tap, \
     tap_until, type_into
 
+# Pyodide boots and imports the app on every open (~15 s alone here; a minute on a loaded machine):
+# these tests are slow, not stuck, well past the suite's 360 s.
+pytestmark = pytest.mark.timeout(900)
+
 WEB = ROOT / "build" / "web"
 SOURCES = [ROOT / "companion", ROOT / "models", ROOT / "assets", ROOT / "pyproject.toml"]
 FIRST_SCREEN = 240_000  # ms: Pyodide boots and the app's imports run on the phone (~15 s alone here; a loaded machine is slower)
