@@ -250,7 +250,7 @@ def test_roman_levels_accepted():
     ("x" * 70_000, "at most"),
     (_catalog_text([{"id": "Bad Id!", "name": "X"}]), "id"),
     (_catalog_text([{"id": "x", "name": "X"}, {"id": "x", "name": "Y"}]), "unique"),
-    (_catalog_text([{"id": "x", "name": "X", "colour": "red"}]), "card 1 \(“X”\), colour: is not expected here"),
+    (_catalog_text([{"id": "x", "name": "X", "colour": "red"}]), r"card 1 \(“X”\), colour: is not expected here"),
 ])
 def test_malformed_or_oversized_import_refused(text, message):
     with pytest.raises(InputError, match=message):
