@@ -364,7 +364,7 @@ def test_reveal_grid_first_turn_and_dialogs_at_phone_and_desktop_sizes(browser, 
         chooser.value.set_files(str(broken))
         expect(page.get_by_text("broken.json is read: add its cards or replace yours.")).to_be_visible()
         tap(page, page.get_by_role("button", name="Add / correct"))
-        expect(by_id(page, "import-error")).to_contain_text("not a catalog export")
+        expect(by_id(page, "import-error")).to_contain_text("The file is damaged or cut short")
         no_error_box()
         shot("import")
         tap(page, page.get_by_role("button", name="Cancel"))
