@@ -12,14 +12,15 @@ with flet-web's own helpers (`patch_index_html`, `patch_font_manifest_json`):
 3. The app's Python is packed into app.tar.gz: `companion/` and `models/`, the assets Python reads,
    an entry `main.py` that runs `companion.web.phone`, and `__pypackages__/` holding every
    dependency that runs in a browser, unpacked from the wheels pinned in uv.lock (hash-checked,
-   downloaded once with pip into build/.web-cache/). The python-worker puts `__pypackages__` on
+   downloaded once into build/.web-cache/). The python-worker puts `__pypackages__` on
    sys.path; with no requirements.txt and no pyproject.toml in the archive it never runs micropip,
    so nothing is fetched from the internet at run time.
 4. Bytecode is compiled by Pyodide's own Python (the runtime flet-web ships, run by Node), so the
    phone imports .pyc instead of compiling ~10 MB of source at every start.
 5. Every file a static host would compress gets a .gz beside it.
 
-Only the network named above is used (PyPI, through pip), and only for wheels not yet in the cache.
+Only the network named above is used (PyPI's file host, at the URLs uv.lock names), and only for
+wheels not yet in the cache.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def browser_packages(lock_path: Path, rt: dict, roots: Optional[list[str]] = Non
         from packaging.markers import Marker
         from packaging.requirements import Requirement
         from packaging.utils import canonicalize_name
-    except ImportError:  # not a dependency of the app; pip always carries a copy
+    except ImportError:  # a dev dependency (pytest's); without it, pip's vendored copy
         from pip._vendor.packaging.markers import Marker
         from pip._vendor.packaging.requirements import Requirement
         from pip._vendor.packaging.utils import canonicalize_name
@@ -159,12 +160,37 @@ def _wheel_fits(filename: str, rt: dict, name: str) -> bool:
     return filename.endswith("-none-any.whl") or filename.endswith(f"-{rt['cp']}-{rt['cp']}-{rt['platform']}.whl")
 
 
+def _local_copy(filename: str) -> Optional[Path]:
+    """A wheel already on this machine: pip's find-links folders (PIP_FIND_LINKS), as offline machines keep them."""
+    for folder in os.environ.get("PIP_FIND_LINKS", "").split():
+        folder = folder.removeprefix("file://")
+        if folder and (Path(folder) / filename).is_file():
+            return Path(folder) / filename
+    return None
+
+
+def _download(url: str, target: Path, digest: str) -> None:
+    """One wheel from the lock's URL (PyPI's file host), kept only when its sha256 is the lock's."""
+    import ssl
+    import urllib.request
+
+    cafile = os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE") or None
+    context = ssl.create_default_context(cafile=cafile)
+    partial = target.with_name(target.name + ".part")
+    with urllib.request.urlopen(url, timeout=180, context=context) as response, partial.open("wb") as out:
+        shutil.copyfileobj(response, out)
+    if _sha256(partial) != digest:
+        partial.unlink()
+        raise SystemExit(f"web: {target.name} from {url} does not match the hash in uv.lock")
+    partial.replace(target)
+
+
 def fetch_wheels(packages: list[dict], rt: dict, cache: Path) -> list[Path]:
-    """One wheel per package, checked against the lock's hash: from the cache, else from PyPI via pip."""
+    """One wheel per package, checked against the lock's hash: from the cache, a local wheel folder, or the
+    lock's own URL. (Not pip: `uv sync` makes a venv without it.)"""
     wheels_dir = cache / "wheels"
     wheels_dir.mkdir(parents=True, exist_ok=True)
     chosen: list[Path] = []
-    missing: dict[tuple, list[str]] = {}
     for pkg in packages:
         name = pkg["name"]
         fits = [w for w in pkg.get("wheels", []) if _wheel_fits(w["url"].rsplit("/", 1)[-1], rt, name)]
@@ -175,23 +201,13 @@ def fetch_wheels(packages: list[dict], rt: dict, cache: Path) -> list[Path]:
         target = wheels_dir / filename
         digest = wheel["hash"].split(":", 1)[1]
         if not (target.exists() and _sha256(target) == digest):
-            flags = tuple(PURE_FALLBACK.get(name, ["--platform", rt["platform"], "--platform", "any"]))
-            missing.setdefault(flags, []).append(f"{name}=={pkg['version']} --hash={wheel['hash']}")
+            local = _local_copy(filename)
+            if local is not None and _sha256(local) == digest:
+                shutil.copy2(local, target)
+            else:
+                log(f"downloading {filename}")
+                _download(wheel["url"], target, digest)
         chosen.append(target)
-    for flags, reqs in missing.items():
-        log(f"downloading {len(reqs)} wheels with pip")
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-            f.write("\n".join(reqs) + "\n")
-        try:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-                            "--require-hashes", "--dest", str(wheels_dir), *flags, "--python-version", rt["py"],
-                            "--implementation", "cp", "--abi", rt["cp"], "--abi", "abi3", "--abi", "none",
-                            "-r", f.name], check=True)
-        finally:
-            os.unlink(f.name)
-    for target in chosen:
-        if not target.exists():
-            raise SystemExit(f"web: pip did not bring {target.name}")
     return chosen
 
 
