@@ -3,7 +3,7 @@
 (phone settings, device info) with "nothing", counts what it is sent, and can leave politely
 (close) or vanish (the TCP connection cut, no close frame), e.g. while the server is sending to it.
 
-Used by tests/test_sessions.py and tests/perf/sessions_bench.py: 100 of these cost far less than
+Used by tests/test_sessions.py, tests/perf/sessions_bench.py and long_work_bench.py: 100 of these cost far less than
 100 Chromium pages, and the server can't tell them from phones that dropped.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Optional
 
 import msgpack
@@ -127,6 +128,25 @@ class SocketPhone:
         """Tap the icon button with this label (its tooltip), as last drawn on this phone."""
         await self.ws.send(_frame(MessageAction.CONTROL_EVENT,
                                   {"target": self.buttons[label], "name": "click", "data": None}))
+
+    async def tap_answered(self, label: str, *, timeout: float = 20.0, quiet_ms: float = 150) -> float:
+        """Tap, and return the seconds until the server sent this phone its change; then wait until
+        nothing more has come for `quiet_ms` (the change's last frames), so the next tap starts clean."""
+        frames = self.frames
+        started = time.perf_counter()
+        await self.tap(label)
+        deadline = time.monotonic() + timeout
+        while self.frames == frames:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the tap on {label!r} was never answered")
+            await asyncio.sleep(0.002)
+        answered = time.perf_counter() - started
+        seen, still = self.frames, time.monotonic()
+        while time.monotonic() - still < quiet_ms / 1000:
+            await asyncio.sleep(0.01)
+            if self.frames != seen:
+                seen, still = self.frames, time.monotonic()
+        return answered
 
     async def close(self) -> None:
         """The tab closed: a proper websocket close."""

@@ -36,28 +36,12 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-async def tap_and_wait(phone: SocketPhone, quiet_ms: float = 150) -> None:
-    """Tap, then wait until the phone has been sent the change and nothing more for `quiet_ms`."""
-    frames = phone.frames
-    await phone.tap(PLUS)
-    deadline = time.monotonic() + 20
-    while phone.frames == frames:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the tap was never answered")
-        await asyncio.sleep(0.005)
-    seen, still = phone.frames, time.monotonic()
-    while time.monotonic() - still < quiet_ms / 1000:
-        await asyncio.sleep(0.01)
-        if phone.frames != seen:
-            seen, still = phone.frames, time.monotonic()
-
-
 async def cpu_per_tap(phone: SocketPhone, pid: int) -> float:
-    await tap_and_wait(phone)  # (one untimed)
+    await phone.tap_answered(PLUS)  # (one untimed)
     total = 0.0
     for _ in range(TAPS):
         before = cpu_seconds(pid)
-        await tap_and_wait(phone)
+        await phone.tap_answered(PLUS)
         total += cpu_seconds(pid) - before
     return total / TAPS * 1000
 
