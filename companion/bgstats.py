@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Optional, Sequence
 from urllib.parse import quote
 
-from companion.games import get_game
+from companion.games import get_game, reports_of
 from companion.games.base import InputError
 from companion.i18n import N_, Msg
 from companion.sessions import split
@@ -63,12 +63,13 @@ def player_id(name: str) -> str:
 
 
 def play_lines(game_key: str, lines: Sequence) -> list:
-    """The lines of the play to log: all of a campaign's, or for Human Ethos (a story of issues)
-    those of the issue that ended, from its start."""
-    if game_key != "human_ethos":
+    """The lines of the play to log: all of a campaign's, or, for a game whose campaign is a story of
+    plays (its reports' `PLAY_STARTS`: Human Ethos' issues), those of the play that ended, from its start."""
+    starts_with = getattr(reports_of(game_key), "PLAY_STARTS", None)
+    if starts_with is None:
         return list(lines)
     starts = [i for i, line in enumerate(lines)
-              if any((e.get("kind") if isinstance(e, dict) else getattr(e, "kind", "")) == "issue_started"
+              if any((e.get("kind") if isinstance(e, dict) else getattr(e, "kind", "")) == starts_with
                      for e in line.events)]
     return list(lines[starts[-1]:]) if starts else list(lines)
 

@@ -757,7 +757,7 @@ def headline_and_status(game: Game, game_state: Any) -> tuple[str, str]:
             stored_text(game.outcome(game_state) or IN_PROGRESS, STATUS_MAX))
 
 
-HEADLINE_MAX, STATUS_MAX = 200, 80  # the campaign table's columns
+HEADLINE_MAX, STATUS_MAX = 600, 400  # the campaign table's columns (migration 0006)
 IN_PROGRESS = N_("In progress")  # a campaign's status while its game goes on (each phone says it in its language)
 SETUP_LABEL = N_("campaign created")  # the label of a campaign's first row (seq 0: never undone, never listed)
 

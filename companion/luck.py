@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 from pydantic import BaseModel
 
 from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie
+from companion.games import reports_of
 from companion.games.base import Chance, DieSpec, Event, Game, d
 from companion.i18n import _, fmt_number, fmt_percent, ngettext
 from companion.log import parse_action, step
@@ -229,7 +230,7 @@ class TracedDie:
 class Step:
     """One action in effect as the luck needs it: its events and its dice (each with its chance
     node); whether the rules could replay it; and, for the few actions a game's reader needs it
-    for (`STATE_BEFORE`), the game state before it."""
+    for (its `LUCK_STATE_BEFORE`), the game state before it."""
 
     seq: int
     at: Optional[datetime]
@@ -240,9 +241,6 @@ class Step:
     before: Optional[BaseModel] = None
 
 
-# The actions whose game state before them a reader needs (the rest aren't kept: a long campaign's
-# states would fill the memory): KLAW's combat rolls, for the dice and item bonuses of each side.
-STATE_BEFORE = {"klaw": {"roll"}}
 
 
 @dataclass
@@ -265,7 +263,9 @@ def trace(game: Game, start: CampaignState, rows: Iterable[Any]) -> Iterator[Ste
     An action the rules can't replay any more (an old save whose rules changed since) stops the
     replay: from there on each die counts as a plain die of its size, rolled by the table."""
     state: Optional[CampaignState] = start
-    wanted = STATE_BEFORE.get(game.key, set())
+    # The actions whose state before them the game's reader needs (the rest aren't kept: a long
+    # campaign's states would fill the memory).
+    wanted = getattr(reports_of(game.key), "LUCK_STATE_BEFORE", frozenset())
     for row in rows:
         recorded = [RolledDie.from_json(x) for x in row.dice or []]
         events = [Event.coerce(e) for e in row.events or []]
@@ -325,126 +325,10 @@ class Meaning:
 
 def meanings(game_key: str, settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
     """The game's own numbers from its typed events, and a sentence on what the data supports."""
-    reader = _READERS.get(game_key)
+    reader = getattr(reports_of(game_key), "luck", None)
     if reader is None:
         return [], _("This game's events carry no rolls to read for meaning: only the dice themselves count.")
     return reader(settings, steps)
-
-
-def _sts(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    from companion.games.save_the_singularity.odds import bust_chance
-    from companion.games.save_the_singularity.rules import D12_CHART
-
-    busts = Meaning(_("Throws that busted (2 or more Bugs)"), lambda n: ngettext("{n} throw", "{n} throws", n),
-                    _("No throws yet."), "low")
-    bads = Meaning(_("Bad on the world's d12"), lambda n: ngettext("{n} d12 roll", "{n} d12 rolls", n),
-                   _("No d12 rolls yet."), "low")
-    bad = Dist.bernoulli(Fraction(sum("Bad" in faces for faces in D12_CHART.values()), len(D12_CHART)))
-    world_player = ""
-    for st in steps:
-        for e in st.events:
-            if e.kind == "throw" and "busts" in e.data:
-                counting = len(e.data.get("thrown", [])) - e.data.get("ignoring", 0)  # dice whose Bugs count
-                p = bust_chance(counting)
-                if p:
-                    busts.trials.append(Trial(st.seq, e.data.get("player", ""), int(bool(e.data["busts"])),
-                                              Dist.bernoulli(p)))
-            elif e.kind == "world_phase":
-                world_player = e.data.get("player", "")
-            elif e.kind == "world_roll":
-                bads.trials.append(Trial(st.seq, world_player, int(bool(e.data.get("bad"))), bad))
-    return [busts, bads], _("A throw counts as busting when it showed two or more Bugs that count, even if a "
-                            "power then rerolled it; each has the exact bust chance of its dice.")
-
-
-def _klaw(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    from companion.games.klaw import odds
-    from companion.games.klaw.rules import defense_dice, find_host, item_bonuses, strike_dice
-
-    names = list(settings.get("players") or [])
-    hits = Meaning(_("Hits dealt in combat"), lambda n: ngettext("{n} exchange side", "{n} exchange sides", n),
-                   _("No exchanges yet."), "high")
-    checks = Meaning(_("Singularity checks passed"), lambda n: ngettext("{n} check", "{n} checks", n),
-                     _("No checks yet."), "high")
-    owners: dict[int, str] = {}
-    waiting = None  # the exchange odds of the last roll, until its exchange is resolved
-    with_items = 0
-    for st in steps:
-        if st.action.get("kind") == "roll" and st.before is not None and getattr(st.before, "combat", None):
-            combat = st.before.combat
-            striker = find_host(st.before, combat.striker)
-            target = find_host(st.before, combat.defender if combat.striker == combat.attacker else combat.attacker)
-            ab, db = item_bonuses(striker, "attack"), item_bonuses(target, "defense")
-            with_items += bool(ab or db)
-            waiting = odds.exchange_odds(strike_dice(st.before, striker), defense_dice(target), ab, db)
-        for e in st.events:
-            data = e.data
-            if e.kind in ("deployed", "support_host") and isinstance(data.get("player"), int):
-                owners[data["host"]] = names[data["player"]] if data["player"] < len(names) else ""
-            elif e.kind == "exchange" and waiting is not None:
-                for side, host, dealt in ((0, data["striker"], data["damage_to_target"]),
-                                          (1, data["target"], data["damage_to_striker"])):
-                    marginal: dict[int, Fraction] = {}
-                    for outcome, p in waiting.items():
-                        marginal[outcome[side]] = marginal.get(outcome[side], 0) + p
-                    hits.trials.append(Trial(st.seq, owners.get(host, ""), dealt, Dist.of(marginal)))
-                waiting = None
-            elif e.kind == "singularity_check" and data.get("face") is not None:
-                need = data["totems"] - data.get("bonus", 0)  # the face needed
-                p = Fraction(min(6, max(0, 7 - need)), 6)
-                checks.trials.append(Trial(st.seq, owners.get(data["host"], ""), int(bool(data["passed"])),
-                                           Dist.bernoulli(p)))
-    note = _("Hits count both ways: the striker's hits and those the defender deals back.")
-    if with_items:
-        note = ngettext("{note} {n} exchange had item bonuses: expected as the app's odds assume (bonuses on the lowest "
-                        "dice), so a better placement shows as luck.",
-                        "{note} {n} exchanges had item bonuses: expected as the app's odds assume (bonuses on the lowest "
-                        "dice), so a better placement shows as luck.", with_items, note=note)
-    return [hits, checks], note
-
-
-def _biosphere5(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    if settings.get("opponent") == "people":
-        return [], _("Against people Biosphere 5 rolls no dice (doom and the leaders are the cards'): only rolls "
-                     "made on the dice tray are counted.")
-    black = int(settings.get("hand_die_black_faces", 1))
-    saves = Meaning(_("Rescue rolls that saved the Machine"), lambda n: ngettext("{n} rescue roll", "{n} rescue rolls", n),
-                    _("No rescue rolls yet."), "low")
-    machine = _("The Machine")
-    for st in steps:
-        for e in st.events:
-            if e.kind == "rescue_check" and e.data.get("rolled"):
-                n = len(e.data.get("faces", []))
-                p = 1 - Fraction(6 - black, 6) ** n  # any black hand among n hand dice
-                saves.trials.append(Trial(st.seq, machine, int(bool(e.data.get("saved"))), Dist.bernoulli(p)))
-    return [saves], _("The rescue roll is the Machine's: a save is good luck for the Machine, so it counts as bad "
-                      "luck for you. It is the game's only roll; the rest is the cards.")
-
-
-def _shadowrun(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    due = Meaning(_("Payment-due rolls that came up due"),
-                  lambda n: ngettext("{n} payment roll", "{n} payment rolls", n), _("No payment rolls yet."), "low")
-    lost = Meaning(_("Survival rolls lost"), lambda n: ngettext("{n} survival roll", "{n} survival rolls", n),
-                   _("No survival rolls yet."), "low")
-    for st in steps:
-        for e in st.events:
-            data = e.data
-            if e.kind == "payment_roll" and data.get("face") is not None:
-                due.trials.append(Trial(st.seq, "", int(bool(data["due"])), Dist.bernoulli(Fraction(data["due_on"], 6))))
-            elif e.kind == "survival" and data.get("face") is not None:
-                losing = min(6, -data["reputation"])  # a roll at most this loses
-                lost.trials.append(Trial(st.seq, "", int(bool(data["lost"])), Dist.bernoulli(Fraction(losing, 6))))
-    return [due, lost], _("Errands, events, pumped costs and hits are in the dice above; what they were worth "
-                          "depends on choices and cards the app doesn't see, so they get no verdict of their own.")
-
-
-def _human_ethos(settings: dict, steps: Sequence[Step]) -> tuple[list[Meaning], str]:
-    return [], _("Human Ethos has no dice: the enemies follow fixed rules and the cards are drawn, so there is no "
-                 "luck to measure. Only rolls made on the dice tray are counted.")
-
-
-_READERS = {"save_the_singularity": _sts, "klaw": _klaw, "biosphere5": _biosphere5, "shadowrun": _shadowrun,
-            "human_ethos": _human_ethos}
 
 
 # --- The report the Luck screen shows -------------------------------------------------------------

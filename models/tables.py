@@ -51,8 +51,8 @@ class Campaign(SQLModel, table=True):
     settings: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     cursor: int = 0  # actions 1..cursor are in effect; 0 = just created
     head: int = 0  # the last logged action (cursor < head after an undo)
-    status: str = Field(default="In progress", max_length=80)
-    headline: str = Field(default="", max_length=200)
+    status: str = Field(default="In progress", max_length=400)  # a message as JSON (migration 0006)
+    headline: str = Field(default="", max_length=600)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow, index=True)
     # True while an import writes its log in chunks (companion.exchange): hidden from every list and

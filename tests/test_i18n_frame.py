@@ -236,3 +236,18 @@ def test_the_join_page_follows_the_browser_s_language():
     english = join_page([]).decode()
     assert '<html lang="en">' in english and "Scan the code at the table" in english
     assert i18n.current() is i18n.ENGLISH  # nothing leaked out of the page's language
+
+
+def test_a_long_result_is_kept_as_its_message_and_said_in_each_language():
+    """A finished KLAW game's result ("Ana wins (last host standing)" with its reason, ~110 characters
+    as a message) used to outgrow the status column and be kept as its English (migration 0006)."""
+    from companion.games import get_game
+    from tests import story_games
+    from tests.helpers import memory_store
+
+    store = memory_store()
+    cid = story_games.klaw(store, "Were night")
+    assert get_game("klaw").outcome(store.load(cid).game_state) is not None
+    status = as_text(store.get(cid).status)
+    assert not isinstance(status, str), "kept as English, not as its message"
+    assert render(status, "de") != render(status, "en")

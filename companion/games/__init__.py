@@ -1,10 +1,14 @@
-"""The games. Each lives in its own package with a pure `rules.py` exposing `GAME`."""
+"""The games. Each lives in its own package (a folder): a pure `rules.py` exposing `GAME`, its `view.py`,
+and a `reports.py` with what the shared Luck, Recap and standings read from its events and state.
+Adding a game is its folder plus its key in `PLAYABLE`; no shared module names a game."""
 
 from __future__ import annotations
 
 import importlib
 import os
 from functools import lru_cache
+from types import ModuleType
+from typing import Optional
 
 from companion.games.base import Game
 from companion.i18n import Msg
@@ -29,3 +33,15 @@ def available_games() -> list[Game]:
 
 def is_known(key: str) -> bool:
     return key in PLAYABLE + TEST_ONLY
+
+
+@lru_cache(maxsize=None)
+def reports_of(key: str) -> Optional[ModuleType]:
+    """The game's `reports.py` (its luck, recap moments and standings), or None for a game without one."""
+    name = f"companion.games.{key}.reports"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise
+        return None

@@ -268,10 +268,21 @@ def said_error(err: dict) -> Words:
     return Msg("is not a value it can take")  # the rarer kinds: pydantic's words are a developer's
 
 
+def threshold_chance(target: int, sides: int = 6, *, bonus: int = 0) -> Fraction:
+    """The exact chance that one die + bonus reaches `target` (the one source of it: the outcomes
+    below, and Luck's reading of the checks).
+
+    >>> threshold_chance(4), threshold_chance(4, bonus=1), threshold_chance(9), threshold_chance(1)
+    (Fraction(1, 2), Fraction(2, 3), Fraction(0, 1), Fraction(1, 1))
+    """
+    need = target - bonus  # the face needed
+    return Fraction(min(max(sides - need + 1, 0), sides), sides)
+
+
 def threshold_outcomes(target: int, sides: int = 6, *, bonus: int = 0) -> list[Outcome]:
     """One die + bonus must reach `target`: the two outcomes with their exact probabilities."""
     need = target - bonus  # the face needed
-    p = min(max(sides - need + 1, 0), sides) / sides
+    p = float(threshold_chance(target, sides, bonus=bonus))
     if need <= 1:
         label = Msg("any face passes")
     elif need > sides:

@@ -771,13 +771,19 @@ def hand_die(black_faces: int, count: int = 1) -> DieSpec:
                    name="hand die" if count == 1 else "hand dice")
 
 
+def rescue_saved_chance(black_faces: int, count: int) -> Fraction:
+    """The exact chance that `count` hand dice show at least one black hand (the one source of it:
+    the rescue check's outcomes, and Luck's reading of the rescue rolls)."""
+    return 1 - Fraction(6 - black_faces, 6) ** count
+
+
 def rescue_outcomes(black_faces: int, count: int, due: int) -> list[Outcome]:
     """The rescue check's two outcomes, exactly: any black hand among `count` dice, or none.
 
     >>> [f"{o.label}: {o.percent}" for o in rescue_outcomes(1, 2, due=4)]  # 1 − (5/6)² = 11/36
     ['any black hand saves the Machine: 31%', 'no black hand: it pays the 4 cards due: 69%']
     """
-    saved = 1 - Fraction(6 - black_faces, 6) ** count
+    saved = rescue_saved_chance(black_faces, count)
     return [Outcome(label=rescue_words(0, due), probability=float(saved)),
             Outcome(label=rescue_words(1, due), probability=float(1 - saved))]
 

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from companion import catalog
 from companion.games.base import Event, FieldSpec, InputError, Move as LegalMove, Words, field_specs, said_error
-from companion.i18n import _, current, ngettext, render
+from companion.i18n import _, current, ngettext, pgettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP
 from companion.ui.widgets import (FormDialog, icon_button, keyed, roomy, section, switch_row, tagged, track, two_columns,
@@ -419,7 +419,8 @@ def next_step_section(frame, state: R.State, ui: Ui, marks: Marks) -> ft.Control
     why_not = render(phase.why_not) if phase.why_not is not None else None
     order = enemy_order(state, ui)
     return _kept(frame, "next-step", ("next", hint, why_not, order), lambda: tagged("next-step", section(
-        _("Next"),
+        # Translators: the heading over what the team does next (not a "next page" button).
+        pgettext("what comes next", "Next"),
         tagged("hint", _say(hint)),
         wide_button(_("Cards played: run the enemy phase"), guard(lambda e: _enemy_phase(frame)), icon=ft.Icons.SMART_TOY,
                     disabled=why_not is not None, tooltip=why_not),

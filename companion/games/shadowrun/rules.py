@@ -146,12 +146,23 @@ def _split(p: Fraction, yes: Text, no: Text) -> list[Outcome]:
     return [Outcome(label=yes, probability=float(p)), Outcome(label=no, probability=float(1 - p))]
 
 
+def face_chance(faces: int) -> Fraction:
+    """The exact chance that a d6 shows one of `faces` faces (1 to `faces`: a payment band, a lost
+    survival roll): the one source of the payment and survival odds, shown and read by Luck."""
+    return Fraction(max(0, min(6, faces)), 6)
+
+
+def survival_losing_faces(reputation: int) -> int:
+    """How many faces lose the survival roll at this reputation (a d6 ≤ |reputation| loses)."""
+    return max(0, min(6, -reputation))
+
+
 def payment_due_outcomes(debt: int) -> list[Outcome]:
     """The payment-due roll against the debt band ("due on 1–4"); 40 or more is always due."""
     due = payment_due_faces(debt)
     if due == 6:
         return [Outcome(label=Msg("always due (total debt 40 or more)"), probability=1.0)]
-    return _split(Fraction(due, 6), Msg("due on {faces}", faces=_faces(1, due)),
+    return _split(face_chance(due), Msg("due on {faces}", faces=_faces(1, due)),
                   Msg("not due on {faces}", faces=_faces(due + 1, 6)))
 
 
@@ -179,10 +190,10 @@ def survival_outcomes(reputation: int) -> list[Outcome]:
     """The Victory/Failure roll below 0 reputation: a d6 ≤ |reputation| loses (none at 0 or more)."""
     if reputation >= 0:
         return []
-    lose = min(6, -reputation)
+    lose = survival_losing_faces(reputation)
     if lose == 6:
         return [Outcome(label=Msg("always lost (reputation −6 or lower)"), probability=1.0)]
-    return _split(Fraction(lose, 6), Msg("game lost on {faces}", faces=_faces(1, lose)),
+    return _split(face_chance(lose), Msg("game lost on {faces}", faces=_faces(1, lose)),
                   Msg("you survive on {faces}", faces=_faces(lose + 1, 6)))
 
 

@@ -27,7 +27,7 @@ import flet as ft
 from companion.games.base import Event, FieldSpec, Outcome, field_specs
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
-from companion.i18n import N_, _, fmt_percent, ngettext, render
+from companion.i18n import N_, _, fmt_percent, ngettext, pgettext, render
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
 from companion.ui.style import GAP, ICON_PADDING
@@ -382,7 +382,7 @@ def dashboard(ui: Ui) -> ft.Control:
         _tile(_("Interest owed"), s.interest, "sr-interest"),
         _tile(_("Total debt"), s.debt, "sr-debt"),
         _tile(_("Reputation"), s.reputation, "sr-rep", color=rep_color),
-        _tile(_("Target"), s.settings.target_reputation, "sr-target"),
+        _tile(pgettext("reputation to reach", "Target"), s.settings.target_reputation, "sr-target"),
     ]
     tiles: ft.Control
     if ui.wide:  # the desktop's side column: two even rows of three (a wrap left four and two)
