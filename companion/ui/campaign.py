@@ -30,7 +30,7 @@ from companion.games import get_game
 from companion.live import Snapshot
 from companion.log import IN_PROGRESS, NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
-from companion.ui import story
+from companion.ui import story, table_help
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, changed_since_sent, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
@@ -331,6 +331,7 @@ class CampaignScreen:
             *([self.physical_part] if physical_shown else []),
             *([self._pending_panel()] if loaded.state.pending else []),  # (see _pending_drawn)
             *story.end_card(self),  # a finished game: its result, Play again, Luck, Recap, Log to BG Stats
+            *table_help.cards(self),  # the set-up checklist while setting up; the rulebook's reminders at their step
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
             # A view that keeps no control across redraws says so (RECONCILED = True in its module):
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
