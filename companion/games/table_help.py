@@ -6,8 +6,10 @@ database), with:
 - `setup_steps(state) -> list[SetupStep]`: its physical set-up, computed for this campaign's
   players and options (cards and counts, who starts, what goes where), each step citing the
   rulebook section it comes from;
-- `setting_up(state) -> bool`: whether the table is still setting up (the checklist is offered
-  while it is: before the game's first move);
+- `setting_up(state) -> bool`: whether the table is still setting up (before the game's first move):
+  a phone that opens the campaign then shows the checklist open, else folded to its one-line entry.
+  It decides only how a phone first shows it: a move never takes the checklist away (the screen
+  would jump under the player's finger), only the phone that closes it;
 - `reminders(state) -> list[Reminder]`: the rules the app can't do itself because they happen on
   the table (a card to draw, a deck to reshuffle, an effect to apply), those that apply at the step
   the state is at — never a list to read first.
@@ -66,11 +68,17 @@ def help_module(game_key: str) -> Optional[ModuleType]:
 
 
 def setup_for(game_key: str, state: Any) -> list[SetupStep]:
-    """The game's set-up checklist for this state ([] when it has none, or set-up is over)."""
+    """The game's set-up checklist for this campaign ([] for a game that has none); offered at any
+    time (a table may look it up again mid-game)."""
     module = help_module(game_key)
-    if module is None or not module.setting_up(state):
-        return []
-    return list(module.setup_steps(state))
+    return [] if module is None else list(module.setup_steps(state))
+
+
+def setting_up(game_key: str, state: Any) -> bool:
+    """Whether the table is still setting up: before the game's first move (False for a game with
+    no checklist)."""
+    module = help_module(game_key)
+    return module is not None and bool(module.setting_up(state))
 
 
 def reminders_for(game_key: str, state: Any, dismissed: Iterable[str] = ()) -> list[Reminder]:

@@ -331,13 +331,16 @@ class CampaignScreen:
             *([self.physical_part] if physical_shown else []),
             *([self._pending_panel()] if loaded.state.pending else []),  # (see _pending_drawn)
             *story.end_card(self),  # a finished game: its result, Play again, Luck, Recap, Log to BG Stats
-            *table_help.cards(self),  # the set-up checklist while setting up; the rulebook's reminders at their step
+            # The set-up checklist, open or folded by this phone alone (a move never changes its height).
+            *table_help.checklist(self),
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
             # A view that keeps no control across redraws says so (RECONCILED = True in its module):
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
             ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            # The rulebook's reminders at their step: below the panel, so coming and going they move nothing above.
+            *table_help.reminders(self),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tools,
         ]

@@ -9,7 +9,7 @@ import pytest
 from companion.dice import SeededDice
 from companion.games import get_game
 from companion.games.base import InputError, RuleError
-from companion.games.table_help import reminder_ids, reminders_for, setup_for
+from companion.games.table_help import reminder_ids, reminders_for, setting_up, setup_for
 from companion.i18n import render, speaking
 from companion.table import DismissReminder
 from tests.helpers import memory_store
@@ -53,7 +53,9 @@ def test_save_the_singularity_setup(n, team, world):
 def test_save_the_singularity_setup_ends_with_the_first_throw():
     state = sts_state(2)
     thrown = state.model_copy(update={"phase": "throw", "throw": [sts.Die(face=4)] * 3})
-    assert setup_for("save_the_singularity", state) and not setup_for("save_the_singularity", thrown)
+    assert setting_up("save_the_singularity", state) and not setting_up("save_the_singularity", thrown)
+    # The checklist itself is still there to look up mid-game, the same as before the throw.
+    assert said(setup_for("save_the_singularity", thrown)) == said(setup_for("save_the_singularity", state))
 
 
 def test_save_the_singularity_reminders_at_their_step():
