@@ -28,7 +28,7 @@ from companion.dice import PhysicalDice, RecordedDice, ReplayMismatch, RolledDie
 from companion.games import get_game, is_known
 from companion.games.base import Event, Game, InputError, NeedDice, RuleError, as_events, event, said_error
 from companion.i18n import N_, Msg, _, NMsg, Text, as_text, data_word, stored_text
-from companion.table import (TABLE_KINDS, CampaignState, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
+from companion.table import (TABLE_KINDS, CampaignState, DismissReminder, GiveDice, Pending, SetPhysicalDice, TableAction, TableNote, TrayRoll,
                              apply_table, describe_table, roll_words)
 from models.db import Database, DatabaseError
 from models.tables import ActionRow, Campaign, NewestState
@@ -176,6 +176,9 @@ def step(game: Game, state: CampaignState, action: Any, dice) -> Stepped:
                 if action.on else Msg("From now on the app rolls the dice."))
         return Stepped(state.model_copy(update={"physical_dice": action.on}),
                        [event("physical_dice", text, on=action.on)], [])
+    if isinstance(action, DismissReminder):
+        return Stepped(dismiss_reminder(game, state, action), [event("dismiss_reminder", Msg(
+            "The table dismissed a reminder for the rest of the campaign."), reminder=action.reminder)], [])
     if isinstance(action, GiveDice):
         pending = state.pending
         if pending is None:
@@ -193,6 +196,18 @@ def step(game: Game, state: CampaignState, action: Any, dice) -> Stepped:
     if state.physical_dice and isinstance(dice, RecordedDice):  # a replay: the entered dice are the recorded ones
         dice = PhysicalDice([d.value for d in dice.recorded])
     return _run(game, state, action, dice, None, None if kind in TABLE_KINDS else describe(game, action, state))
+
+
+def dismiss_reminder(game: Game, state: CampaignState, action: DismissReminder) -> CampaignState:
+    """The campaign state with one of the game's reminders dismissed (allowed while dice are awaited:
+    it changes nothing of the game)."""
+    from companion.games.table_help import reminder_ids
+
+    if action.reminder not in reminder_ids(game.key):
+        raise InputError(Msg("This game has no such reminder."))
+    if action.reminder in state.dismissed:
+        raise RuleError(Msg("That reminder is already dismissed."))
+    return state.model_copy(update={"dismissed": [*state.dismissed, action.reminder]})
 
 
 def _run(game: Game, state: CampaignState, action: Any, dice, given: Optional[list[RolledDie]],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, model_serializer, model_validator
 
 from companion.dice import MAX_DICE, MAX_SIDES
 from companion.games.base import Chance, Dice, DieSpec, Event, Model, Words, event
@@ -67,8 +67,17 @@ class GiveDice(Model):
     faces: list[int] = Field(min_length=1, max_length=MAX_DICE)
 
 
-TableAction = Annotated[Union[TrayRoll, TableNote, SetPhysicalDice, GiveDice], Field(discriminator="kind")]
-TABLE_KINDS = {"tray_roll", "note", "physical_dice", "dice"}
+class DismissReminder(Model):
+    """The table has this reminder in hand: it isn't shown again in this campaign (see
+    companion.games.table_help). An action in the log, not a phone's setting: every phone at the
+    table stops showing it at once, undo brings it back, and an exported campaign keeps it."""
+
+    kind: Literal["dismiss_reminder"] = "dismiss_reminder"
+    reminder: str = Field(min_length=1, max_length=60)
+
+
+TableAction = Annotated[Union[TrayRoll, TableNote, SetPhysicalDice, GiveDice, DismissReminder], Field(discriminator="kind")]
+TABLE_KINDS = {"tray_roll", "note", "physical_dice", "dice", "dismiss_reminder"}
 
 
 class Pending(Model):
@@ -85,6 +94,15 @@ class CampaignState(Model):
     tray: list[TrayResult] = []
     physical_dice: bool = False
     pending: Optional[Pending] = None
+    dismissed: list[str] = []  # reminders the table dismissed for this campaign (DismissReminder)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_dismissed(self, handler):
+        # States saved before reminders existed hold the same JSON as before.
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("dismissed"):
+            data.pop("dismissed", None)
+        return data
 
 
 def apply_table(tray: list[TrayResult], action: TableAction, dice: Dice) -> tuple[list[TrayResult], list[Event]]:
@@ -106,6 +124,8 @@ def describe_table(action: TableAction) -> Msg:
         return Msg("note “{note}”", note=action.text[:30].strip())
     if isinstance(action, SetPhysicalDice):
         return Msg("physical dice on") if action.on else Msg("physical dice off")
+    if isinstance(action, DismissReminder):
+        return Msg("reminder dismissed")
     if isinstance(action, GiveDice):
         return Msg("dice {faces}", faces=" ".join(str(f) for f in action.faces))
     return Msg("roll {dice}", dice=action.label)

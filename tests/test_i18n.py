@@ -431,7 +431,8 @@ TRANSLATING = {"_", "gettext", "ngettext", "pgettext", "N_", "Msg", "NMsg"}
 # Calls and keywords whose strings are never shown to a player: locators, routes, keys, logs.
 QUIET_CALLS = {"tagged", "keyed", "getattr", "hasattr", "setting", "set_setting", "go", "get", "startswith",
                "endswith", "split", "join", "replace", "strip", "format", "debug", "info", "warning", "error",
-               "exception", "run_task", "backup_now", "create", "isinstance", "control"}
+               "exception", "run_task", "backup_now", "create", "isinstance", "control",
+               "rulebook"}  # a rulebook's section quoted as printed (companion.games.table_help.rulebook)
 KEY_CALLS = {"tagged", "keyed"}  # (identifier, control): the control's words are shown
 QUIET_KEYWORDS = {"identifier", "key", "route", "allowed_extensions", "file_name", "name"}
 # Where a string is shown: the first argument of these calls (`icon_button`: its second) and these keywords.

@@ -30,7 +30,7 @@ from companion.games import get_game
 from companion.live import Snapshot
 from companion.log import IN_PROGRESS, NotFound
 from companion.table import GiveDice, SetPhysicalDice, TableNote, TrayRoll
-from companion.ui import story
+from companion.ui import story, table_help
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, changed_since_sent, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
@@ -331,12 +331,16 @@ class CampaignScreen:
             *([self.physical_part] if physical_shown else []),
             *([self._pending_panel()] if loaded.state.pending else []),  # (see _pending_drawn)
             *story.end_card(self),  # a finished game: its result, Play again, Luck, Recap, Log to BG Stats
+            # The set-up checklist, open or folded by this phone alone (a move never changes its height).
+            *table_help.checklist(self),
             # While the table rolls, the game waits: its buttons are greyed until the dice are in.
             # A view that keeps no control across redraws says so (RECONCILED = True in its module):
             # its panel is keyed, so each redraw is diffed against the phone's and every control keeps
             # its identity (Flet would skip a kept control inside it). Other panels are replaced
             # whole; a tap on a control a redraw replaced is answered with a message (TableSession).
             ft.Container(self._game_panel(), disabled=loaded.state.pending is not None, key=self._panel_key()),
+            # The rulebook's reminders at their step: below the panel, so coming and going they move nothing above.
+            *table_help.reminders(self),
             story.links(self),  # Luck and Recap, one tap from every game
             self.tools,
         ]
