@@ -153,7 +153,7 @@ def fit_title(sizes, line: ft.Text, room: float, style: str = "title_large", fac
     # Its lines counted with room to spare: the 0.52-em average misses lines of wide letters (m, w, K:
     # "Nowa kampania", "Neue Kampagne" wrap at 360 px, largest text) by ~10%, and a bar too short for
     # the second line cuts it off.
-    return min(2, sizes.lines(words, room * 0.85, line.size)) * line.size * factor
+    return min(2, sizes.lines(words, room * 0.9, line.size)) * line.size * factor
 
 
 def app_bar(app, words: str, *, actions: Sequence[ft.Control] = (), back: bool = True) -> ft.AppBar:
