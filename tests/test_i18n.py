@@ -102,6 +102,7 @@ def test_every_message_is_translated(code):
 
 def test_the_languages_a_phone_can_choose():
     assert {"en": "English", "de": "Deutsch"}.items() <= i18n.languages().items()  # each in its own words
+    assert i18n.languages()["fr"] == "Français"  # Settings lists it so
 
 
 def test_the_doctests():
@@ -324,9 +325,9 @@ async def _coro(value):
 
 # --- the screens, in German ---
 
-def english_words() -> set[str]:
-    """Every message whose German differs from its English (so a leftover shows)."""
-    po = catalog(ROOT / "companion" / "locale" / "de" / "LC_MESSAGES" / "companion.po", locale="de")
+def english_words(code: str = "de") -> set[str]:
+    """Every message whose translation (German unless told) differs from its English (so a leftover shows)."""
+    po = catalog(ROOT / "companion" / "locale" / code / "LC_MESSAGES" / "companion.po", locale=code)
     found = set()
     for m in po:
         if m.id and not isinstance(m.id, tuple) and m.string != m.id and not placeholders(m.id):
