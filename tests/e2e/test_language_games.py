@@ -190,9 +190,9 @@ def sts_turn(page, code: str) -> None:
 
 def klaw_turn(page, code: str) -> None:
     """KLAW: the player who just won a fight ends the turn (no card after a combat); the next player,
-    with no host, ends theirs drawing a card: a round, each turn ended by its button's words."""
+    with no host and a full hand, ends theirs without drawing: a round, each turn ended by its words."""
     title = by_id(page, "klaw-turn")
-    for label in (said(code, "End turn (no card drawn after a combat)"), said(code, "End turn and draw 1 card")):
+    for label in (said(code, "End turn (no card drawn after a combat)"), said(code, "End turn without drawing")):
         before = title.inner_text()
         tap(page, page.get_by_role("button", name=label).first)
         expect(title).not_to_have_text(before)
@@ -207,15 +207,19 @@ def test_a_phone_in_another_language_plays_a_turn(browser, table, code, game, ar
     server, cids = table
     context, page = open_app(browser, server, viewport=SMALL_PHONE, locale=code)
     page.goto(f"{server['base']}c/{cids[(code, game)]}")
-    expect(page.get_by_role("button", name=said(code, "Campaign settings"))).to_be_visible()
+    # (the app loads its client again for the new address: on a loaded machine that takes a while)
+    settings = i18n.lang(code).translations.gettext("Campaign settings")  # (an icon's name: said twice, with its tooltip)
+    expect(page.get_by_role("button", name=settings)).to_be_visible(timeout=60_000)
     before = read_whole_screen(page)
-    assert english_on(code, before) == [], f"English on the {code} phone before the turn"
+    left = english_on(code, before)
+    assert left == [], f"English on the {code} phone before the turn: {left}"
 
     page.mouse.wheel(0, -100_000)
     TURNS[game](page, code)
     settled_screenshot(page, artifacts / f"language-{game}-{code}.png")
     after = read_whole_screen(page)
-    assert english_on(code, after) == [], f"English on the {code} phone after the turn"
+    left = english_on(code, after)
+    assert left == [], f"English on the {code} phone after the turn: {left}"
     assert after != before  # the turn changed what the screen says
     context.close()
 
@@ -227,7 +231,7 @@ def test_settings_list_each_language_in_its_own_name(browser, table, code):
     page.goto(f"{server['base']}settings")
     own = i18n.autonym(code)
     browsers = i18n.lang(code).translations.gettext("Browser's language ({language})").format(language=own)
-    expect(page.get_by_role("button", name=browsers, exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name=browsers, exact=True)).to_be_visible(timeout=60_000)
     for name in i18n.languages().values():  # English, Deutsch, Français, …: each as its speakers write it
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
     context.close()
