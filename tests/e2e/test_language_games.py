@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from companion import i18n
 from companion.context import AppContext
 from tests import story_games
-from tests.browser import SMALL_PHONE, by_id, open_app, served, settled_screenshot, tap
+from tests.browser import SMALL_PHONE, by_id, open_app, scroll_to, served, settled_screenshot, tap
 from tests.test_i18n import NOTATION, english_words
 
 TOKEN = "language-games-token-0001"
@@ -242,5 +242,5 @@ def test_settings_list_each_language_in_its_own_name(browser, table, code):
     browsers = i18n.lang(code).translations.gettext("Browser's language ({language})").format(language=own)
     expect(page.get_by_role("button", name=browsers, exact=True)).to_be_visible(timeout=60_000)
     for name in i18n.languages().values():  # English, Deutsch, Français, …: each as its speakers write it
-        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
+        assert scroll_to(page, page.get_by_role("button", name=name, exact=True), what=name)  # (six languages: a long list)
     context.close()
