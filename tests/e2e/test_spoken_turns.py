@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import OPEN_PAGES, by_id, new_context, served, tap, type_into
+from tests.browser import OPEN_PAGES, by_id, new_context, served, settled_screenshot, tap, type_into
 from tests.e2e.test_save_the_singularity import enter_dice, step
 
 # Before the app's script: a speechSynthesis that records what it is asked to say, and its cancels.
@@ -37,7 +37,7 @@ def said(page) -> list[str]:
     return [u["text"] for u in page.evaluate("window.__utterances")]
 
 
-def test_a_phone_reads_the_dice_awaited_and_the_throw_aloud(browser, server):
+def test_a_phone_reads_the_dice_awaited_and_the_throw_aloud(browser, server, artifacts):
     context = new_context(browser)
     context.add_init_script(STUB_SPEECH)
     context.route(re.compile(r"^(?!http://127\.0\.0\.1).*"), lambda route: route.abort())
@@ -52,6 +52,7 @@ def test_a_phone_reads_the_dice_awaited_and_the_throw_aloud(browser, server):
     tap(page, switch)
     expect(switch).to_be_checked()
     page.wait_for_function("localStorage.getItem('flutter.companion.speech') === 'true'")
+    settled_screenshot(page, artifacts / "speech-settings-phone.png")
     tap(page, page.get_by_role("button", name="Back", exact=True))
 
     tap(page, page.get_by_role("button", name="New campaign"))
@@ -82,4 +83,5 @@ def test_a_phone_reads_the_dice_awaited_and_the_throw_aloud(browser, server):
     tap(page, page.get_by_role("button", name="Say the last turn again"))
     page.wait_for_function("window.__utterances.length >= 3")
     assert said(page)[2:] == ["Ada throws: 0 Bugs, 1 Idea, 2 Progress. 2 points at risk."]
+    settled_screenshot(page, artifacts / "speech-campaign-phone.png")
     context.close()
