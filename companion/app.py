@@ -34,9 +34,10 @@ BUSY_RETRY_FOR = 60.0
 
 # What belongs to each phone, not to the table: kept in the phone's browser (Flet's SharedPreferences,
 # i.e. its localStorage "flutter.companion.<name>"), so two phones can differ. assets/companion.js
-# reads keep_awake there too, and takes the app's requests to copy ("copy") and to vibrate ("buzz").
+# reads keep_awake there too, and takes the app's requests to copy ("copy"), to vibrate ("buzz"), to
+# speak ("say") and to stop speaking ("hush").
 PHONE_PREFIX = "companion."
-PHONE_DEFAULTS: dict[str, Any] = {"text_scale": 1.0, "theme": "system", "keep_awake": True}
+PHONE_DEFAULTS: dict[str, Any] = {"text_scale": 1.0, "theme": "system", "keep_awake": True, "speech": False}
 THEMES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
 PHONE_SETTINGS_WAIT = 3.0  # seconds a new screen waits for its phone's settings before drawing with defaults
 
@@ -593,6 +594,30 @@ class TableSession:
         await self._request("copy", text)
         return False
 
+    def say(self, sentences: list[str]) -> None:
+        """Read sentences aloud on this phone, in its language, when its player asked for spoken turns:
+        the page's script stops what it was saying and speaks these (the browser's speechSynthesis)."""
+        if not sentences or not self.phone["speech"] or not self.page.web:
+            return
+        payload = {"lang": self.language.lang.code, "sentences": list(sentences)}
+        self._ask_page("say", payload)
+
+    def hush(self) -> None:
+        """Stop speaking: the next action is under way (its own words follow, if it has any)."""
+        if self.phone["speech"] and self.page.web:
+            self._ask_page("hush", None)
+
+    def _ask_page(self, name: str, payload: Any) -> None:
+        async def ask():
+            try:
+                await self._request(name, payload)
+            except Exception:
+                log.debug("the page's script was not reached (%s)", name, exc_info=True)
+        try:
+            self.page.run_task(ask)
+        except RuntimeError:
+            pass  # the phone's connection is closing
+
     def keep_awake(self, on: bool) -> None:
         """A campaign opened (on) or left. In a browser the page's script keeps the screen on by
         itself (it follows the route and this phone's setting, and needs a tap on an insecure
@@ -631,7 +656,7 @@ def _valid_phone_setting(key: str, value: Any, default: Any) -> Any:
         return float(value) if isinstance(value, (int, float)) and float(value) in TEXT_SCALES else default
     if key == "theme":
         return value if value in THEMES else default
-    if key == "keep_awake":
+    if key in ("keep_awake", "speech"):
         return value if isinstance(value, bool) else default
     return default
 

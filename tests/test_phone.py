@@ -64,13 +64,17 @@ def test_a_phone_setting_from_the_browser_is_checked():
     assert _valid_phone_setting("theme", "purple", "system") == "system"
     assert _valid_phone_setting("keep_awake", False, True) is False
     assert _valid_phone_setting("keep_awake", None, True) is True
-    assert set(PHONE_DEFAULTS) == {"text_scale", "theme", "keep_awake"}
+    assert _valid_phone_setting("speech", True, False) is True
+    assert _valid_phone_setting("speech", "yes", False) is False
+    assert set(PHONE_DEFAULTS) == {"text_scale", "theme", "keep_awake", "speech"}
+    assert PHONE_DEFAULTS["speech"] is False  # spoken turns: off until the phone's player asks
 
 
 def test_the_page_script_reads_what_the_app_writes():
     """The script and the app agree on the keys (Flet's SharedPreferences keeps "flutter.<key>")."""
     script = (ASSETS / "companion.js").read_text(encoding="utf-8")
     assert 'var PREFIX = "flutter.companion.";' in script
-    for name in ("keep_awake", "copy", "buzz"):
+    for name in ("keep_awake", "copy", "buzz", "say", "hush", "speech"):
         assert f'"{name}"' in script
     assert "navigator.wakeLock" in script and "execCommand(\"copy\")" in script and "navigator.vibrate" in script
+    assert "speechSynthesis" in script and ".cancel()" in script

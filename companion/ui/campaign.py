@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 import flet as ft
 
-from companion import i18n
+from companion import i18n, speech
 from companion.app import TAPPED_ON, shown_probe
 from companion.i18n import _, ngettext
 
@@ -130,15 +130,22 @@ class CampaignScreen:
         self._screen_states: dict[type, Any] = {}  # see screen_state
         self._pending_drawn: Optional[tuple[str, ft.Control]] = None  # the roll awaited, and its dice pad's section
         self._history_shown = HISTORY_FIRST  # lines of history listed on this phone (see _more_history)
+        # Spoken turns (#33): the log position last spoken on this phone, and what was said (Repeat).
+        self._said_cursor: Optional[int] = None
+        self._last_said: list[str] = []
 
     # --- lifecycle ---
 
     def view(self) -> ft.View:
         self._follow()
         self._load()
+        speaking = self._speaking()
         self.appbar = ft.AppBar(
                 title=self.title_part,
                 actions=[OwnContainer(ft.Row([  # made once, never changed: isolated, so never walked again
+                    # with spoken turns on (a setting redraws the screen): say the last turn again
+                    *([tagged("repeat-speech", icon_button(ft.Icons.RECORD_VOICE_OVER, _("Say the last turn again"),
+                                                            self.app.guard(self._repeat)))] if speaking else []),
                     icon_button(ft.Icons.QR_CODE_2, _("Share this table"), self._share),
                     icon_button(ft.Icons.TUNE, _("Campaign settings"), self._settings),
                 ], spacing=0))],
@@ -280,6 +287,7 @@ class CampaignScreen:
         if loaded.cursor != self._marked:  # sent by the caller with this redraw, then reported by the phone
             self._marked = loaded.cursor
             self.app.mark_shown(self, loaded.cursor, self.probe)
+        self._speak_new_rows(loaded)
         self.title.value = loaded.campaign.name
         status, headline = i18n.render(i18n.as_text(loaded.campaign.status)), i18n.render(i18n.as_text(loaded.campaign.headline))
         # the status once: not "Lost · Round 8 · Lost" when the game's headline already says it
@@ -349,6 +357,47 @@ class CampaignScreen:
         # The tray's and note's fields are never replaced by a redraw: typing there holds nothing.
         self._watch_typing(self.body, skip=(self.tray_section, self.note_section, self.history_section))
 
+    # --- spoken turns (#33) ---
+
+    def _speaking(self) -> bool:
+        return bool(self.app.phone.get("speech")) and bool(getattr(self.app.page, "web", False))
+
+    def _speak_new_rows(self, loaded: Snapshot) -> None:
+        """Say what the rows this phone hasn't heard yet did (any phone's action: the Machine's turn
+        comes from a tap anywhere); an undo stops the talk. The first draw says nothing: it is the
+        state the player opened, not news."""
+        said_up_to, self._said_cursor = self._said_cursor, loaded.cursor
+        if said_up_to is None or loaded.cursor == said_up_to:
+            return
+        if loaded.cursor < said_up_to or not self._speaking():
+            if loaded.cursor < said_up_to:
+                self.app.hush()
+            return
+        rows = [line.events for line in loaded.lines[said_up_to:loaded.cursor]]
+        sentences = speech.spoken(loaded.campaign.game, rows, loaded.game_state)
+        if sentences:
+            self._last_said = sentences
+            self.app.say(sentences)
+
+    def last_turn_words(self) -> list[str]:
+        """What Repeat says: the last sentences spoken here, else those of the newest row that has any."""
+        if self._last_said or self.loaded is None:
+            return self._last_said
+        loaded = self.loaded
+        for i in range(loaded.cursor, max(0, loaded.cursor - speech.SPOKEN_ROWS * 4), -1):
+            said = speech.spoken(loaded.campaign.game, [loaded.lines[i - 1].events],
+                                 loaded.game_state if i == loaded.cursor else None)
+            if said:
+                return said
+        return []
+
+    def _repeat(self, e) -> None:
+        said = self.last_turn_words()
+        if said:
+            self.app.say(said)
+        else:
+            self.app.toast(_("Nothing has been said yet in this campaign."))
+
     def _show_history(self) -> list[ft.Control]:
         """The newest `_history_shown` lines; the history's parts that changed (to send)."""
         lines = self.history(self._history_shown)
@@ -396,7 +445,8 @@ class CampaignScreen:
             button.height = sizes.tap
         self.bottom_bar.height = sizes.tap * 2 + 38 if self._two_rows else sizes.tap + 32
         if self.appbar is not None:
-            room = title_room(self.app, icons=2)  # beside the back arrow, share and settings
+            # beside the back arrow, share and settings (and Repeat, with spoken turns on)
+            room = title_room(self.app, icons=3 if self._speaking() else 2)
             # At a large text size on a narrow phone the name and the headline are made smaller, as
             # far as the normal size, rather than cut to a word and "…"; each may take two lines.
             height = 16 + fit_title(sizes, self.title, room, "title_large", 1.2) \
@@ -502,6 +552,7 @@ class CampaignScreen:
 
     def dispatch(self, action: Any, *, entered: Optional[list[int]] = None, pulse: bool = False) -> None:
         """Apply an action made against what this phone showed. Errors reach the guard's message."""
+        self.app.hush()  # the next action has started: stop reading out the last one
         with self._acting():  # this phone's redraw first, then the other phones' (LiveCampaign.apply)
             applied = self._live().apply(action, expected_cursor=self.tapped_cursor(), entered=entered,
                                          first=self.refresh, by=id(self))
@@ -524,10 +575,12 @@ class CampaignScreen:
         self.note.update()
 
     def _undo(self, e) -> None:
+        self.app.hush()
         with self._acting():
             self._made(self._live().undo(expected_cursor=self.tapped_cursor(), first=self.refresh, by=id(self)))
 
     def _redo(self, e) -> None:
+        self.app.hush()
         with self._acting():
             self._made(self._live().redo(expected_cursor=self.tapped_cursor(), first=self.refresh, by=id(self)))
 

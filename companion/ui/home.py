@@ -70,7 +70,9 @@ class HomeScreen:
         except KeyError:
             title = c.game
         menu = ft.PopupMenuButton(
-            icon=ft.Icons.MORE_VERT, padding=ICON_PADDING, tooltip=_("More for {name}", name=c.name),
+            # named by its icon: the tooltip's words go to the card, and the button was read without a name (#33)
+            icon=ft.Icon(ft.Icons.MORE_VERT, semantics_label=_("More for {name}", name=c.name)), padding=ICON_PADDING,
+            tooltip=_("More for {name}", name=c.name),
             items=[
                 ft.PopupMenuItem(content=_("Rename"), icon=ft.Icons.EDIT, on_click=lambda e, c=c: rename_dialog(app, c)),
                 ft.PopupMenuItem(content=_("Duplicate"), icon=ft.Icons.COPY,

@@ -1,4 +1,4 @@
-"""Settings: this phone's own (language, text size, theme, keeping the screen awake: kept in its
+"""Settings: this phone's own (language, text size, theme, keeping the screen awake, reading turns aloud: kept in its
 browser) and the table's (where the data lives, backups: the same for every phone); and the backups screen."""
 
 from __future__ import annotations
@@ -57,6 +57,11 @@ class SettingsScreen:
         phone = app.phone
         awake, _switch = switch_row(_("Keep the screen awake while a campaign is open"), bool(phone["keep_awake"]),
                                     lambda e: app.set_phone_setting("keep_awake", bool(e.control.value)))
+        spoken, _speech_switch = switch_row(_("Read turns aloud"), bool(phone["speech"]),
+                                            lambda e: app.set_phone_setting("speech", bool(e.control.value)))
+        speech_lines = [tagged("speech-setting", spoken),
+                        note(_("In this phone's language: what the app does by itself (an opponent's turn, a check), the "
+                               "dice it waits for, and what they showed. A button in the campaign says it again."))]
         where = app.ctx.db.path or app.ctx.db.url.split("@")[-1]
         database = (_("Database: {where}. Backups: {folder}", where=where, folder=app.ctx.backup_dir)
                     if app.ctx.backup_dir else _("Database: {where}.", where=where))
@@ -79,6 +84,8 @@ class SettingsScreen:
                     awake,
                     note(_("On a phone that joined over the Wi-Fi, keeping awake starts with your first tap in "
                            "the campaign.")),
+                    # The browser speaks (speechSynthesis): the desktop window has no voice.
+                    *(speech_lines if getattr(app.page, "web", False) else []),
                 ))], [
                 tagged("table-settings", section(
                     _("Saves on this phone") if app.ctx.phone_alone else _("This table"),

@@ -133,11 +133,16 @@ def two_columns(left: Sequence[ft.Control], right: Sequence[ft.Control], *, spli
 
 
 def icon_button(icon, label: str, on_click, *, size: int = 28, disabled: bool = False, round_: bool = False) -> ft.Control:
-    """An icon button whose label screen readers (and tests) see as its name, and that shows as a tooltip."""
-    button = ft.IconButton(icon, on_click=on_click, icon_size=size, width=TAP + 8, height=TAP + 8,
-                           disabled=disabled, tooltip=label,
+    """An icon button whose label screen readers (and tests) see as its name, and that shows as a tooltip.
+
+    The name is the icon's own label: the button is the node a screen reader focuses and taps, and the
+    tooltip's words go to the node around it, not to the button (#33: it was read as an unnamed button
+    inside a named one). The wrapper keeps the label for the app's own lookups, as a group, not a
+    second button."""
+    button = ft.IconButton(ft.Icon(icon, size=size, semantics_label=label), on_click=on_click, icon_size=size,
+                           width=TAP + 8, height=TAP + 8, disabled=disabled, tooltip=label,
                            style=ft.ButtonStyle(shape=ft.CircleBorder()) if round_ else None)
-    return ft.Semantics(label=label, button=True, container=True, content=button)
+    return ft.Semantics(label=label, container=True, content=button)
 
 
 def title_room(app, *, icons: int = 0, back: bool = True) -> float:
@@ -180,7 +185,10 @@ def switch_row(label: str, value: bool, on_change=None) -> tuple[ft.Control, ft.
 
     switch = ft.Switch(value=value, on_change=changed)
     row = ft.Container(
-        ft.Row([ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE), switch],
+        # The row is the switch a screen reader reads and taps (named, toggled): the Switch inside is
+        # left out of the reader's tree, where it was a second switch without a name (#33).
+        ft.Row([ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE),
+                ft.Semantics(content=switch, exclude_semantics=True)],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
         on_click=flip, border_radius=8, padding=ft.Padding.symmetric(vertical=4),
     )
@@ -202,7 +210,9 @@ def tick_row(label: str, value: bool) -> tuple[ft.Control, ft.Checkbox]:
 
     box = ft.Checkbox(value=value, on_change=changed)
     row = ft.Semantics(label=label, checked=value, container=True, content=ft.Container(
-        ft.Row([box, ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE)],
+        # the row is the checkbox a screen reader reads and taps: the box inside isn't a second, nameless one
+        ft.Row([ft.Semantics(content=box, exclude_semantics=True),
+                ft.Text(label, expand=True, theme_style=ft.TextThemeStyle.BODY_LARGE)],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
         on_click=flip, border_radius=8, padding=ft.Padding.symmetric(vertical=4)))
     return row, box

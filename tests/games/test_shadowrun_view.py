@@ -411,7 +411,7 @@ def test_payroll_labels_wrap_and_the_ticks_are_read_when_paying():
     # The label is a Text that wraps beside the box (a checkbox's own label would be cut off).
     assert [r.label for r in rows] == ["Leave Street Samurai with a long name unpaid (upkeep 3): trashed",
                                        "Leave Decker unpaid (upkeep 1): trashed"]
-    boxes = [r.content.content.controls[0] for r in rows]
+    boxes = [r.content.content.controls[0].content for r in rows]  # (left out of the reader's tree: the row is the checkbox)
     labels = [r.content.content.controls[1] for r in rows]
     assert all(isinstance(b, ft.Checkbox) and l.expand for b, l in zip(boxes, labels))
     assert [b.value for b in boxes] == [True, False]  # what cash can't cover, ticked to start with
@@ -475,8 +475,8 @@ def test_the_run_form_wraps_its_choices_and_sends_what_was_picked():
     assert [t.label for t in ticks] == ["Street Samurai with a long name (runner, body 6 of 6)",
                                         "Decker (runner, body 3 of 3)", "Watcher (spirit, body 3 of 3)"]
     assert [t.checked for t in ticks] == [True, True, False]  # the runners, to start with
-    ticks[1].content.content.controls[0].value = False  # the Decker stays home; the spirit goes
-    ticks[2].content.content.controls[0].value = True
+    ticks[1].content.content.controls[0].content.value = False  # the Decker stays home; the spirit goes
+    ticks[2].content.content.controls[0].content.value = True
     find(built, "Start the Shadowrun")[0].on_click(None)
     assert frame.dispatched[-1][0] == R.StartRun(objective_id=s.objectives[2].id, team=[7, 9])
 

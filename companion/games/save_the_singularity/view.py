@@ -152,6 +152,7 @@ class SetupForm:
     def _tagged_role(i: int, role: ft.Dropdown) -> ft.Control:
         """The role field with a stable locator (a drop-down has no label a test or reader can find)."""
         field = tagged(f"sts-role-{i + 1}", role)
+        field.label = role.label  # its name for a screen reader: the drop-down's own label isn't read (#33)
         field.expand = True  # the Row's child is the Semantics: it takes the row's width
         return field
 
