@@ -263,6 +263,8 @@ async def tell_phone_things(session) -> None:
                 session.later(lambda: session.toast(Msg("The app was updated to version {version}.", version=version)))
         kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 60)
         session.storage_kept = {True: True, False: False, "true": True, "false": False}.get(kept)
+        if session.storage_kept is not None and (session.page.route or "").rstrip("/") == "/settings":
+            session.later(lambda: session.show("/settings"))  # drawn before the answer came: say it now
     except Exception:
         log.warning("this phone's notes could not be read", exc_info=True)
 
