@@ -13,10 +13,16 @@ A thread alone doesn't keep a tap quick: the work holds Python's GIL for slices 
 time the tap's handler waits for the database or the network it queues for the GIL again. So the
 work steps aside while any phone's event is being handled (`TABLE`, counted by the app around each
 event): at each progress report it waits until the table is quiet.
+
+A browser's Python (a phone alone: companion.web.phone) can't start a thread. There the work runs on
+the page's loop right after the dialog is sent, in one go: its progress isn't drawn while it runs
+(the loop is busy) and it can't be cancelled, but nobody else is waiting on that phone, and a phone's
+campaigns are small enough for that to take a moment.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import threading
@@ -89,7 +95,7 @@ class Job:
         self.name = name
         self._cancel = threading.Event()
         self._last_report = 0.0
-        self.thread: Optional[threading.Thread] = None
+        self.thread: Optional[threading.Thread] = None  # None: not started, or run on the loop (no threads)
 
     @property
     def cancelled(self) -> bool:
@@ -101,7 +107,8 @@ class Job:
     def progress(self, stage: Text, done: int, total: int) -> None:
         """Called by the work as it goes: steps aside while a phone's event is handled, stops it if
         cancelled, tells the phone now and then."""
-        TABLE.wait_quiet()
+        if self.thread is not None:  # on the loop itself (no threads) there is nobody to wait for
+            TABLE.wait_quiet()
         if self._cancel.is_set():
             raise Cancelled()
         now = time.monotonic()
@@ -114,7 +121,11 @@ class Job:
 
     def start(self) -> Job:
         self.thread = threading.Thread(target=self._run, name=f"companion-{self.name}", daemon=True)
-        self.thread.start()
+        try:
+            self.thread.start()
+        except RuntimeError:  # "can't start new thread": a browser's Python (see the module's note)
+            self.thread = None
+            asyncio.get_running_loop().call_soon(self._run)
         return self
 
     def _run(self) -> None:

@@ -31,6 +31,38 @@ def test_backups_every_n_actions_start_no_thread(tmp_path, monkeypatch):
     ctx.close()
 
 
+def test_an_export_and_an_import_run_with_no_threads(tmp_path, monkeypatch):
+    """Long work (companion.jobs) runs on the loop where no thread can start, as in a browser's Python:
+    an export and the import of its file finish, their progress reported, nothing left waiting."""
+    import asyncio
+
+    from companion import exchange
+    from companion.jobs import Job
+
+    def no_threads(*a, **kw):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", no_threads)
+    ctx = AppContext.open(f"sqlite:///{tmp_path / 'phone.sqlite'}", start_backup=False)
+    cid = ctx.store.create("counter", "Taps", {"cap": 100}, seed=1)
+    for cursor in range(3):
+        ctx.store.apply(cid, Add(amount=1), expected_cursor=cursor)
+
+    async def run(work):
+        loop = asyncio.get_running_loop()
+        finished: asyncio.Future = loop.create_future()
+        reports: list = []
+        job = Job(work, on_progress=lambda words, done, total: reports.append((done, total)),
+                  on_done=finished.set_result, on_failed=finished.set_exception)
+        job.start()
+        assert job.thread is None and not finished.done()  # not yet: after the handler that started it
+        return await asyncio.wait_for(finished, 10), reports
+
+    exported, _ = asyncio.run(run(lambda job: exchange.export_file(exchange.export_campaign(ctx.store, cid))))
+    imported, reports = asyncio.run(run(lambda job: exchange.import_campaign(ctx.store, exported[0], progress=job.progress)))
+    assert reports and ctx.store.load(imported).cursor == 3
+    ctx.close()
+
+
 class FakeFolder:
     """IndexedDbFolder's side the gate sees: unsynced, running, after_sync."""
 
@@ -53,11 +85,14 @@ class FakeFolder:
 
 
 class FakeConnection:
+    """The connection's side the gate sees: the callback that hands the page each encoded message."""
+
     def __init__(self):
         self.sent = []
+        self.send_callback = self.sent.append
 
     def send_message(self, message) -> None:
-        self.sent.append(message)
+        self.send_callback(message)
 
 
 def test_the_screen_gets_nothing_until_the_save_is_synced_and_all_in_order():
@@ -87,6 +122,41 @@ def test_a_write_during_the_release_waits_for_its_own_sync():
     assert connection.sent == []
     folder.synced()
     assert connection.sent == ["first"]
+
+
+def pyodide_connection(monkeypatch, sent: list):
+    """Flet's own browser connection (its module needs the page's `flet_js`: a stand-in), its callback
+    to the page collecting what it sends."""
+    import sys
+    import types
+
+    monkeypatch.setitem(sys.modules, "flet_js", types.ModuleType("flet_js"))
+    from flet.messaging.pyodide_connection import PyodideConnection
+
+    connection = object.__new__(PyodideConnection)  # its __init__ wants the page's event loop
+    connection.send_callback = sent.append
+    return connection
+
+
+def test_a_held_message_goes_out_as_it_was_when_sent(monkeypatch):
+    """Flet's messages refer to live controls and lists, encoded only when they go out: held as they
+    were, a patch made while an earlier one waited would go out inside that one too (seen: the file
+    picker and the preferences registered twice, and the page's copies never answered a call)."""
+    import msgpack
+    from flet.messaging.protocol import Message, MessageAction, PatchControlBody
+
+    sent: list[bytes] = []
+    connection, folder = pyodide_connection(monkeypatch, sent), FakeFolder()
+    gate_screen(connection, folder)
+    services = ["HapticFeedback"]
+    folder.unsynced = True  # a commit not yet in IndexedDB: what follows is held
+    connection.send_message(Message(MessageAction.PATCH_CONTROL, PatchControlBody(id=7, patch=[services])))
+    services.append("FilePicker")  # the next registration, made while the first patch waits
+    connection.send_message(Message(MessageAction.PATCH_CONTROL, PatchControlBody(id=7, patch=[["FilePicker"]])))
+    assert sent == []
+    folder.synced()
+    patches = [msgpack.unpackb(packet[1:])[1]["patch"] for packet in sent]
+    assert patches == [[["HapticFeedback"]], [["FilePicker"]]]
 
 
 LOCK = ROOT / "uv.lock"

@@ -31,7 +31,7 @@ SAVE_FILE = SAVE_DIR / "companion.sqlite"
 BACKUP_EVERY_ACTIONS = 25
 PERSISTED_KEY = "companion.storage_persisted"  # written by phone.js: the answer to navigator.storage.persist()
 SEEN_VERSION_FILE = SAVE_DIR / "seen-version.txt"  # the last version this phone opened (to say when it changed)
-SAVE_LOCK = "table-companion-save"  # the Web Lock of the tab that writes the save  # the last version this phone opened (to say when it changed)
+SAVE_LOCK = "table-companion-save"  # the Web Lock of the tab that writes the save
 
 
 def on_phone() -> bool:
@@ -120,8 +120,13 @@ class IndexedDbFolder:
 
 def gate_screen(connection: Any, folder: IndexedDbFolder) -> None:
     """Hold what Python sends to the screen while the save has unsynced changes (see the module's note).
-    Order is kept: once anything is held, everything after it waits behind it."""
-    send = connection.send_message
+    Order is kept: once anything is held, everything after it waits behind it.
+
+    What is held is the bytes, encoded when Python sent them (the connection's `send_callback`), not
+    Flet's messages: a message refers to live controls and is encoded only when it goes out, so a
+    patch held while the next one was made would go out carrying that one's changes too (a service
+    registered twice, say; the page's copy of it then never answered a call)."""
+    send = connection.send_callback
     held: list[Any] = []
 
     def release() -> None:
@@ -130,15 +135,15 @@ def gate_screen(connection: Any, folder: IndexedDbFolder) -> None:
         while held:
             send(held.pop(0))
 
-    def send_message(message: Any) -> None:
+    def send_callback(packet: Any) -> None:
         if held or folder.unsynced or folder._running:
             first = not held
-            held.append(message)
+            held.append(packet)
             if first and not folder.after_sync(release):
                 release()
             return
-        send(message)
-    connection.send_message = send_message
+        send(packet)
+    connection.send_callback = send_callback
 
 
 async def hold_the_save() -> bool:
@@ -258,6 +263,8 @@ async def tell_phone_things(session) -> None:
                 session.later(lambda: session.toast(Msg("The app was updated to version {version}.", version=version)))
         kept = await asyncio.wait_for(prefs.get(PERSISTED_KEY), 60)
         session.storage_kept = {True: True, False: False, "true": True, "false": False}.get(kept)
+        if session.storage_kept is not None and (session.page.route or "").rstrip("/") == "/settings":
+            session.later(lambda: session.show("/settings"))  # drawn before the answer came: say it now
     except Exception:
         log.warning("this phone's notes could not be read", exc_info=True)
 

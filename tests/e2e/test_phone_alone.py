@@ -177,7 +177,6 @@ def test_every_game_played_on_a_phone_alone_and_found_after_a_reload(browser, ho
     # Settings: where saves live, and the browser's answer to "keep this storage".
     page.goto(host + "#/settings")
     expect(by_id(page, "storage-kept")).to_be_visible()
-    settled_screenshot(page, artifacts / "phone-alone-settings.png")
     # No table to join on a phone alone: the QR button says so, and offers export in a campaign.
     home(page)
     tap(page, page.get_by_role("button", name="Join this table"))
@@ -192,6 +191,26 @@ def test_every_game_played_on_a_phone_alone_and_found_after_a_reload(browser, ho
     expect(by_id(page, "sts-move")).to_have_text("1")
     page.goto(shown["Phone KLAW"])
     expect(by_id(page, "klaw-life-1")).to_have_text("10")
+    context.close()
+
+
+def test_settings_say_what_the_browser_answered_and_this_phones_choices_outlive_a_reload(browser, host, artifacts):
+    """Settings say truthfully whether the browser keeps the app's storage (navigator.storage.persist()),
+    and a choice kept in this phone's browser (its language) is read back after a reload."""
+    context = phone(browser, host)
+    page = open_home(context, host)
+    page.wait_for_function("localStorage.getItem('flutter.companion.storage_persisted') !== null")
+    kept = page.evaluate("navigator.storage.persisted()")
+    page.goto(host + "#/settings")
+    words = "This browser keeps the app's storage" if kept else "This browser may clear the app's storage"
+    expect(by_id(page, "storage-kept")).to_contain_text(words)
+    settled_screenshot(page, artifacts / "phone-alone-settings.png")
+
+    tap(page, page.get_by_role("button", name="Deutsch"))
+    expect(page.get_by_role("button", name="Riesig")).to_be_visible()
+    page.wait_for_function("localStorage.getItem('flutter.companion.language') === '\"de\"'")
+    page.reload()  # a fresh Python: the language is read back from the browser's preferences
+    expect(page.get_by_role("button", name="Riesig")).to_be_visible(timeout=FIRST_SCREEN)
     context.close()
 
 
@@ -249,6 +268,21 @@ def test_a_second_open_with_no_network_works(browser, host, artifacts):
     context.close()
 
 
+# Whether a file of the save's folder is in IndexedDB (Emscripten's IDBFS: a database named after the
+# folder, a FILE_DATA store keyed by path).
+SAVED_IN_INDEXEDDB = """(path) => new Promise((resolve) => {
+    const open = indexedDB.open('/companion');
+    open.onerror = () => resolve(false);
+    open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('FILE_DATA')) { db.close(); resolve(false); return; }
+        const get = db.transaction('FILE_DATA').objectStore('FILE_DATA').get(path);
+        get.onsuccess = () => { db.close(); resolve(!!get.result); };
+        get.onerror = () => { db.close(); resolve(false); };
+    };
+})"""
+
+
 def publish_new_version(site: Path, folder: Path, version: str) -> None:
     """What publishing a new build does to the host's folder, in a copy: another version inside the app's
     archive (its version.json), in version.json and in the service worker (each file also as .gz)."""
@@ -292,7 +326,8 @@ def test_a_new_version_is_picked_up_on_the_next_open_and_told(browser, site, tmp
         context = phone(browser, host)
         page = open_home(context, host)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-        page.wait_for_timeout(5_000)  # the app notes the version it runs beside the save, once its first screen is up
+        # The app notes the version it runs beside the save once its first screen is up: in IndexedDB.
+        page.wait_for_function(SAVED_IN_INDEXEDDB, arg="/companion/seen-version.txt", timeout=60_000)
         page.close()
         publish_new_version(site, published, "newer-build-0002")
         page = open_home(context, host)  # still the old version, from the cache; the new one is fetched meanwhile
@@ -347,13 +382,11 @@ def test_a_campaign_moves_from_the_phone_to_a_table_and_back(browser, host, tmp_
                    check=True, capture_output=True)
     actions_at_the_table = len(json.loads(back.read_text())["log"]) - 1
 
-    # Back on the phone: the laptop's file, pasted into Import (the file picker needs the tap's user
-    # activation to outlast the trip through the Python worker, which a loaded headless Chromium doesn't give).
+    # Back on the phone: Import opens the browser's file picker, and the laptop's file is picked.
     home(page)
-    tap(page, page.get_by_role("button", name="Import"))
-    pasted = page.get_by_label("Text to import")
-    tap(page, pasted)
-    pasted.fill(back.read_text(encoding="utf-8"))
-    tap(page, page.get_by_role("button", name="Import text"))
+    tap_until(page, page.get_by_role("button", name="Import"), page.get_by_role("button", name="Choose a file"))
+    with page.expect_file_chooser() as chooser:
+        tap(page, page.get_by_role("button", name="Choose a file"))
+    chooser.value.set_files(str(back))
     expect(by_id(page, "sts-move")).to_have_text(str(actions_at_the_table))
     context.close()
