@@ -139,7 +139,8 @@ def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple])
 
 
 def _known_dialog(frame, title: str, kind: Kind, describe: Callable[[Any], str], play: Callable[[dict], None], *,
-                  verb: str, controls: list[ft.Control], actions: list[tuple]) -> FormDialog:
+                  verb: str, controls: list[ft.Control], actions: list[tuple],
+                  lead: Optional[list[ft.Control]] = None) -> FormDialog:
     """_dialog led by the cards of `kind` this table entered before (companion.remembered, in any
     campaign): a tap on one plays it (`play(its data)`) as the form's button would, refusals shown in the
     dialog. What the form's buttons send is remembered by its card's name (`_remembering`)."""
@@ -154,7 +155,7 @@ def _known_dialog(frame, title: str, kind: Kind, describe: Callable[[Any], str],
     head = [text(_("Entered before: one tap plays it."), bold=True), known,
             ft.TextButton(content=_("Share or forget these cards"), icon=ft.Icons.SHARE, on_click=share),
             text(_("…or a new card:"), ft.TextThemeStyle.BODY_SMALL)] if known is not None else []
-    form.fields.controls = head + list(controls)
+    form.fields.controls = list(lead or []) + head + list(controls)  # `lead`: what a tap on either way does
     form.actions(*[form.button(words, fn, icon=icon) for words, fn, icon in actions])
     form.show()
     return form
@@ -902,8 +903,7 @@ def totem_dialog(frame, host_id: int) -> None:
         _remembering(frame, KLAW_TOTEM, totem)
 
     _known_dialog(frame, _("Attach a totem to {host}", host=h.name), KLAW_TOTEM, lambda c: _totem_text(R.Totem(**c.data)),
-                  play, verb=_("Attach {card}"), controls=[
-        tagged("klaw-check", text(_check_text(s, h), bold=True)),
+                  play, verb=_("Attach {card}"), lead=[tagged("klaw-check", text(_check_text(s, h), bold=True))], controls=[
         text(_("Already carries: {totems}. A host can't carry both cards of one binomial totem.", totems=held) if held else
              _("A host can't carry both cards of one binomial totem."), ft.TextThemeStyle.BODY_SMALL),
         name, _side_by_side(frame, list(mods.values())), pair, dormant_row, hand_row,
