@@ -17,17 +17,16 @@ from pydantic import BaseModel, ValidationError
 
 from companion import catalog, exchange
 from companion.games.base import InputError, said_error
-from companion.i18n import N_, Msg, Text
+from companion.i18n import Msg, Text
 
 
 @dataclasses.dataclass(frozen=True)
 class Kind:
-    """One kind of remembered card: its catalog kind, its model, and what the player calls it."""
+    """One kind of remembered card: its catalog kind, its game and its model."""
 
     key: str  # the catalog's kind ("klaw_totem")
     game: str  # the game it belongs to
     model: type[BaseModel]  # what a card's data must be (the game's own model: its ranges are the rules')
-    words: str  # what a player calls one ("totem"), marked for translation where it is defined
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,10 +100,10 @@ def _kinds() -> None:
     from companion.games.klaw import rules as klaw
     from companion.games.shadowrun import rules as shadowrun
 
-    register(Kind("shadowrun_card", "shadowrun", shadowrun.Deploy, N_("card")))
-    register(Kind("klaw_host", "klaw", klaw.HostCard, N_("host")))
-    register(Kind("klaw_totem", "klaw", klaw.Totem, N_("totem")))
-    register(Kind("klaw_item", "klaw", klaw.Item, N_("item")))
+    register(Kind("shadowrun_card", "shadowrun", shadowrun.Deploy))
+    register(Kind("klaw_host", "klaw", klaw.HostCard))
+    register(Kind("klaw_totem", "klaw", klaw.Totem))
+    register(Kind("klaw_item", "klaw", klaw.Item))
 
 
 _kinds()
