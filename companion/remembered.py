@@ -61,7 +61,10 @@ def _checked(kind: Kind, data: dict[str, Any]) -> dict[str, Any]:
         return kind.model.model_validate(data).model_dump(mode="json", exclude={"kind"})
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err.get("loc", ()))
+        loc = err.get("loc", ())
+        field = kind.model.model_fields.get(str(loc[0])) if loc else None
+        # The field as its form labels it ("Attack dice"), in the phone's language
+        where: Text = Msg(field.description) if field is not None and field.description else ".".join(map(str, loc))
         raise InputError(Msg("{field} {problem}", field=where, problem=said_error(err))) from None
 
 

@@ -74,3 +74,10 @@ def test_an_import_that_doesnt_fit_is_refused_whole(tmp_path):
     assert remembered.cards(there, KLAW_TOTEM) == []  # the good one wasn't half-imported
     with pytest.raises(InputError, match="Paste the text"):
         remembered.import_text(there, "klaw", "   ")
+
+
+def test_a_refusal_names_the_field_as_the_form_labels_it(tmp_path):
+    store = file_store(tmp_path)
+    with pytest.raises(InputError) as refused:
+        remembered.remember(store, KLAW_HOST, {"name": "Giant", "attack": 9, "defense": 2, "life": 9})
+    assert str(refused.value.args[0]) == "Attack dice must be at most 3"
