@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from companion import catalog, exchange
 from companion.games.base import InputError, said_error
-from companion.i18n import Msg, Text
+from companion.i18n import Msg, Text, data_word
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,7 +64,7 @@ def _checked(kind: Kind, data: dict[str, Any]) -> dict[str, Any]:
         loc = err.get("loc", ())
         field = kind.model.model_fields.get(str(loc[0])) if loc else None
         # The field as its form labels it ("Attack dice"), in the phone's language
-        where: Text = Msg(field.description) if field is not None and field.description else ".".join(map(str, loc))
+        where: Text = data_word(field.description) if field is not None and field.description else ".".join(map(str, loc))
         raise InputError(Msg("{field} {problem}", field=where, problem=said_error(err))) from None
 
 
