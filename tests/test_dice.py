@@ -108,3 +108,54 @@ def test_a_status_line_says_each_thing_once():
     assert said_once("Ana wins", "Ana wins (last host standing)") == "Ana wins (last host standing)"
     assert said_once("In progress", "Round 3") == "In progress · Round 3"
     assert said_once("Won", "") == "Won"
+
+
+def test_the_dice_pad_takes_a_throw_by_count():
+    """Issue #30: "2 Bugs, 1 Idea, the rest Progress" is entered as counts, in any order; the log gets
+    the same list of values it always got (one per die), and a wrong count is refused, changing nothing."""
+    import pytest
+
+    from companion.games.base import Chance, InputError
+    from companion.games.save_the_singularity.rules import D6 as STS_DIE
+    from companion.ui.widgets import DicePad
+
+    used = []
+    pad = DicePad(Chance(count=6, die=STS_DIE, why="the first throw"), used.append)
+    pad.control(lambda fn: fn)
+    assert pad.by_count and len(pad.counted) == 3
+    bug, idea, progress = (value for _, value in STS_DIE.choices())
+    pad._add(idea)
+    pad._add(bug)
+    pad._add(bug)
+    pad._rest(progress)
+    assert sorted(pad.faces) == sorted([bug, bug, idea, progress, progress, progress])
+    assert [pad.counted[v][0].value for v in (bug, idea, progress)] == ["2", "1", "3"]
+    assert not pad.use.disabled
+    with pytest.raises(InputError, match="All 6 dice are entered"):
+        pad._add(bug)  # a seventh die: refused, the six stay
+    with pytest.raises(InputError, match="All 6 dice are entered"):
+        pad._rest(idea)
+    assert len(pad.faces) == 6
+    pad._less(progress)
+    assert pad.counted[progress][0].value == "2" and pad.use.disabled
+    with pytest.raises(InputError, match="5 of 6 dice entered"):
+        pad._use()  # one die short: nothing reaches the log
+    assert used == []
+    pad._less(bug)
+    pad._less(bug)
+    pad._less(bug)  # none left to take: nothing happens
+    assert pad.counted[bug][0].value == "0" and pad.counted[bug][1].content.disabled
+    pad._rest(bug)
+    pad._use()
+    assert used == [[idea, progress, progress, bug, bug, bug]]
+    assert Chance(count=6, die=STS_DIE, why="x").check_faces(used[0]) == used[0]  # what replay reads
+
+
+def test_the_dice_pad_keeps_tapping_where_dice_differ_or_are_numbers():
+    from companion.games.base import Chance, d
+    from companion.games.save_the_singularity.rules import D6 as STS_DIE
+    from companion.ui.widgets import DicePad
+
+    assert not DicePad(Chance(count=6, die=d(6), why="an attack", first="wild"), print).by_count  # golden die first
+    assert not DicePad(Chance(count=3, die=d(6), why="a hit"), print).by_count  # numbers: a button each, any order
+    assert not DicePad(Chance(count=1, die=STS_DIE, why="one die"), print).by_count  # one die: one tap

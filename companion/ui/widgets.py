@@ -495,9 +495,14 @@ class DiceTray:
 class DicePad:
     """Entering the dice a physical-dice table rolled, for the roll the campaign waits for: one big
     button per face (numbers, or the die's named faces such as Bug / Idea / Progress or black hand
-    / blank) — never a text field with the letter keyboard. `on_done(faces)` gets the values."""
+    / blank) — never a text field with the letter keyboard. `on_done(faces)` gets the values.
+
+    Dice with a few named faces, none set apart, are entered by count (issue #30): a row per face
+    with its count, − and "the rest", so "2 Bugs, 1 Idea, the rest Progress" is four taps whatever
+    the pool. The faces go to the log as the same list of values, in the order entered."""
 
     MAX_BUTTONS = 20  # dice with more sides take a number field (number keyboard)
+    MAX_COUNTED = 4  # named faces entered by count: a row each (more would push "Use these dice" off a phone)
 
     def __init__(self, chance: Chance, on_done: Callable[[list[int]], None], *, sizes=None):
         self.chance = chance
@@ -510,6 +515,14 @@ class DicePad:
         self.back = wide_button(_("Remove last"), None, icon=ft.Icons.BACKSPACE, filled=False)
         self.number = ft.TextField(label=_("Face (1–{sides})", sides=chance.die.sides), keyboard_type=ft.KeyboardType.NUMBER,
                                    width=160, height=TAP + 8)
+        self.counted: dict[int, tuple[ft.Text, ft.Control]] = {}  # face value → its count and its − button
+
+    @property
+    def by_count(self) -> bool:
+        """Entered by count: several dice alike (no golden die to enter first), with a few named faces."""
+        die = self.chance.die
+        return self.chance.count > 1 and not self.chance.first and bool(die.faces) \
+            and len(die.choices()) <= self.MAX_COUNTED
 
     def _show(self) -> None:
         die = self.chance.die
@@ -519,12 +532,38 @@ class DicePad:
         self.count_text.value = _("{entered} of {count} entered", entered=len(self.faces), count=self.chance.count)
         self.use.disabled = len(self.faces) != self.chance.count
         self.back.disabled = not self.faces
+        for value, (count, minus) in self.counted.items():
+            count.value = str(self.faces.count(value))
+            minus.content.disabled = value not in self.faces
+
+    def _full(self) -> InputError:
+        return InputError(_("All {count} dice are entered: use them, or remove the last one.", count=self.chance.count))
 
     def _add(self, value: int) -> None:
         if len(self.faces) >= self.chance.count:
-            raise InputError(_("All {count} dice are entered: use them, or remove the last one.", count=self.chance.count))
+            raise self._full()
         self.faces.append(value)
         self._refresh()
+
+    def _rest(self, value: int) -> None:
+        """Every die not entered yet shows this face."""
+        left = self.chance.count - len(self.faces)
+        if left <= 0:
+            raise self._full()
+        self.faces.extend([value] * left)
+        self._refresh()
+
+    def _less(self, value: int) -> None:
+        if value in self.faces:
+            del self.faces[len(self.faces) - 1 - self.faces[::-1].index(value)]
+        self._refresh()
+
+    def _use(self) -> None:
+        # The button is greyed out until the count is right; a tap that reaches it anyway changes nothing.
+        if len(self.faces) != self.chance.count:
+            raise InputError(_("{entered} of {count} dice entered: enter each die the table threw, no more.",
+                                 entered=len(self.faces), count=self.chance.count))
+        self.on_done(list(self.faces))
 
     def _add_number(self) -> None:
         text = (self.number.value or "").strip()
@@ -541,18 +580,38 @@ class DicePad:
 
     def _refresh(self) -> None:
         self._show()
-        for c in (self.shown, self.count_text, self.use, self.back, self.number):
+        for c in (self.shown, self.count_text, self.use, self.back, self.number,
+                  *(part for pair in self.counted.values() for part in pair)):
             try:
                 c.update()
             except Exception:  # not on the page yet (a redraw replaced the pad)
                 pass
 
+    def _counter(self, label: str, value: int, guard: Callable) -> ft.Control:
+        """One face's row: − · its count · the face (a tap adds one die) · the rest show it."""
+        face = _(label)
+        count = tagged(f"pending-face-{value}", ft.Text("0", size=self.sizes(26), weight=ft.FontWeight.BOLD,
+                                                        text_align=ft.TextAlign.CENTER, width=self.sizes(34)))
+        minus = icon_button(ft.Icons.REMOVE, _("one {face} less", face=face), guard(lambda e: self._less(value)),
+                            size=24, round_=True)
+        self.counted[value] = (count.content, minus)
+        add = ft.Semantics(label=_("face {face}", face=face), button=True, container=True, content=ft.FilledTonalButton(
+            content=roomy(face, centred=True, size=self.sizes(18), bold=True), expand=True,
+            on_click=guard(lambda e: self._add(value))))
+        add.expand = True
+        rest = ft.Semantics(label=_("the rest {face}", face=face), button=True, container=True, content=ft.OutlinedButton(
+            content=roomy(_("The rest"), centred=True), on_click=guard(lambda e: self._rest(value))))
+        return ft.Row([minus, count, add, rest], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
     def control(self, guard: Callable) -> ft.Control:
         die = self.chance.die
-        self._show()
-        self.use.on_click = guard(lambda e: self.on_done(list(self.faces)))
+        self.counted = {}
+        self.use.on_click = guard(lambda e: self._use())
         self.back.on_click = guard(lambda e: self._remove())
-        if die.sides <= self.MAX_BUTTONS or die.faces:
+        if self.by_count:
+            pad = ft.Column([self._counter(label, value, guard) for label, value in die.choices()], spacing=8,
+                            horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        elif die.sides <= self.MAX_BUTTONS or die.faces:
             width = 72 if not die.faces else None
             pad = ft.Row([
                 ft.Semantics(label=_("face {face}", face=_(label)), button=True, container=True, content=ft.FilledTonalButton(
@@ -563,24 +622,31 @@ class DicePad:
         else:
             pad = ft.Row([self.number, ft.FilledTonalButton(content=_("Add"), height=TAP,
                                                             on_click=guard(lambda e: self._add_number()))])
+        self._show()
         odds = [tagged("pending-odds", ft.Text(f"{render(o.label)}: {fmt_percent(o.probability)}", theme_style=ft.TextThemeStyle.BODY_MEDIUM))
                 for o in self.chance.outcomes]
         # A die's and a face's name, and who rolls ("The Machine"), are the rules' words: said here.
         who = _("{who} rolls.", who=_(self.chance.who)) + " " if self.chance.who else ""
+        if self.by_count:
+            how = _("How many dice show each face? “The rest” gives a face to every die not counted yet:")
+        elif self.chance.first:
+            how = _("Tap what each die shows — the {first} die first:", first=_(self.chance.first))
+        else:
+            how = _("Tap what each die shows:")
         return ft.Column([
             ft.Text(_("Roll {count} {die}", count=self.chance.count, die=_(die.label)), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                     weight=ft.FontWeight.BOLD),
             tagged("pending-why", ft.Text(who + _("For {reason}.", reason=self.chance.why), theme_style=ft.TextThemeStyle.BODY_LARGE)),
             *odds,
-            ft.Text(_("Tap what each die shows — the {first} die first:", first=_(self.chance.first)) if self.chance.first
-                    else _("Tap what each die shows:"), theme_style=ft.TextThemeStyle.BODY_MEDIUM),
+            ft.Text(how, theme_style=ft.TextThemeStyle.BODY_MEDIUM),
             pad,
             tagged("pending-count", self.count_text),
-            tagged("pending-entered", self.shown),
+            # Counted faces show their counts in their rows: the dice drawn again would only add height.
+            *([] if self.by_count else [tagged("pending-entered", self.shown)]),
             # One above the other, each the pad's width: side by side, large words squeezed "Use these
             # dice" into a column of letters on a small phone.
             self.use,
-            self.back,
+            *([] if self.by_count else [self.back]),
         ], spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 

@@ -347,3 +347,62 @@ def test_who_attacks_now_and_the_wild_die_on_a_small_phone(browser, server, arti
                             exact=True)).to_be_visible()
     both_phones(page, artifacts, "wild-die-exchange", by_id(page, "klaw-wild"))
     context.close()
+
+
+def new_game(page, name: str) -> None:
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
+    fill(page, page.get_by_label("Campaign name"), name)
+    fill(page, page.get_by_label("Player 1 name"), "Ana")
+    fill(page, page.get_by_label("Player 2 name"), "Bo")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 1 · Reveal · Ana's turn")
+
+
+def test_hosts_and_totems_entered_once_are_one_tap_in_the_next_game(browser, server, artifacts):
+    """Issue #30 item 7: the hosts and the totem typed in one game are kept in the table's catalog by
+    name; in the next game each is one tap from the form's list, and the cards screen lists them."""
+    context, page = open_phone(browser, server)
+    new_game(page, "First night")
+    deploy(page, "Wolfmother", "3", "1", "6")
+    expect(by_id(page, "klaw-life-1")).to_have_text("6")
+    tap(page, button(page, "End turn and draw 1 card"))
+    deploy(page, "Raven", "3", "3", "12")
+    expect(by_id(page, "klaw-life-2")).to_have_text("12")
+    tap(page, button(page, "End turn and draw 1 card"))
+    tap(page, button(page, "Totem"))
+    fill(page, page.get_by_label("Totem name"), "Moon")
+    fill(page, page.get_by_label("Attack modifier"), "1")
+    tap(page, button(page, "Attach"))
+    expect(by_id(page, "klaw-totems-1")).to_have_text("Totems (1): Moon")
+
+    page.goto(server["base"])  # home: the next game at the same table
+    new_game(page, "Second night")
+    open_deploy(page)
+    pick = page.get_by_role("button", name=re.compile("^Deploy Wolfmother"))
+    expect(pick).to_contain_text("Wolfmother · 3 att / 1 def · life 6")
+    settled_screenshot(page, artifacts / "klaw-remembered-hosts-phone.png")
+    tap(page, pick)  # one tap deploys it
+    expect(by_id(page, "klaw-life-1")).to_have_text("6")
+    tap(page, button(page, "End turn and draw 1 card"))
+    open_deploy(page)
+    tap(page, page.get_by_role("button", name=re.compile("^Deploy Raven")))
+    expect(by_id(page, "klaw-life-2")).to_have_text("12")
+    tap(page, button(page, "End turn and draw 1 card"))
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Ana's turn")
+    tap(page, button(page, "Totem"))
+    attach = page.get_by_role("button", name=re.compile("^Attach Moon"))
+    expect(attach).to_contain_text("Moon (+1 att, +0 def, +0 life)")
+    shots = []
+    shared_both_phones(page, attach, lambda tag: shots.append(
+        settled_screenshot(page, artifacts / f"klaw-remembered-totem-{tag}.png")))
+    tap(page, attach)  # one tap attaches it (the check: one totem, any face passes)
+    expect(by_id(page, "klaw-totems-1")).to_have_text("Totems (1): Moon")
+    expect(by_id(page, "klaw-attack-1")).to_contain_text("4")
+
+    # The cards screen lists what the table entered, to share or forget.
+    page.goto(f"{server['base']}g/klaw/cards")
+    expect(page.get_by_role("group", name=re.compile(r"^Hosts \(2\) Raven Wolfmother"))).to_be_visible()
+    expect(page.get_by_role("group", name=re.compile(r"^Totems \(1\) Moon"))).to_be_visible()
+    settled_screenshot(page, artifacts / "klaw-cards-screen-phone.png")
+    context.close()

@@ -75,6 +75,20 @@ def enter_dice(page, faces: list[str], *, more: bool = False) -> None:
         expect(by_id(page, "pending-dice")).to_have_count(0)
 
 
+def count_tap(page, name: str, counter: str, then: str) -> None:
+    """Tap one of the dice pad's counting buttons until its face's count shows `then` (a tap Flutter
+    dropped while redrawing is tapped again, once)."""
+    for attempt in range(2):
+        # (an icon button's name also holds its tooltip: the − is found by its words within it)
+        tap(page, page.get_by_role("button", name=name, exact=not name.startswith("one ")))
+        try:
+            expect(by_id(page, counter)).to_have_text(then, timeout=4000)
+            return
+        except AssertionError:
+            if attempt:
+                raise
+
+
 def main_button(page) -> str:
     """The name of the one main action now (the game plays 'stop at once' after every throw)."""
     button = page.get_by_role("button", name=MAIN).first
@@ -165,7 +179,17 @@ def test_two_players_play_undo_reload_to_the_end(browser, server, artifacts):
     bust = f"2 or more Bugs bust: {percent(float(odds.bust_chance(pool)))}"  # one of the card's odds lines
     expect(by_id(page, "pending-odds").filter(has_text=bust)).to_have_count(1)
     expect(page.get_by_role("button", name=re.compile(r"^face "))).to_have_count(3)
-    enter_dice(page, ["Bug (1)", "Idea (2–3)"] + ["Progress (4–6)"] * (pool - 2))
+    # …by count (#30 item 8): one Bug, one Idea, "the rest" Progress, whatever the pool; a − takes one back.
+    count_tap(page, "face Bug (1)", "pending-face-1", "1")
+    count_tap(page, "face Idea (2–3)", "pending-face-2", "1")
+    count_tap(page, "face Idea (2–3)", "pending-face-2", "2")
+    count_tap(page, "one Idea (2–3) less", "pending-face-2", "1")
+    count_tap(page, "the rest Progress (4–6)", "pending-face-4", str(pool - 2))
+    expect(by_id(page, "pending-count")).to_have_text(f"{pool} of {pool} entered")
+    expect(by_id(page, "pending-face-4")).to_have_text(str(pool - 2))
+    shot(page, artifacts, "physical-throw-by-count-phone")
+    step(page, "Use these dice")
+    expect(by_id(page, "pending-dice")).to_have_count(0)
     expect(by_id(page, "sts-risk")).to_have_text(str(pool - 2))
     expect(by_id(page, "sts-dice")).to_contain_text("Bug")
     expect(by_id(page, "sts-dice")).to_contain_text("Idea")

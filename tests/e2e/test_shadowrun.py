@@ -278,14 +278,22 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     advance(page, "Legwork")
     roll(page, "Errand: Ghost", "4")
     dashboard(page, cash=21)
+    # The cards deployed in turn 1 are remembered by name (#30 item 7): Dodger again is one tap.
+    again = button(page, "Deploy Dodger")
+    reach(page, again)
+    expect(again).to_contain_text("Dodger · runner · cost 3")
+    expect(button(page, "Deploy Ghost")).to_be_visible()
+    settled_screenshot(page, artifacts / "shadowrun-remembered-cards-phone.png")
+    act(page, again)
+    expect(by_id(page, "sr-last")).to_contain_text("Deployed Dodger (runner) for 3: cash 18.")
     act(page, button(page, "Pay off"), {"Off the loan": "3", "Off the interest": "2"})
-    dashboard(page, cash=16, loan=13, interest=0, debt=13)
+    dashboard(page, cash=13, loan=13, interest=0, debt=13)
     advance(page, "Shadowrun")  # no run this turn
     advance(page, "Victory/Failure")
     roll(page, "Check victory and roll to survive (d6)", "5")
     advance(page, "End")
     advance(page, "Objective", "Advance to turn 3: Objective")
-    dashboard(page, turn="Turn 3", loan=13, cash=16, interest=0, debt=13, rep=-3)
+    dashboard(page, turn="Turn 3", loan=13, cash=13, interest=0, debt=13, rep=-3)
     # The ledger lists every line of the campaign's ledger (from its logged events); the filter; the chart.
     from companion.games.shadowrun.ledger import ACCOUNTS
     from companion.games.shadowrun.screens import campaign_ledger
@@ -295,7 +303,7 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     lines = campaign_ledger(store, store.load(cid))
     store.db.close()
     assert {a: sum(l.amount for l in lines if l.account == a) for a in ACCOUNTS} == \
-        {"loan": 13, "cash": 16, "interest": 0, "reputation": -3}
+        {"loan": 13, "cash": 13, "interest": 0, "reputation": -3}
     tap(page, button(page, "Ledger"))
     expect(page.get_by_text("Debt and reputation by turn")).to_be_visible()
     expect(page.get_by_role("group", name=f"Lines ({len(lines)} of {len(lines)})")).to_be_visible()
@@ -314,7 +322,7 @@ def test_two_full_turns_a_deadly_run_the_ledger_and_reload(browser, server, tmp_
     tap(page, button(page, "All", exact=True))
     expect(page.get_by_role("group", name=f"Lines ({len(lines)} of {len(lines)})")).to_be_visible()
     tap(page, button(page, "Back to the table"))
-    dashboard(page, turn="Turn 3", phase="Objective", loan=13, cash=16, interest=0, debt=13, rep=-3, target=25)
+    dashboard(page, turn="Turn 3", phase="Objective", loan=13, cash=13, interest=0, debt=13, rep=-3, target=25)
     context.close()
 
 

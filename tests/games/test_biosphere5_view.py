@@ -444,3 +444,59 @@ def test_the_catalog_screen_lays_its_cards_out_in_columns_on_a_wider_screen():
     assert all(row.col == {"xs": 12, "md": 6, "xl": 4} for row in grid.controls)
     top = next(c for c in walk(screen.body) if isinstance(c, ft.ResponsiveRow))
     assert "Import" in texts(top)  # importing (from a file too) is above the long list of cards
+
+
+def test_a_card_is_its_name_and_four_taps_on_chips_that_its_class_has(monkeypatch):
+    """Issue #30: the card dialog's seven dropdowns became tap-to-choose chips, only those the card's
+    class has, each with the level that follows from it; a new card is its name and at most 4 taps,
+    a shipped card with fields missing shows what the book says of it and is completed in fewer."""
+    from companion.games.biosphere5.screens import ASSET, card_dialog, delete_card, save_card
+    from companion.games.biosphere5.cards import parse_catalog
+
+    monkeypatch.setattr(ft.BaseControl, "update", lambda self: None)  # no page in this test
+    frame = campaign({}, physical=False)
+    for card in TEST_DECK[:2]:  # room in the 25-card deck for the cards entered here
+        delete_card(frame.store, card.id)
+    app = frame.app
+    app.toast = lambda *a, **kw: None
+    saved: list = []
+    taps = [0]
+
+    def chip(dialog, label: str) -> None:
+        taps[0] += 1
+        tap(dialog, label)
+
+    card_dialog(app, None, saved.append)
+    dialog = frame.dialogs.pop()
+    shown = texts(dialog)
+    assert "Upper option: category" not in shown  # no class yet: no category to choose
+    next(c for c in walk(dialog) if isinstance(c, ft.TextField) and c.label == "Card name (as printed)").value = "Well"
+    chip(dialog, "Upper option: class: perfect achievement (green)")
+    chip(dialog, "Upper option: category: Water · I")
+    chip(dialog, "Lower option: Housing catastrophe · I")
+    taps[0] += 1
+    dialog.actions[-1].on_click(None)  # Save card
+    assert taps[0] <= 4
+    [well] = saved
+    assert well.is_complete and (well.upper.kind, well.upper.category, well.upper.level) == ("perfect", "water", 1)
+    assert (well.lower.kind, well.lower.category, well.lower.level) == ("catastrophe", "housing", 1)
+    assert [c for c in load_cards(frame.store) if c.name == "Well"] == [well]
+
+    # Biosphere 5 in one tap: its category, level and other option follow; no other chips are shown.
+    card_dialog(app, None, saved.append)
+    dialog = frame.dialogs.pop()
+    tap(dialog, "Upper option: class: Biosphere 5")
+    shown = texts(dialog)
+    assert "Upper option: category" not in shown and "Lower option" not in shown.split("\n")
+    assert "Biosphere 5: salvation, level IV; its other option is Attack (IV)." in shown
+
+    # A shipped card with its category unknown: the book's words beside the chips; two taps finish it.
+    deep_well = next(c for c in parse_catalog(ASSET.read_text(encoding="utf-8")).cards if c.id == "deep-well")
+    save_card(frame.store, deep_well)
+    card_dialog(app, deep_well, saved.append)
+    dialog = frame.dialogs.pop()
+    assert deep_well.note in texts(tagged_part(dialog, "card-evidence"))
+    assert button(dialog, "Upper option: class: perfect achievement (green)").icon == ft.Icons.CHECK  # what it is
+    tap(dialog, "Upper option: category: Water · I")
+    dialog.actions[-1].on_click(None)
+    assert saved[-1].is_complete and saved[-1].lower.kind == "new_hope"

@@ -251,3 +251,48 @@ def test_a_refused_form_says_why_in_the_dialog_changes_nothing_and_stays_open():
     tap(dialog, "Deploy")
     assert not error.visible and not dialog.open  # done: the refusal is gone and the dialog closed
     assert [h.name for h in frame.loaded.game_state.hosts] == ["Wolfmother"]
+
+
+def test_hosts_totems_and_items_entered_once_are_one_tap_in_the_next_game():
+    """Issue #30: what the forms send is kept in the table's catalog by the card's name; in another
+    campaign the deploy, totem and item forms list those cards, and one tap plays one (the same
+    action the form sends, so the log is what it always was)."""
+    from companion import remembered
+
+    first = campaign()
+    deploy(first, "Wolfmother", 3, 2, 10)
+    deploy(first, "Raven", 2, 2, 6)
+    tap(first.panel(), "Totem")
+    dialog = first.dialogs.pop()
+    fill(dialog, Totem_name="Moon", Attack_modifier=1, Life_modifier=2)
+    tap(dialog, "Attach")
+    first.give(4)
+    tap(first.panel(), "End turn and draw 1 card")
+    tap(first.panel(), "Item")
+    dialog = first.dialogs.pop()
+    field(dialog, "Attack +").value = "3"
+    fill(dialog, Item_name="Claw", on_attack_dice=2)
+    tap(dialog, "Add item")
+    store = first.store
+    assert [c.name for c in remembered.cards(store, remembered.KLAW_HOST)] == ["Raven", "Wolfmother"]
+    assert remembered.find(store, remembered.KLAW_TOTEM, "moon").data["life"] == 2
+    assert remembered.find(store, remembered.KLAW_ITEM, "claw").data["attack_plus"] == 3
+
+    cid = store.create("klaw", "next", {"players": ["Ana", "Ben"]}, seed=8)
+    store.apply(cid, SetPhysicalDice(on=True), expected_cursor=0)
+    frame = FakeFrame(store, cid)
+    tap(frame.panel(), "Deploy a host")
+    dialog = frame.dialogs.pop()
+    assert "Wolfmother · 3 att / 2 def · life 10" in texts(dialog)
+    tap(dialog, "Deploy Wolfmother")  # one tap
+    [host] = frame.loaded.game_state.hosts
+    assert (host.name, host.attack, host.defense, host.life) == ("Wolfmother", 3, 2, 10)
+    tap(frame.panel(), "End turn and draw 1 card")
+    tap(frame.panel(), "Deploy a host")
+    tap(frame.dialogs.pop(), "Deploy Raven")
+    tap(frame.panel(), "End turn and draw 1 card")
+    tap(frame.panel(), "Totem")
+    tap(frame.dialogs.pop(), "Attach Moon")  # one tap: then the singularity check, as the form's button would
+    assert frame.dispatched[-1] == (R.AttachTotem(host=host.id, totem=R.Totem(name="Moon", attack=1, life=2)), True)
+    frame.give(5)
+    assert [t.name for t in R.find_host(frame.loaded.game_state, host.id).totems] == ["Moon"]

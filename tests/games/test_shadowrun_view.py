@@ -602,3 +602,44 @@ def test_a_desktop_panel_with_kept_sections_reads_as_one_drawn_afresh():
     frame.app.page.width = 412  # the window made narrow: one column, each section drawn for it
     narrow = frame.panel()
     assert isinstance(narrow, ft.Column) and narrow.controls[0] is not kept.controls[1].controls[0]
+
+
+def test_a_card_deployed_once_is_remembered_and_deployed_again_in_one_tap():
+    """Issue #30: the deploy form's five fields are typed once per card; the table's catalog keeps the
+    card by name, and in this campaign or the next the card is one tap from the deploy section's list."""
+    from companion import remembered
+    from tests.views import StoreFrame
+
+    class Frame(StoreFrame):
+        pass
+    Frame.view = view
+    store = memory_store()
+
+    def at_legwork() -> Frame:
+        cid = played(store, FIRST_TURN + [R.Advance(), R.RollPaymentDue()])
+        frame = Frame(store, cid)
+        while frame.loaded.game_state.phase != "legwork":
+            frame.dispatch(next(m.action for m in R.GAME.legal_moves(frame.loaded.game_state)
+                                if m.ready and m.why_not is None and m.kind in ("pay_interest", "advance")))
+        return frame
+
+    frame = at_legwork()
+    built = frame.panel()
+    assert not [c for c in all_controls(built) if isinstance(c, ft.Semantics) and (c.label or "").startswith("Deploy ")]
+    fields = {f.label: f for f in view_fields(built)}
+    for label, value in (("Card name", "Decker"), ("Cost", "2"), ("Upkeep", "1"), ("Body", "3"), ("Armor", "1")):
+        fields[label].value = value
+    find(built, "Deploy (pay its cost)")[0].on_click(None)
+    assert [c.name for c in frame.loaded.game_state.cards] == ["Decker"]
+    kept = remembered.find(store, remembered.SHADOWRUN_CARD, "decker")
+    assert kept is not None and kept.data == {"name": "Decker", "card_type": "runner", "cost": 2, "upkeep": 1,
+                                              "body": 3, "armor": 1}
+
+    other = at_legwork()  # another campaign at the same table
+    built = other.panel()
+    [pick] = [c for c in all_controls(built) if isinstance(c, ft.Semantics) and c.label == "Deploy Decker"]
+    assert words(pick.content) == "Decker · runner · cost 2"
+    pick.content.on_click(None)  # the one tap
+    [card] = other.loaded.game_state.cards
+    assert (card.name, card.cost, card.upkeep, card.body, card.armor) == ("Decker", 2, 1, 3, 1)
+    assert other.dispatched[-1][0] == R.Deploy(**kept.data)  # the same action the form sends: the log as before

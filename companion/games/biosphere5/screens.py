@@ -20,6 +20,7 @@ from companion.games.base import InputError, said_error
 from companion.games.biosphere5.cards import (
     CATALOG_KIND,
     CATEGORY_LEVEL,
+    CATEGORY_TITLES,
     CATEGORY_ORDER,
     DECK_SIZE,
     KIND_WORDS,
@@ -246,54 +247,94 @@ def card_lines(card: Card) -> list[str]:
 # --- the card dialog ----------------------------------------------------------------------------------
 
 
-def _dropdown(label: str, value: Optional[str], options: dict[str, str], on_select=None) -> ft.Dropdown:
-    return ft.Dropdown(
-        label=label, value=value if value is not None else "", expand=True, menu_height=420,
-        options=[ft.DropdownOption(key="", text=_("unknown"))] + [ft.DropdownOption(key=k, text=t)
-                                                                   for k, t in options.items()],
-        on_select=on_select,
-    )
+# The upper option's categories, by level (I water, housing · II security, production · III nature, community).
+ACHIEVEMENT_CATEGORIES = ("water", "housing", "security", "production", "nature", "community")
+CHOSEN = "chosen"  # a chip's semantics value when it is the one picked
+
+
+def _chip(group: str, words: str, chosen: bool, pick: Callable[[], None]) -> ft.Control:
+    """One tap-to-choose chip: a button the height of a finger, filled with a tick when chosen. Its
+    name for screen readers (and tests) is "<group>: <words>"."""
+    look = ft.FilledButton if chosen else ft.OutlinedButton
+    return ft.Semantics(label=f"{group}: {words}", button=True, container=True, selected=chosen, content=look(
+        content=roomy(words), icon=ft.Icons.CHECK if chosen else None, on_click=lambda e: pick()))
+
+
+def _chips(group: str, options: dict[str, str], chosen: Optional[str], pick: Callable[[str], None]) -> list[ft.Control]:
+    return [text(group, ft.TextThemeStyle.TITLE_SMALL),
+            ft.Row([_chip(group, words, key == chosen, lambda key=key: pick(key)) for key, words in options.items()],
+                   wrap=True, spacing=8, run_spacing=8)]
 
 
 def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, title: str = "") -> None:
-    """Add a card (card=None) or correct one: its name, its two options and how many copies."""
-    cats = {c: render(category_word(c)) for c in CATEGORY_ORDER}
-    levels = {str(n): r for n, r in ROMAN.items()}
+    """Add a card (card=None) or correct one: its name, then its two options as tap-to-choose chips,
+    only those its class has, each with its level (which follows from it: cards.py's tables), beside
+    what the book says of the card (its note). A new card is its name and four taps: the class, the
+    category, the lower option (a catastrophe with its category in one chip), Save; Biosphere 5 is
+    one tap, its other option (Attack) following from it."""
     c = card or Card(id="new", name="New card")
     name = ft.TextField(label=_("Card name (as printed)"), value="" if card is None else card.name, max_length=60,
                         autofocus=card is None)
-    copies = _dropdown(_("Copies in the deck"), str(c.copies), {str(n): str(n) for n in range(1, 6)})
-    copies.options = copies.options[1:]
-    u_kind = _dropdown(_("Upper option: class"), c.upper.kind, {k: _(v) for k, v in UPPER_KINDS.items()})
-    u_cat = _dropdown(_("Upper option: category"), c.upper.category, cats)
-    u_level = _dropdown(_("Upper option: level"), str(c.upper.level) if c.upper.level else None, levels)
-    l_kind = _dropdown(_("Lower option"), c.lower.kind, {k: _(v) for k, v in LOWER_KINDS.items()})
-    l_cat = _dropdown(_("Catastrophe's category"), c.lower.category, {k: cats[k] for k in CATEGORY_ORDER[:-1]})
-    l_level = _dropdown(_("Lower option: level"), str(c.lower.level) if c.lower.level else None, levels)
     l_name = ft.TextField(label=_("Lower option's name"), hint_text=_("optional, e.g. Hurricane"),
                           value=c.lower.name or "", max_length=40)
+    v = {"u_kind": c.upper.kind, "u_cat": c.upper.category, "u_level": c.upper.level, "l_kind": c.lower.kind,
+         "l_cat": c.lower.category, "l_level": c.lower.level, "copies": c.copies}
+    chips = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    shown = {"yet": False}
 
-    # A level follows from the category or the lower kind (cards.py's tables); fill it in when unknown.
-    def upper_changed(e):
-        if u_kind.value == "biosphere":
-            u_cat.value, u_level.value = "salvation", "4"
-            if not l_kind.value:
-                l_kind.value, l_level.value = "attack", "4"
-        elif u_kind.value == "rescue" and not u_level.value:
-            u_level.value = "1"
-        elif u_cat.value and not u_level.value:
-            u_level.value = str(CATEGORY_LEVEL[u_cat.value])
-        form.dialog.update()
+    def lv(level: int) -> str:
+        return ROMAN[level]
 
-    def lower_changed(e):
-        if l_kind.value and l_kind.value != "catastrophe":
-            l_cat.value, l_level.value = "", str(LOWER_LEVEL[l_kind.value])
-        elif l_kind.value == "catastrophe" and l_cat.value:
-            l_level.value = str(CATEGORY_LEVEL[l_cat.value])
-        form.dialog.update()
+    def set_upper(kind: str) -> None:
+        v["u_kind"] = kind
+        if kind == "biosphere":
+            v.update(u_cat="salvation", u_level=4, l_kind="attack", l_cat=None, l_level=4)
+            return
+        if v["u_cat"] == "salvation":
+            v.update(u_cat=None, u_level=None)
+        if v["l_kind"] == "attack":
+            v.update(l_kind=None, l_level=None)
+        v["u_level"] = 1 if kind == "rescue" else CATEGORY_LEVEL[v["u_cat"]] if v["u_cat"] else None
 
-    u_kind.on_select = u_cat.on_select = upper_changed
-    l_kind.on_select = l_cat.on_select = lower_changed
+    def set_category(category: str) -> None:
+        v["u_cat"] = category
+        v["u_level"] = 1 if v["u_kind"] == "rescue" else CATEGORY_LEVEL[category]
+
+    def set_lower(key: str) -> None:
+        kind, _sep, category = key.partition(":")
+        if kind == "catastrophe":
+            v.update(l_kind="catastrophe", l_cat=category, l_level=CATEGORY_LEVEL[category])
+        else:
+            v.update(l_kind=kind, l_cat=None, l_level=LOWER_LEVEL[kind])
+
+    def picking(change: Callable[[str], None]) -> Callable[[str], None]:
+        def pick(key: str) -> None:
+            change(key)
+            draw()
+        return pick
+
+    def draw() -> None:
+        kind = v["u_kind"]
+        rows: list[ft.Control] = _chips(_("Upper option: class"), {k: _(w) for k, w in UPPER_KINDS.items()}, kind,
+                                        picking(set_upper))
+        if kind in ("perfect", "makeshift", "rescue"):
+            rows += _chips(_("Upper option: category"),
+                           {k: f"{render(CATEGORY_TITLES[k])} · {lv(1 if kind == 'rescue' else CATEGORY_LEVEL[k])}"
+                            for k in ACHIEVEMENT_CATEGORIES}, v["u_cat"], picking(set_category))
+        if kind == "biosphere":
+            rows.append(text(_("Biosphere 5: salvation, level IV; its other option is Attack (IV)."),
+                             ft.TextThemeStyle.BODY_MEDIUM))
+        else:
+            lower = {f"catastrophe:{k}": _("{category} catastrophe · {level}", category=render(CATEGORY_TITLES[k]),
+                                                 level=lv(CATEGORY_LEVEL[k])) for k in ACHIEVEMENT_CATEGORIES}
+            lower.update({k: f"{_(LOWER_KINDS[k])} · {lv(LOWER_LEVEL[k])}" for k in ("new_hope", "espionage", "sabotage")})
+            now = f"catastrophe:{v['l_cat']}" if v["l_kind"] == "catastrophe" and v["l_cat"] else v["l_kind"]
+            rows += _chips(_("Lower option"), lower, now, picking(set_lower))
+        rows += _chips(_("Copies in the deck"), {str(n): str(n) for n in range(1, 6)}, str(v["copies"]),
+                       picking(lambda n: v.update(copies=int(n))))
+        chips.controls = rows
+        if shown["yet"]:
+            form.dialog.update()
 
     def save():
         typed = (name.value or "").strip()
@@ -305,33 +346,33 @@ def card_dialog(app, card: Optional[Card], on_saved: Callable[[Card], None], *, 
             base, n = new_id, 2
             while new_id in existing:
                 new_id, n = f"{base}-{n}", n + 1
-        opt = lambda d: d.value or None  # noqa: E731
         try:
             made = Card(
-                id=new_id, name=typed, copies=int(copies.value or 1), note=c.note if card else _("Entered at the table."),
-                upper=Upper(name=c.upper.name if card and c.upper.name != c.name else None, kind=opt(u_kind),
-                            category=opt(u_cat), level=opt(u_level)),
-                lower=Lower(name=(l_name.value or "").strip() or None, kind=opt(l_kind),
-                            category=opt(l_cat) if l_kind.value == "catastrophe" else None, level=opt(l_level)),
+                id=new_id, name=typed, copies=v["copies"], note=c.note if card else _("Entered at the table."),
+                upper=Upper(name=c.upper.name if card and c.upper.name != c.name else None, kind=v["u_kind"],
+                            category=v["u_cat"], level=v["u_level"]),
+                lower=Lower(name=(l_name.value or "").strip() or None, kind=v["l_kind"],
+                            category=v["l_cat"] if v["l_kind"] == "catastrophe" else None, level=v["l_level"]),
             )
         except ValidationError as exc:
-            first = exc.errors()[0]
-            raise InputError(f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg')}") from None
+            raise InputError(said_error(exc.errors()[0])) from None
         save_card(app.store, made, replacing=card.id if card else None)
         app.toast(_("{card} saved to the catalog.", card=made.name) if made.is_complete else
                   _("{card} saved to the catalog (still unknown: {fields}).", card=made.name,
                     fields=joined(made.missing())))
         on_saved(made)
 
-    form = FormDialog(app, title or (_("Add a card") if card is None else _("Correct {card}", card=card.name)), [
-        name,
-        text(_("Upper option (the achievement or rescue side)"), ft.TextThemeStyle.TITLE_SMALL),
-        u_kind, u_cat, u_level,
-        text(_("Lower option"), ft.TextThemeStyle.TITLE_SMALL),
-        l_kind, l_cat, l_level, l_name, copies,
-        *([text(card.note, ft.TextThemeStyle.BODY_SMALL, italic=True)] if card and card.note else []),
-    ], error_id="card-error")
+    # What the book says of this card (the shipped catalog's note), beside the choices it settles.
+    evidence = [tagged("card-evidence", ft.Container(ft.Row([
+        ft.Icon(ft.Icons.MENU_BOOK, color=ft.Colors.TERTIARY),
+        text(card.note, ft.TextThemeStyle.BODY_SMALL, italic=True, expand=True)],
+        vertical_alignment=ft.CrossAxisAlignment.START), bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, border_radius=8,
+        padding=8))] if card and card.note else []
+    draw()
+    form = FormDialog(app, title or (_("Add a card") if card is None else _("Correct {card}", card=card.name)),
+                      [name, *evidence, chips, l_name], error_id="card-error")
     form.actions(form.button(_("Save card"), save, icon=ft.Icons.SAVE))
+    shown["yet"] = True
     form.show()
 
 

@@ -24,7 +24,9 @@ from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
 from companion.games.klaw.odds import first_exchange_summary, win_chance_text
 from companion.i18n import N_, _, fmt_percent, ngettext, render
+from companion.remembered import KLAW_HOST, KLAW_ITEM, KLAW_TOTEM, Kind, cards as known_cards, remember
 from companion.ui.forms import whole_number
+from companion.ui.remembered import KlawCards, pick_list
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, section, switch_row, tagged, text, track,
                                   wide_button)
@@ -134,6 +136,41 @@ def _dialog(frame, title: str, controls: list[ft.Control], actions: list[tuple])
     form.actions(*[form.button(words, fn, icon=icon) for words, fn, icon in actions])
     form.show()
     return form
+
+
+def _known_dialog(frame, title: str, kind: Kind, describe: Callable[[Any], str], play: Callable[[dict], None], *,
+                  verb: str, controls: list[ft.Control], actions: list[tuple],
+                  lead: Optional[list[ft.Control]] = None) -> FormDialog:
+    """_dialog led by the cards of `kind` this table entered before (companion.remembered, in any
+    campaign): a tap on one plays it (`play(its data)`) as the form's button would, refusals shown in the
+    dialog. What the form's buttons send is remembered by its card's name (`_remembering`)."""
+    form = FormDialog(frame.app, title, [], error_id="klaw-form-error", modal=False)
+    store = getattr(frame.app, "store", None)
+    cards = known_cards(store, kind) if hasattr(store, "catalog_kept") else []
+    known = pick_list(kind, cards, describe, lambda card: form.acting(lambda: play(card.data))(), verb=verb)
+    def share(e) -> None:
+        form.close()
+        frame.app.go("/g/klaw/cards")
+
+    head = [text(_("Entered before: one tap plays it."), bold=True), known,
+            ft.TextButton(content=_("Share or forget these cards"), icon=ft.Icons.SHARE, on_click=share),
+            text(_("…or a new card:"), ft.TextThemeStyle.BODY_SMALL)] if known is not None else []
+    form.fields.controls = list(lead or []) + head + list(controls)  # `lead`: what a tap on either way does
+    form.actions(*[form.button(words, fn, icon=icon) for words, fn, icon in actions])
+    form.show()
+    return form
+
+
+def _remembering(frame, kind: Kind, data: dict) -> None:
+    """Keep a card just played from a form by its name, for one tap next time."""
+    store = getattr(frame.app, "store", None)
+    if hasattr(store, "catalog_kept"):
+        remember(store, kind, data)
+
+
+def _host_card_text(card: dict) -> str:
+    return _("{host} · {attack} att / {defense} def · life {life}", host=card["name"], attack=card["attack"],
+             defense=card["defense"], life=card["life"])
 
 
 def _side_label_width(sizes) -> int:
@@ -813,14 +850,20 @@ def deploy_dialog(frame) -> None:
     card = _card_fields(specs)
     support_row, support = switch_row(_label(_specs(R.Deploy)["support"]), False)
 
-    def apply():
-        frame.dispatch(R.build(R.Deploy, card=_read_card(name, card, specs), support=bool(support.value)))
+    def play(data: dict) -> None:
+        frame.dispatch(R.build(R.Deploy, card=data, support=bool(support.value)))
 
-    _dialog(frame, _("{player} deploys a host", player=s.players[R.current_player(s)].name), [
+    def apply():
+        data = _read_card(name, card, specs)
+        play(data)
+        _remembering(frame, KLAW_HOST, data)
+
+    _known_dialog(frame, _("{player} deploys a host", player=s.players[R.current_player(s)].name), KLAW_HOST,
+                  lambda c: _host_card_text(c.data), play, verb=_("Deploy {card}"), controls=[
         text(_("Copy the host card's numbers. It is Protected for one full round (it can't be attacked).")),
         name, _side_by_side(frame, [card["attack"], card["defense"]]), card["life"],
         _side_by_side(frame, [card["check_bonus"], card["free_totems"]]), support_row,
-    ], [(_("Deploy"), apply, ft.Icons.PERSON_ADD)])
+    ], actions=[(_("Deploy"), apply, ft.Icons.PERSON_ADD)])
 
 
 def _check_text(s: R.State, h: R.Host) -> str:
@@ -850,17 +893,21 @@ def totem_dialog(frame, host_id: int) -> None:
     hand_row, from_hand = switch_row(_label(_specs(R.AttachTotem)["from_hand"]), True)
     held = ", ".join(t.name for t in h.totems)
 
+    def play(totem: dict) -> None:
+        frame.dispatch(R.build(R.AttachTotem, host=h.id, totem=totem, from_hand=bool(from_hand.value)), pulse=True)
+
     def apply():
         totem = {"name": name.value or "", **{k: _read(f, specs[k], 0) for k, f in mods.items()},
                  "pair": (pair.value or "").strip() or None, "dormant": bool(dormant.value)}
-        frame.dispatch(R.build(R.AttachTotem, host=h.id, totem=totem, from_hand=bool(from_hand.value)), pulse=True)
+        play(totem)
+        _remembering(frame, KLAW_TOTEM, totem)
 
-    _dialog(frame, _("Attach a totem to {host}", host=h.name), [
-        tagged("klaw-check", text(_check_text(s, h), bold=True)),
+    _known_dialog(frame, _("Attach a totem to {host}", host=h.name), KLAW_TOTEM, lambda c: _totem_text(R.Totem(**c.data)),
+                  play, verb=_("Attach {card}"), lead=[tagged("klaw-check", text(_check_text(s, h), bold=True))], controls=[
         text(_("Already carries: {totems}. A host can't carry both cards of one binomial totem.", totems=held) if held else
              _("A host can't carry both cards of one binomial totem."), ft.TextThemeStyle.BODY_SMALL),
         name, _side_by_side(frame, list(mods.values())), pair, dormant_row, hand_row,
-    ], [(_("Attach"), apply, ft.Icons.PETS)])
+    ], actions=[(_("Attach"), apply, ft.Icons.PETS)])
 
 
 def item_dialog(frame, host_id: int) -> None:
@@ -877,7 +924,11 @@ def item_dialog(frame, host_id: int) -> None:
             item = {"name": name.value or "", **{k: _read(f, specs[k], 0) for k, f in nums.items()},
                     "vessel": bool(vessel.value)}
             frame.dispatch(R.build(R.AddItem, host=h.id, item=item, replace=replace))
+            _remembering(frame, KLAW_ITEM, item)
         return apply
+
+    def play(item: dict) -> None:  # a remembered item, while the host has room for it
+        frame.dispatch(R.build(R.AddItem, host=h.id, item=item, replace=None))
 
     if len(h.items) >= R.MAX_ITEMS:
         note = text(_("{host} already carries {most} items, the most a host can: choose the one this replaces (it goes "
@@ -887,10 +938,14 @@ def item_dialog(frame, host_id: int) -> None:
         note = text(_("Items: {n} of {most}. “+3 to two dice”: Attack + 3 on attack dice 2.", n=len(h.items),
                       most=R.MAX_ITEMS))
         actions = [(_("Add item"), make(None), ft.Icons.ADD)]
-    _dialog(frame, _("Item for {host}", host=h.name), [
-        note, name, _side_by_side(frame, [nums["attack_plus"], nums["attack_dice"]]),
-        _side_by_side(frame, [nums["defense_plus"], nums["defense_dice"]]),
-        _side_by_side(frame, [nums["life"], nums["check_bonus"]]), vessel_row], actions)
+    controls = [note, name, _side_by_side(frame, [nums["attack_plus"], nums["attack_dice"]]),
+                _side_by_side(frame, [nums["defense_plus"], nums["defense_dice"]]),
+                _side_by_side(frame, [nums["life"], nums["check_bonus"]]), vessel_row]
+    if len(h.items) >= R.MAX_ITEMS:  # a full host: an item replaces one, chosen by the buttons below
+        _dialog(frame, _("Item for {host}", host=h.name), controls, actions)
+    else:
+        _known_dialog(frame, _("Item for {host}", host=h.name), KLAW_ITEM, lambda c: _item_text(R.Item(**c.data)),
+                      play, verb=_("Add {card}"), controls=controls, actions=actions)
 
 
 def instant_dialog(frame, host_id: int) -> None:
@@ -1053,3 +1108,6 @@ class SetupForm:
             "condition_tick": self.tick.value or "owner_turn",
             "shackled_max_dice": whole_number(self.shackled, _("Shackled attack dice"), R.Settings().shackled_max_dice),
         }
+
+
+GAME_SCREENS = {"cards": KlawCards}  # the hosts, totems and items this table entered: forget, share

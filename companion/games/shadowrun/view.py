@@ -28,8 +28,10 @@ from companion.games.base import Event, FieldSpec, Outcome, field_specs
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.i18n import N_, _, fmt_percent, ngettext, pgettext, render
+from companion.remembered import SHADOWRUN_CARD, cards as known_cards, remember
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
+from companion.ui.remembered import ShadowrunCards, pick_list
 from companion.ui.style import GAP, ICON_PADDING
 from companion.ui.widgets import (icon_button, keyed, scroll_into_view, section, switch_row, tagged, text, tick_row,
                                   two_columns, wide_button)
@@ -42,6 +44,7 @@ from companion.ui.widgets import (icon_button, keyed, scroll_into_view, section,
 RECONCILED = True
 
 SCREENS = {"ledger": LedgerScreen}
+GAME_SCREENS = {"cards": ShadowrunCards}
 
 WIDE = True  # a desktop's width (CampaignScreen.view): the stepper beside the ledger and what is in play
 WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit (as the other games)
@@ -268,10 +271,11 @@ class Ui:
         spec = self.spec(kind, name)
         return _num(label(spec), value, width=width, helper=spec.hint)
 
-    def send(self, make: Callable[[], Any]) -> Callable:
+    def send(self, make: Callable[[], Any], then: Optional[Callable[[Any], None]] = None) -> Callable:
         """A tap handler dispatching the action `make()` builds (reading the form at tap time). A roll
         pulses; at a physical-dice table the frame then asks for its dice. Whether it rolls is read
-        when tapped: the button may be a kept section's, drawn for an older state."""
+        when tapped: the button may be a kept section's, drawn for an older state. `then(action)`
+        runs once the action is in the log."""
         def go(e):
             action = make()
             # Sent: the form starts empty again. Emptied before the dispatch, whose redraw would put the
@@ -284,6 +288,8 @@ class Ui:
             except Exception:
                 self.memo.update(typed)
                 raise
+            if then is not None:
+                then(action)
         return self.guard(go)
 
     def button(self, words: Any, kind: str, on_click, *, icon=None, primary: bool = False,
@@ -651,7 +657,7 @@ def phase_legwork(ui: Ui) -> list[ft.Control]:
     s = ui.s
     runners = [c for c in s.cards if c.card_type == "runner"]
     return [ui.keep("legwork-errands", (ui.kinds("run_errand", "heal"), bool(runners)), lambda: _part(_errands(ui))),
-            ui.keep("legwork-deploy", (len(runners), ui.kinds("deploy")), lambda: _part(_deploy(ui))),
+            ui.keep("legwork-deploy", (len(runners), ui.kinds("deploy"), _known(ui)), lambda: _part(_deploy(ui))),
             ui.keep("legwork-trade", ui.kinds("sell_cards", "spend"), lambda: _part(_trade(ui))),
             ui.keep("legwork-pay-off", (s.loan, s.interest, s.cash, ui.kinds("pay_off")), lambda: _part(_pay_off(ui)))]
 
@@ -681,17 +687,55 @@ def _deploy(ui: Ui) -> list[ft.Control]:
     out: list[ft.Control] = []
     out.append(text(_("Deploy a card · runners in play {n} of {max}", n=len(runners), max=R.MAX_RUNNERS),
                     ft.TextThemeStyle.TITLE_SMALL, bold=True))
+    known = pick_list(SHADOWRUN_CARD, list(_known(ui)), _known_words,
+                      ui.guard(lambda card: _deploy_known(ui, card)), verb=_("Deploy {card}"), disabled=ui.why("deploy"))
+    if known is not None:
+        # Cards the table typed once (in any campaign): one tap deploys one again (#30).
+        out += [text(_("Deployed before: one tap deploys it again.")), known,
+                ft.TextButton(content=_("Share or forget these cards"), icon=ft.Icons.SHARE,
+                              on_click=lambda e: ui.frame.app.go("/g/shadowrun/cards")),
+                text(_("…or a new card:"), ft.TextThemeStyle.BODY_SMALL)]
     name = _field(label(ui.spec("deploy", "name")), expand=True, max_length=40)
     types = ui.spec("deploy", "card_type")
     kind = _dropdown(types, "runner")
     cost, upkeep, body, armor = (ui.num("deploy", "cost", width=80), ui.num("deploy", "upkeep", 0, width=80),
                                  ui.num("deploy", "body", width=80), ui.num("deploy", "armor", 0, width=80))
+
+    def typed() -> R.Deploy:
+        return R.Deploy(
+            name=name.value or "", card_type=kind.value or "runner", cost=ui.number(cost, "deploy", "cost"),
+            upkeep=ui.number(upkeep, "deploy", "upkeep", 0), body=ui.number(body, "deploy", "body"),
+            armor=ui.number(armor, "deploy", "armor", 0))
+
     out += [_row(name, kind), _row(cost, upkeep, body, armor),
-            ui.button(R.LABELS["deploy"], "deploy", ui.send(lambda: R.Deploy(
-                name=name.value or "", card_type=kind.value or "runner", cost=ui.number(cost, "deploy", "cost"),
-                upkeep=ui.number(upkeep, "deploy", "upkeep", 0), body=ui.number(body, "deploy", "body"),
-                armor=ui.number(armor, "deploy", "armor", 0))), icon=ft.Icons.PERSON_ADD)]
+            ui.button(R.LABELS["deploy"], "deploy", ui.send(typed, then=lambda action: _remember(ui, action)),
+                      icon=ft.Icons.PERSON_ADD)]
     return out
+
+
+def _known(ui: Ui) -> tuple:
+    """The cards this table has deployed before (companion.remembered), as the deploy section shows them."""
+    store = getattr(ui.frame.app, "store", None)
+    return tuple(known_cards(store, SHADOWRUN_CARD)) if hasattr(store, "catalog_kept") else ()
+
+
+def _known_words(card) -> str:
+    d = card.data
+    return _("{card} · {type} · cost {cost}", card=card.name, type=choice(d["card_type"]), cost=d["cost"])
+
+
+def _deploy_known(ui: Ui, card) -> None:
+    ui.memo.clear()
+    ui.frame.dispatch(R.Deploy(**card.data))
+
+
+def _remember(ui: Ui, action: R.Deploy) -> None:
+    """Keep the card just deployed by its name, for a tap next time (in this campaign or another); the
+    deploy section then offers it (drawn again: what it shows changed)."""
+    store = getattr(ui.frame.app, "store", None)
+    if hasattr(store, "catalog_kept"):
+        remember(store, SHADOWRUN_CARD, action.model_dump(mode="json"))
+        ui.frame.refresh()
 
 
 def _trade(ui: Ui) -> list[ft.Control]:
