@@ -377,3 +377,75 @@ def test_reveal_grid_first_turn_and_dialogs_at_phone_and_desktop_sizes(browser, 
         no_error_box()
         shot("card-dialog")
         context.close()
+
+
+def test_after_each_action_of_a_turn_the_next_step_is_on_screen(browser, tmp_path, artifacts):
+    """Issue #30: after End my turn the Machine's "Reveal N cards" was 450–900 px above the screen, the
+    rescue dice after a catastrophe and "You discard" likewise. At 412×915, at a table rolling physical
+    dice, every control a played turn taps next is already on screen after the action before it (no
+    swipe): the reveal, the Machine's instruction with your hand count under it, the rescue dice and
+    what came of them, the discard the Machine's Espionage asks for. (Between plays of your own turn
+    nothing is required next: the screen stays at your turn's top.)"""
+    from companion.games.biosphere5.screens import import_text
+    from tests.browser import on_screen
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "in-view.sqlite")
+    import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
+    cid = store.create("biosphere5", "In view", {}, seed=7)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'in-view.sqlite'}", token="biosphere5-e2e-token",
+                extra_env={"COMPANION_SEED": "7"}) as server:
+        context, page = open_page(browser, server)
+        go(page, f"{server['base']}c/{cid}")
+
+        def next_on_screen(locator, after: str) -> None:
+            if not on_screen(page, locator):
+                page.screenshot(path=str(artifacts / "biosphere5-not-in-view.png"))
+                raise AssertionError(f"after {after}: {locator} is not on screen")
+
+        switch = page.get_by_role("switch", name=re.compile("I roll physical dice"))
+        tap(page, switch)
+        expect(switch).to_be_checked()
+        next_on_screen(page.get_by_role("button", name="Reveal 2 cards"), "switching physical dice on")
+        tap(page, page.get_by_role("button", name="Reveal 2 cards"))
+        pick(page, "Deep Well")
+        pick(page, "Shack")
+        decide(page)
+        expect(by_id(page, "machine-instruction")).to_contain_text("Deep Well")
+        next_on_screen(by_id(page, "machine-instruction"), "the Machine's decision")
+        hand_up = page.get_by_role("button", name="Your hand cards +1")
+        next_on_screen(hand_up, "the Machine's decision")
+        for n in ("1", "2", "3"):
+            tap_until(page, hand_up, lambda: expect(by_id(page, "human-hand")).to_have_text(n, timeout=3000))
+            next_on_screen(hand_up, f"a hand of {n}")
+        next_on_screen(page.get_by_role("button", name="Catastrophe"), "the hand count")
+        tap(page, page.get_by_role("button", name="Catastrophe"))
+        type_into(page.get_by_label("Its name"), "Hurricane")
+        tap(page, page.get_by_role("switch", name="I discard a matching rescue card with it"))
+        tap(page, page.get_by_role("button", name="Housing catastrophe"))
+        expect(by_id(page, "pending-dice")).to_be_visible()
+        next_on_screen(page.get_by_role("button", name="face black hand").first, "a catastrophe (the rescue dice)")
+        enter_dice(page, ["black hand", "blank"])
+        expect(by_id(page, "machine-level")).to_have_text("1")
+        next_on_screen(by_id(page, "last-move"), "the rescue dice")  # what came of it; then your turn goes on
+        next_on_screen(page.get_by_role("button", name="Your hand cards +1"), "the rescue dice")
+        tap(page, page.get_by_role("button", name="End my turn"))
+        next_on_screen(page.get_by_role("button", name="Reveal 1 card"), "End my turn")
+        settled_screenshot(page, artifacts / "biosphere5-reveal-in-view-phone.png")
+        tap(page, page.get_by_role("button", name="Reveal 1 card"))
+        pick(page, "Protection Bunker")
+        decide(page)
+        expect(by_id(page, "machine-housing")).to_contain_text("perfect")
+        next_on_screen(by_id(page, "machine-instruction"), "the Machine's second decision")
+        tap(page, page.get_by_role("button", name="End my turn"))
+        next_on_screen(page.get_by_role("button", name="Reveal 1 card"), "the second End my turn")
+        tap(page, page.get_by_role("button", name="Reveal 1 card"))
+        pick(page, "Ruins")
+        decide(page)
+        next_on_screen(by_id(page, "due"), "the Machine's Espionage (You discard)")
+        next_on_screen(page.get_by_role("button", name="I discarded 1 card"), "the Machine's Espionage")
+        settled_screenshot(page, artifacts / "biosphere5-discard-in-view-phone.png")
+        tap(page, page.get_by_role("button", name="I discarded 1 card"))
+        next_on_screen(page.get_by_role("button", name="End my turn"), "the discard")
+        context.close()

@@ -72,7 +72,8 @@ from companion.games.biosphere5.screens import (CatalogScreen, card_dialog, card
                                                  upper_text)
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.style import GAP
-from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, two_columns, wide_button
+from companion.ui.widgets import (FormDialog, icon_button, scroll_keyed, section, switch_row, tagged, text, track, two_columns,
+                                  wide_button)
 
 WIDE = True  # a desktop's full width: the turn beside the boards, The Abyss's players side by side
 
@@ -88,6 +89,7 @@ LARGE_TEXT = 1.4  # from this text scale on, fewer things side by side, or their
 
 CUBE_COLOR = {"green": ft.Colors.GREEN_600, "yellow": ft.Colors.AMBER_400}
 MACHINE_KINDS = {"machine_reveal", "machine_reveal_more"}
+MACHINE_EVENTS = {"machine_reveal", "new_hope_reveal"}  # a Machine's turn's first event
 # A row of the history whose first event is one of these is a move of yours, shown again on your turn.
 YOUR_MOVES = {"human_discard", "human_rescue", "human_achievement", "human_catastrophe", "human_espionage",
               "human_sabotage", "human_attack", "doom", "doom_discard", "machine_no_doom", "leader_promote",
@@ -164,13 +166,13 @@ def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control
     parts: list[ft.Control] = []
     if state.result is None:
         if solo.phase in ("machine", "new_hope"):
-            parts.append(_machine_turn(frame, state, _of_kind(moves, *MACHINE_KINDS)[0]))
+            parts.append(scroll_keyed(MACHINE_TURN_KEY, _machine_turn(frame, state, _of_kind(moves, *MACHINE_KINDS)[0])))
         elif solo.phase == "discard":
-            parts.append(_discard_section(frame, state, _of_kind(moves, "human_discard")))
+            parts.append(scroll_keyed(DISCARD_KEY, _discard_section(frame, state, _of_kind(moves, "human_discard"))))
     if solo.decision is not None and solo.phase != "machine":
         parts.append(frame.kept("decision", solo.decision, lambda: _decision_section(state)))
     if state.result is None and solo.phase == "human":
-        parts.append(_human_turn(frame, state, moves))
+        parts.append(scroll_keyed(HUMAN_TURN_KEY, _human_turn(frame, state, moves)))
     kept, set_hand = frame.kept, _of_kind(moves, "set_hand")
     hand_shown = not (solo.phase == "human" and state.result is None)
     boards = [kept("machine-board", (solo.machine, reveal_count(state), solo.phase in ("machine", "new_hope")),
@@ -179,6 +181,29 @@ def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control
     if solo.phase in ("human", "discard"):
         boards.reverse()  # your own board first on your turn: the hand size is what you enter most
     return parts, boards
+
+
+# Where the parts the game waits for are (ft.ScrollKey): brought into view after a phone's own action.
+MACHINE_TURN_KEY, DISCARD_KEY, DECISION_KEY, HUMAN_TURN_KEY = "bio-machine-turn", "bio-discard", "bio-decision", "bio-human-turn"
+
+
+def next_key(frame) -> Optional[str]:
+    """What Man against Machine waits for after this phone's action (the frame scrolls to it): the
+    Machine's reveal, the cards you discard, the Machine's fresh instruction (read it, then your turn
+    under it), else your turn. The Abyss waits for nobody in particular: None (the screen stays)."""
+    state: State = frame.loaded.game_state
+    solo = state.solo
+    if solo is None or state.result is not None:
+        return None
+    if solo.phase in ("machine", "new_hope"):
+        return MACHINE_TURN_KEY
+    if solo.phase == "discard":
+        return DISCARD_KEY
+    rows = frame.history(1)
+    first = Event.coerce(rows[0].events[0]).kind if rows and rows[0].events else None
+    if solo.decision is not None and first in MACHINE_EVENTS:
+        return DECISION_KEY  # the Machine just moved: its instruction at the top, your turn under it
+    return HUMAN_TURN_KEY
 
 
 def _scroll_to(frame, key: str) -> None:
@@ -372,17 +397,21 @@ def _decide(frame, state: State, ids: list[str]) -> None:
 def _decision_section(state: State) -> ft.Control:
     d = state.solo.decision
     controls: list[ft.Control] = [
-        tagged("machine-instruction", ft.Container(
+        tagged("machine-instruction", scroll_keyed(DECISION_KEY, ft.Container(
             text(d.instruction, ft.TextThemeStyle.HEADLINE_SMALL, bold=True),
-            padding=14, border_radius=12, bgcolor=ft.Colors.SECONDARY_CONTAINER)),
+            padding=14, border_radius=12, bgcolor=ft.Colors.SECONDARY_CONTAINER))),
         ft.Row([ft.Icon(ft.Icons.RULE), text(_("Rule {rule} fired", rule=d.rule), ft.TextThemeStyle.TITLE_MEDIUM,
                                              expand=True)]),
         tagged("machine-why", text(d.why, ft.TextThemeStyle.BODY_LARGE)),
         ft.Row([ft.Icon(ft.Icons.STYLE), text(d.cards, ft.TextThemeStyle.BODY_LARGE, expand=True)]),
     ]
     if d.not_fired:
-        controls.append(text(_("Why the higher rules didn't fire"), ft.TextThemeStyle.TITLE_SMALL))
-        controls += [text("• " + render(x), ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]
+        # Folded: on a phone the list pushed your turn (what the game waits for now) off the screen.
+        controls.append(ft.ExpansionTile(
+            title=text(_("Why the higher rules didn't fire"), ft.TextThemeStyle.TITLE_SMALL),
+            controls_padding=ft.Padding.only(bottom=8), tile_padding=ft.Padding.all(0),
+            expanded_cross_axis_alignment=ft.CrossAxisAlignment.STRETCH,
+            controls=[text("• " + render(x), ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]))
     return section(_("The Machine's move"), *controls)
 
 
