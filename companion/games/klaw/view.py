@@ -823,10 +823,16 @@ def deploy_dialog(frame) -> None:
     ], [(_("Deploy"), apply, ft.Icons.PERSON_ADD)])
 
 
-def _check_text(s: R.State, h: R.Host) -> str:
-    """The singularity check attaching one more totem makes, as the rules declare it (with its odds)."""
+def _check_text(s: R.State, h: R.Host, *, physical: bool = False) -> str:
+    """The singularity check attaching one more totem makes, as the rules declare it (with its odds).
+    `physical`: the table rolls its own dice (a check no face can fail asks it for none)."""
     totems = len(h.totems) + 1
     chance = R.singularity_chance(s, h, totems)
+    if chance is not None and physical and s.settings.sure_checks_pass and 1 + R.check_bonus(h) >= totems:
+        return ngettext("{host} will carry {n} totem: its singularity check passes without a die (the lowest roll "
+                        "already reaches {n}).",
+                        "{host} will carry {n} totems: its singularity check passes without a die (the lowest roll "
+                        "already reaches {n}).", totems, host=h.name)
     if chance is None:
         return ngettext("{host} will carry {n} totem: no singularity check (talent: up to {free} without one).",
                         "{host} will carry {n} totems: no singularity check (talent: up to {free} without one).", totems,
@@ -856,7 +862,7 @@ def totem_dialog(frame, host_id: int) -> None:
         frame.dispatch(R.build(R.AttachTotem, host=h.id, totem=totem, from_hand=bool(from_hand.value)), pulse=True)
 
     _dialog(frame, _("Attach a totem to {host}", host=h.name), [
-        tagged("klaw-check", text(_check_text(s, h), bold=True)),
+        tagged("klaw-check", text(_check_text(s, h, physical=frame.loaded.state.physical_dice), bold=True)),
         text(_("Already carries: {totems}. A host can't carry both cards of one binomial totem.", totems=held) if held else
              _("A host can't carry both cards of one binomial totem."), ft.TextThemeStyle.BODY_SMALL),
         name, _side_by_side(frame, list(mods.values())), pair, dormant_row, hand_row,
@@ -1052,4 +1058,5 @@ class SetupForm:
             "totem_goal": goal,
             "condition_tick": self.tick.value or "owner_turn",
             "shackled_max_dice": whole_number(self.shackled, _("Shackled attack dice"), R.Settings().shackled_max_dice),
+            "sure_checks_pass": True,  # every new campaign (see Settings.sure_checks_pass)
         }
