@@ -301,3 +301,17 @@ def test_the_hand_die_counts_black_hands_against_the_number_expected(physical):
     two_black = hand_die(2)
     few = luck_module.dice_line([luck_module.TracedDie(1, 6, 3, physical, two_black, "", "") for _ in range(4)])
     assert few.sentence.startswith("black hand: 0 against 1.3 expected, over 4 dice: too few")
+
+
+def test_german_counts_are_declined():
+    """Issue #30 item 12: "bei 32 Würfe" (a dative wants "Würfen") and "mit 10 Würfel" in German."""
+    from companion.i18n import _, ngettext, speaking
+
+    with speaking("de"):
+        rolls = ngettext("{n} throw", "{n} throws", 32)
+        assert _("{observed} against {expected} expected, over {rolls}", observed=3, expected="2,0", rolls=rolls) \
+            == "3 gegenüber 2,0 erwartet, über 32 Würfe hinweg"
+        dice = ngettext("{n} die", "{n} dice", 10)
+        said = _("The boldest push: {player} pressed on with {dice} at a {chance} chance of busting, and it paid off "
+                 "({at_risk} at risk).", player="Ada", dice=dice, chance="40 %", at_risk=7)
+        assert "warf weiter 10 Würfel bei 40 % Absturzchance" in said
