@@ -449,3 +449,33 @@ def test_after_each_action_of_a_turn_the_next_step_is_on_screen(browser, tmp_pat
         tap(page, page.get_by_role("button", name="I discarded 1 card"))
         next_on_screen(page.get_by_role("button", name="End my turn"), "the discard")
         context.close()
+
+
+def test_the_abyss_with_three_players_on_a_phone_opens_one_board_at_a_time(browser, tmp_path, artifacts):
+    """Issue #30 item 6: three players' boards one under another were about 4,400 px at phone size. At
+    412×915 one board is open under the overview; a tap on a player's row opens theirs, on screen, and
+    after their action their buttons are still on screen."""
+    from tests.browser import on_screen
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "abyss-phone.sqlite")
+    cid = store.create("biosphere5", "Three at the abyss", {"opponent": "people", "abyss": True, "players": 3,
+                                                             "names": ["Ann", "Ben", "Cat"]}, seed=7)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'abyss-phone.sqlite'}", token="biosphere5-e2e-token") as server:
+        context, page = open_page(browser, server)
+        go(page, f"{server['base']}c/{cid}")
+        expect(by_id(page, "abyss-player-0")).to_have_count(1)
+        expect(by_id(page, "abyss-player-1")).to_have_count(0)
+        expect(by_id(page, "abyss-player-2")).to_have_count(0)
+        tap(page, by_id(page, "overview-2"))
+        expect(by_id(page, "abyss-player-2")).to_have_count(1)
+        expect(by_id(page, "abyss-player-0")).to_have_count(0)
+        draw = page.get_by_role("button", name="Draw pile empty +2")
+        assert on_screen(page, draw), "Cat's board is not on screen after tapping her row"
+        settled_screenshot(page, artifacts / "biosphere5-abyss-one-board-phone.png")
+        tap(page, draw)
+        expect(by_id(page, "doom-2")).to_have_text("2")
+        expect(by_id(page, "overview-doom-2")).to_have_text("2")
+        assert on_screen(page, draw), "Cat's buttons left the screen after her action"
+        context.close()
