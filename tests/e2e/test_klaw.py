@@ -257,7 +257,7 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-totems-2")).to_have_text("Totems (1): Moon")
     expect(by_id(page, "klaw-badges-2")).to_contain_text("Poisoned")
     expect(by_id(page, "history")).to_contain_text("Wolfmother (Ana) falls at 0 life")
-    expect(by_id(page, "history")).to_contain_text(re.compile(r"dice for combat roll[^:]*: 5"))  # the check's die, entered
+    expect(by_id(page, "history")).to_contain_text("Singularity check for Raven (1 totem): passed without a die")
     context.close()
 
 
@@ -341,4 +341,46 @@ def test_who_attacks_now_and_the_wild_die_on_a_small_phone(browser, server, arti
     expect(page.get_by_role("button", name="Undo: dice for combat roll, Wolfmother attacks Raven: 5, 5, 5",
                             exact=True)).to_be_visible()
     both_phones(page, artifacts, "wild-die-exchange", by_id(page, "klaw-wild"))
+    context.close()
+
+
+def test_after_each_action_of_a_played_turn_the_next_step_is_on_screen(browser, server, artifacts):
+    """Issue #30 item 6: after every action of a played game at 412×915 the next control to tap is
+    already on screen (no swipe): End turn after a deploy, the fortify pass, Attack…, each exchange's
+    roll, the physical dice asked for, and the next End turn."""
+    from tests.browser import on_screen
+
+    context, page = open_phone(browser, server)
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
+    fill(page, page.get_by_label("Campaign name"), "In view")
+    fill(page, page.get_by_label("Player 1 name"), "Ana")
+    fill(page, page.get_by_label("Player 2 name"), "Bo")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 1 · Reveal · Ana's turn")
+
+    def next_tap(locator, after: str) -> None:
+        if not on_screen(page, locator):
+            page.screenshot(path=str(artifacts / "klaw-not-in-view.png"))
+            raise AssertionError(f"after {after}: {locator} is not on screen")
+        tap(page, locator)
+
+    deploy(page, "Wolfmother", "3", "2", "10")
+    expect(by_id(page, "klaw-life-1")).to_have_text("10")
+    next_tap(button(page, "End turn and draw 1 card"), "a deploy")
+    deploy(page, "Raven", "2", "2", "8")
+    expect(by_id(page, "klaw-life-2")).to_have_text("8")
+    next_tap(button(page, "End turn and draw 1 card"), "the second deploy")
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Ana's turn")
+    next_tap(page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")), "the end of round 1")
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Bo's turn")
+    next_tap(page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")), "Ana's pass")
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 3 · Ana's turn")
+    tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
+    next_tap(button(page, "Attack…"), "switching physical dice on")
+    tap(page, button(page, "Attack Raven"))
+    next_tap(page.get_by_role("button", name=re.compile(r"^Roll exchange 1")), "the attack")
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    next_tap(button(page, "face 6"), "the roll (the attack dice asked for)")
+    settled_screenshot(page, artifacts / "klaw-dice-in-view-phone.png")
     context.close()

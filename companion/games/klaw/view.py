@@ -26,7 +26,7 @@ from companion.games.klaw.odds import first_exchange_summary, win_chance_text
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.forms import whole_number
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, section, switch_row, tagged, text, track,
+from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, scroll_keyed, section, switch_row, tagged, text, track,
                                   wide_button)
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
@@ -233,7 +233,7 @@ def panel(frame) -> ft.Control:
     if last:
         told.append(kept("last", last, lambda: tagged("klaw-last", section(_("Just happened"),
                                                                             *[text(e.text) for e in last]))))
-    now = kept("now", (_table(s), _of_kinds(moves, NOW_MOVES)), lambda: _now(frame, s, moves))
+    now = scroll_keyed(NOW_KEY, kept("now", (_table(s), _of_kinds(moves, NOW_MOVES)), lambda: _now(frame, s, moves)))
     parts: list[ft.Control] = [ft.ResponsiveRow(
         [ft.Container(now, col={"xs": 12, "lg": 7}),
          *([ft.Column(told, spacing=GAP, col={"xs": 12, "lg": 5})] if told else [])],
@@ -247,6 +247,22 @@ def panel(frame) -> ft.Control:
         player.col = {"xs": 12, "lg": 6, "xxl": 4}
     parts.append(ft.ResponsiveRow(players, spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+NOW_KEY = "klaw-now"  # the turn's section: the one obvious next action (a fight's roll, End turn), at the top
+# A host card's own corrections (life ±1, an edit, the hand count): tapped again and again where they are.
+IN_PLACE_EVENTS = frozenset({"life", "host_edited", "hand"})
+
+
+def next_key(frame) -> Optional[str]:
+    """What the turn waits for after this phone's action (the frame scrolls to it): the "Now" section,
+    with the next action's button (the next exchange's roll, End turn); None after a correction made
+    on a host card or the hand (the screen stays there) or once the game is over (its end card)."""
+    s: R.State = frame.loaded.game_state
+    last = _last_events(frame)
+    if s.winner is not None or (last and last[0].kind in IN_PLACE_EVENTS):
+        return None
+    return NOW_KEY
 
 
 # What each kept section reads of the moves (a hand tap changes the hand moves, not a host card's).
