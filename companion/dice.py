@@ -12,7 +12,7 @@ import os
 import random
 import secrets
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import ClassVar, Iterable
 
 from companion.games.base import Chance, DieSpec, InputError, NeedDice, d
 from companion.i18n import Msg
@@ -124,6 +124,7 @@ class PhysicalDice:
 
     entered: list[int] = field(default_factory=list)
     rolled: list[RolledDie] = field(default_factory=list)
+    asks_the_table: ClassVar[bool] = True  # see base.asks_the_table
 
     def throw(self, chance: Chance) -> list[int]:
         start = len(self.rolled)

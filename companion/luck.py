@@ -370,9 +370,39 @@ def _avg(x: Fraction) -> str:
     return fmt_number(float(x), 1)
 
 
-def dice_line(dice: Sequence[TracedDie]) -> Line:
-    """One group of alike dice: their average against the expected, and where that stands."""
+def counted_face(die: DieSpec) -> Optional[str]:
+    """The face a die of two named faces is read for — the rarer one (Biosphere 5's black hand), else
+    its first — or None: an average of face numbers means nothing for such a die (issue #30)."""
+    if not die.faces or len(set(die.faces)) != 2:
+        return None
+    names = list(dict.fromkeys(die.faces))
+    return min(names, key=die.faces.count)
+
+
+def _face_line(dice: Sequence[TracedDie], face: str) -> Line:
+    """Dice of two named faces: how often `face` came up against the number expected."""
     first = dice[0]
+    die = _(first.die.label)
+    label = _("{die} (physical)", die=die) if first.physical else _("{die} (app)", die=die)
+    n = len(dice)
+    observed = sum(1 for x in dice if x.die.face_name(x.value) == face)
+    st = _times(Dist.bernoulli(Fraction(first.die.faces.count(face), first.sides)), n).standing(observed, n)
+    words = ngettext("{face}: {observed} against {expected} expected, over {n} die",
+                     "{face}: {observed} against {expected} expected, over {n} dice", n,
+                     face=_(face), observed=observed, expected=_avg(st.expected))
+    if n < MIN_DICE:
+        return Line(label, _("{figures}: too few to tell luck from chance (a verdict comes at {least}).", figures=words,
+                             least=MIN_DICE), None)
+    return Line(label, _("{figures} — {verdict}.", figures=words, verdict=verdict(st)), st)
+
+
+def dice_line(dice: Sequence[TracedDie]) -> Line:
+    """One group of alike dice: their average against the expected, and where that stands; dice of
+    two named faces (a hand die): how often the rarer face came up against the number expected."""
+    first = dice[0]
+    face = counted_face(first.die)
+    if face is not None:
+        return _face_line(dice, face)
     die = first.die.label if first.by_name else f"d{first.sides}"
     if first.by_name:
         label = _("{die} (physical, by name)", die=die) if first.physical else _("{die} (app, by name)", die=die)
@@ -412,7 +442,8 @@ def _groups(dice: Sequence[TracedDie]) -> list[list[TracedDie]]:
     the physical ones, each by size."""
     groups: dict[tuple, list[TracedDie]] = {}
     for x in dice:
-        groups.setdefault((x.physical, x.sides, x.dist.weights), []).append(x)
+        groups.setdefault((x.physical, x.sides, x.dist.weights, counted_face(x.die) or "", x.die.faces or ()),
+                          []).append(x)
     return [groups[key] for key in sorted(groups)]
 
 

@@ -203,6 +203,20 @@ def tap(page, locator, *, bottom_margin: int = 100, steady: bool = False) -> Non
     locator.click()
 
 
+def on_screen(page, locator, *, top: float = 56, bottom: float = 90, timeout: float = 5.0) -> Optional[dict]:
+    """The control's box once it is wholly on screen, clear of the title and the bottom bar (waited
+    for: the app scrolls to it after a tap); None if it stays off screen. No scrolling here: a check
+    that the app brought it into view (issue #30)."""
+    height = page.viewport_size["height"]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        box = locator.first.bounding_box() if locator.count() else None
+        if box and box["y"] >= top and box["y"] + box["height"] <= height - bottom:
+            return box
+        page.wait_for_timeout(150)
+    return None
+
+
 def wait_steady(page, locator, *, tries: int = 50) -> Optional[dict]:
     """Wait until a control's box is the same on two reads 150 ms apart; returns that box."""
     previous = None

@@ -284,3 +284,34 @@ def test_human_ethos_says_it_has_no_dice():
     assert found == [] and "no dice" in note
     empty = report("human_ethos", {}, [])
     assert empty.empty and empty.parts[0].dice == []
+
+
+@pytest.mark.parametrize("physical", [True, False])
+def test_the_hand_die_counts_black_hands_against_the_number_expected(physical):
+    """Issue #30 item 13: Biosphere 5's hand die read as "1.8 on average against 1.8 expected" (an
+    average of face numbers). It counts black hands: 3 of 12 dice with one black face of six, 2 expected."""
+    from companion.games.biosphere5.rules import hand_die
+
+    die = hand_die(1, count=2)
+    values = [1, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2] if physical else [1, 4, 6, 1, 3, 2, 5, 2, 1, 6, 3, 4]
+    line = luck_module.dice_line([luck_module.TracedDie(1, 6, v, physical, die, "The Machine", "") for v in values])
+    assert line.label == ("hand dice (physical)" if physical else "hand dice (app)")
+    assert line.standing.observed == 3 and line.standing.expected == 2
+    assert line.sentence.startswith("black hand: 3 against 2.0 expected, over 12 dice — ")
+    two_black = hand_die(2)
+    few = luck_module.dice_line([luck_module.TracedDie(1, 6, 3, physical, two_black, "", "") for _ in range(4)])
+    assert few.sentence.startswith("black hand: 0 against 1.3 expected, over 4 dice: too few")
+
+
+def test_german_counts_are_declined():
+    """Issue #30 item 12: "bei 32 Würfe" (a dative wants "Würfen") and "mit 10 Würfel" in German."""
+    from companion.i18n import _, ngettext, speaking
+
+    with speaking("de"):
+        rolls = ngettext("{n} throw", "{n} throws", 32)
+        assert _("{observed} against {expected} expected, over {rolls}", observed=3, expected="2,0", rolls=rolls) \
+            == "3 gegenüber 2,0 erwartet, über 32 Würfe hinweg"
+        dice = ngettext("{n} die", "{n} dice", 10)
+        said = _("The boldest push: {player} pressed on with {dice} at a {chance} chance of busting, and it paid off "
+                 "({at_risk} at risk).", player="Ada", dice=dice, chance="40 %", at_risk=7)
+        assert "warf weiter 10 Würfel bei 40 % Absturzchance" in said

@@ -32,7 +32,8 @@ def test_our_index_html_is_flets_own_plus_the_app_s_lines():
 
 def test_the_manifest_names_the_app_and_its_icons_exist():
     manifest = json.loads((ASSETS / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["name"] == "Table Companion" and manifest["short_name"] == "Table"
+    # short_name is the home-screen label: the whole name, not "Table" (issue #30)
+    assert manifest["name"] == "Table Companion" and manifest["short_name"] == "Table Companion"
     assert re.fullmatch(r"#[0-9A-F]{6}", manifest["theme_color"])
     purposes = set()
     for icon in manifest["icons"]:

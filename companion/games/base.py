@@ -301,6 +301,12 @@ class NeedDice(Exception):
         self.chance = chance
 
 
+def asks_the_table(dice) -> bool:
+    """Whether `dice` are a physical table's (each die asked of the players), not the app's seeded ones:
+    a throw whose every face gives the same outcome is then not asked for (where the game says so)."""
+    return bool(getattr(dice, "asks_the_table", False))
+
+
 class Dice(Protocol):
     """Where rules get their dice. The log hands in a seeded or a physical (entered) source.
 

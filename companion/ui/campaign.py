@@ -34,10 +34,11 @@ from companion.ui import story, table_help
 from companion.ui.forms import settings_summary
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (DicePad, DiceTray, big_button, changed_since_sent, dialog_frame, dice_faces, HistoryList, OwnColumn, OwnContainer, icon_button, keyed,
-                                  readable_width, said_once, section, side_by_side, switch_row, tagged, fit_title, title_room)
+                                  readable_width, said_once, scroll_into_view, section, side_by_side, switch_row, tagged, fit_title, title_room)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+ONE_COLUMN_BELOW = 992  # px: narrower, a game's sections stand one under the other (widgets.two_columns)
 # The history lists the newest lines, then earlier ones a tap at a time on that phone: each line
 # shown costs every phone with every change (150 actions in, a counter's tap took 57 ms with 100
 # lines shown and 35 with 20; with 6 phones following, the server's CPU per tap was 77 against 45 ms).
@@ -354,6 +355,8 @@ class CampaignScreen:
         ]
         self._kept = self._kept_now
         self._typing, self._held = None, False  # the fields were just rebuilt
+        if self.drawing_own_action and (self.app.page.width or 0) < ONE_COLUMN_BELOW:
+            self._bring_next_into_view()
         # The tray's and note's fields are never replaced by a redraw: typing there holds nothing.
         self._watch_typing(self.body, skip=(self.tray_section, self.note_section, self.history_section))
 
@@ -455,6 +458,19 @@ class CampaignScreen:
 
     def _narrow(self) -> bool:
         return (self.app.page.width or 0) < 768
+
+    def _bring_next_into_view(self) -> None:
+        """After this phone's action, what the game now waits for on screen without a swipe (issue #30):
+        dice asked for are the card at the screen's top; else the part the game's view names
+        (`next_key(frame)` in its module: the pending choice, the next step's button). None there: the
+        screen stays where the player is (a form being filled in, a count being tapped up)."""
+        if self.loaded.state.pending is not None:
+            scroll_into_view(self, None)
+            return
+        next_key = getattr(game_panel_module(self.loaded.campaign.game), "next_key", None)
+        key = next_key(self) if next_key is not None else None
+        if key is not None:
+            scroll_into_view(self, key)
 
     def _pending_panel(self) -> ft.Control:
         """The roll the campaign waits for (every phone shows it): its dice are entered here."""

@@ -673,6 +673,12 @@ def dice_faces(values: Sequence[str], *, sizes=None, highlight: bool = False, fi
     return ft.Row([die(i, v) for i, v in enumerate(values)], wrap=True, spacing=8, run_spacing=8)
 
 
+def scroll_keyed(key: str, control: ft.Control) -> ft.Control:
+    """Mark a part of a screen as a place to scroll to (scroll_into_view): `control` itself, keyed."""
+    control.key = ft.ScrollKey(key)
+    return control
+
+
 def scroll_into_view(frame, key: Optional[str]) -> None:
     """Scroll this phone's screen so the part keyed `key` (its `ft.ScrollKey`) starts at the top: after
     a tap, what the game now waits for (the next step's button, a choice) is in view without a swipe.

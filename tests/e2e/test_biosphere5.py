@@ -393,3 +393,105 @@ def test_reveal_grid_first_turn_and_dialogs_at_phone_and_desktop_sizes(browser, 
         expect(by_id(page, "catalog-summary")).to_have_text("25 of 25 cards entered")  # saved, complete
         assert taps <= 4
         context.close()
+
+
+def test_after_each_action_of_a_turn_the_next_step_is_on_screen(browser, tmp_path, artifacts):
+    """Issue #30: after End my turn the Machine's "Reveal N cards" was 450–900 px above the screen, the
+    rescue dice after a catastrophe and "You discard" likewise. At 412×915, at a table rolling physical
+    dice, every control a played turn taps next is already on screen after the action before it (no
+    swipe): the reveal, the Machine's instruction with your hand count under it, the rescue dice and
+    what came of them, the discard the Machine's Espionage asks for. (Between plays of your own turn
+    nothing is required next: the screen stays at your turn's top.)"""
+    from companion.games.biosphere5.screens import import_text
+    from tests.browser import on_screen
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "in-view.sqlite")
+    import_text(store, dump_catalog(Catalog(complete=True, cards=TEST_DECK)), replace=True)
+    cid = store.create("biosphere5", "In view", {}, seed=7)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'in-view.sqlite'}", token="biosphere5-e2e-token",
+                extra_env={"COMPANION_SEED": "7"}) as server:
+        context, page = open_page(browser, server)
+        go(page, f"{server['base']}c/{cid}")
+
+        def next_on_screen(locator, after: str) -> None:
+            if not on_screen(page, locator):
+                page.screenshot(path=str(artifacts / "biosphere5-not-in-view.png"))
+                raise AssertionError(f"after {after}: {locator} is not on screen")
+
+        switch = page.get_by_role("switch", name=re.compile("I roll physical dice"))
+        tap(page, switch)
+        expect(switch).to_be_checked()
+        next_on_screen(page.get_by_role("button", name="Reveal 2 cards"), "switching physical dice on")
+        tap(page, page.get_by_role("button", name="Reveal 2 cards"))
+        pick(page, "Deep Well")
+        pick(page, "Shack")
+        decide(page)
+        expect(by_id(page, "machine-instruction")).to_contain_text("Deep Well")
+        next_on_screen(by_id(page, "machine-instruction"), "the Machine's decision")
+        hand_up = page.get_by_role("button", name="Your hand cards +1")
+        next_on_screen(hand_up, "the Machine's decision")
+        for n in ("1", "2", "3"):
+            tap_until(page, hand_up, lambda: expect(by_id(page, "human-hand")).to_have_text(n, timeout=3000))
+            next_on_screen(hand_up, f"a hand of {n}")
+        next_on_screen(page.get_by_role("button", name="Catastrophe"), "the hand count")
+        tap(page, page.get_by_role("button", name="Catastrophe"))
+        type_into(page.get_by_label("Its name"), "Hurricane")
+        tap(page, page.get_by_role("switch", name="I discard a matching rescue card with it"))
+        tap(page, page.get_by_role("button", name="Housing catastrophe"))
+        expect(by_id(page, "pending-dice")).to_be_visible()
+        next_on_screen(page.get_by_role("button", name="face black hand").first, "a catastrophe (the rescue dice)")
+        enter_dice(page, ["black hand", "blank"])
+        expect(by_id(page, "machine-level")).to_have_text("1")
+        next_on_screen(by_id(page, "last-move"), "the rescue dice")  # what came of it; then your turn goes on
+        next_on_screen(page.get_by_role("button", name="Your hand cards +1"), "the rescue dice")
+        tap(page, page.get_by_role("button", name="End my turn"))
+        next_on_screen(page.get_by_role("button", name="Reveal 1 card"), "End my turn")
+        settled_screenshot(page, artifacts / "biosphere5-reveal-in-view-phone.png")
+        tap(page, page.get_by_role("button", name="Reveal 1 card"))
+        pick(page, "Protection Bunker")
+        decide(page)
+        expect(by_id(page, "machine-housing")).to_contain_text("perfect")
+        next_on_screen(by_id(page, "machine-instruction"), "the Machine's second decision")
+        tap(page, page.get_by_role("button", name="End my turn"))
+        next_on_screen(page.get_by_role("button", name="Reveal 1 card"), "the second End my turn")
+        tap(page, page.get_by_role("button", name="Reveal 1 card"))
+        pick(page, "Ruins")
+        decide(page)
+        next_on_screen(by_id(page, "due"), "the Machine's Espionage (You discard)")
+        next_on_screen(page.get_by_role("button", name="I discarded 1 card"), "the Machine's Espionage")
+        settled_screenshot(page, artifacts / "biosphere5-discard-in-view-phone.png")
+        tap(page, page.get_by_role("button", name="I discarded 1 card"))
+        next_on_screen(page.get_by_role("button", name="End my turn"), "the discard")
+        context.close()
+
+
+def test_the_abyss_with_three_players_on_a_phone_opens_one_board_at_a_time(browser, tmp_path, artifacts):
+    """Issue #30 item 6: three players' boards one under another were about 4,400 px at phone size. At
+    412×915 one board is open under the overview; a tap on a player's row opens theirs, on screen, and
+    after their action their buttons are still on screen."""
+    from tests.browser import on_screen
+    from tests.helpers import file_store
+
+    store = file_store(tmp_path, "abyss-phone.sqlite")
+    cid = store.create("biosphere5", "Three at the abyss", {"opponent": "people", "abyss": True, "players": 3,
+                                                             "names": ["Ann", "Ben", "Cat"]}, seed=7)
+    store.db.close()
+    with served(f"sqlite:///{tmp_path / 'abyss-phone.sqlite'}", token="biosphere5-e2e-token") as server:
+        context, page = open_page(browser, server)
+        go(page, f"{server['base']}c/{cid}")
+        expect(by_id(page, "abyss-player-0")).to_have_count(1)
+        expect(by_id(page, "abyss-player-1")).to_have_count(0)
+        expect(by_id(page, "abyss-player-2")).to_have_count(0)
+        tap(page, by_id(page, "overview-2"))
+        expect(by_id(page, "abyss-player-2")).to_have_count(1)
+        expect(by_id(page, "abyss-player-0")).to_have_count(0)
+        draw = page.get_by_role("button", name="Draw pile empty +2")
+        assert on_screen(page, draw), "Cat's board is not on screen after tapping her row"
+        settled_screenshot(page, artifacts / "biosphere5-abyss-one-board-phone.png")
+        tap(page, draw)
+        expect(by_id(page, "doom-2")).to_have_text("2")
+        expect(by_id(page, "overview-doom-2")).to_have_text("2")
+        assert on_screen(page, draw), "Cat's buttons left the screen after her action"
+        context.close()

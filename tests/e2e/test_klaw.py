@@ -145,9 +145,10 @@ def physical_dice(page, why: str, faces: list[int]) -> None:
 
 
 def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
-    """Two players deploy, a totem is attached (the check's die asked for), a fight with physical dice
-    ends in a fall, the totem and the item move to the winner, whose singularity check waits for the
-    table's die; a poison ticks on the next turn and wins; reload keeps it."""
+    """Two players deploy, a totem is attached (a first totem's check can't fail: no die is asked for,
+    issue #30), a fight with physical dice ends in a fall, the totem and the item move to the winner,
+    whose singularity check (one totem) passes without a die too; a poison ticks on the next turn and
+    wins; reload keeps it. (A check that can fail waits for the table's die: tests/games.)"""
     context, page = open_phone(browser, server)
     tap(page, page.get_by_role("button", name="New campaign"))
     tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
@@ -178,18 +179,18 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     # From here the table rolls physical dice: the app asks for the faces.
     tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
 
-    # Fortify: Ana attaches a totem; the form shows the check's odds as the rules declare them, and
-    # the table rolls the check's die: a 4.
+    # Fortify: Ana attaches a totem; the form says its check can't fail, so the table rolls no die.
     tap(page, button(page, "Totem"))
     expect(by_id(page, "klaw-check")).to_contain_text(
-        "Wolfmother will carry 1 totem. Singularity check: Ana rolls 1 d6 for Wolfmother's singularity check: "
-        "any face passes 100%")
+        "Wolfmother will carry 1 totem: its singularity check passes without a die (the lowest roll already "
+        "reaches 1).")
     fill(page, page.get_by_label("Totem name"), "Moon")
     fill(page, page.get_by_label("Attack modifier"), "1")
     tap(page, button(page, "Attach"))
-    physical_dice(page, "Wolfmother's singularity check", [4])
     expect(by_id(page, "klaw-attack-1")).to_contain_text("4")
-    expect(by_id(page, "klaw-last")).to_contain_text("Singularity check for Wolfmother (1 totem): rolled 4 ≥ 1, passed.")
+    expect(by_id(page, "pending-dice")).to_have_count(0)
+    expect(by_id(page, "klaw-last")).to_contain_text(
+        "Singularity check for Wolfmother (1 totem): passed without a die — the lowest roll, 1, already reaches 1.")
     tap(page, button(page, "End turn and draw 1 card"))
     expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Bo's turn")
     tap(page, page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")))
@@ -218,19 +219,14 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     tap(page, page.get_by_role("button", name=re.compile(r"^Roll exchange 2: 4 vs 3 dice")))
     physical_dice(page, "Wolfmother's attack on Raven, exchange 2", [1, 1, 1, 1])
     physical_dice(page, "Raven's defense against Wolfmother, exchange 2", [6, 6, 6])
-    # Raven wins and absorbs Moon: the singularity check waits for Bo's die (the app rolls nothing).
-    expect(by_id(page, "pending-why")).to_contain_text("Bo rolls. For Raven's singularity check.")
-    expect(by_id(page, "pending-dice")).to_contain_text("any face passes: 100%")
-    expect(by_id(page, "klaw-life-1")).to_have_text("3")  # the fight waits for the die
-    settled_screenshot(page, artifacts / "klaw-singularity-die-phone.png")
-    physical_dice(page, "Raven's singularity check", [5])
+    # Raven wins and absorbs Moon: one totem, a check no face can fail: no die asked of Bo.
     expect(by_id(page, "pending-dice")).to_have_count(0)
     expect(by_id(page, "klaw-exchange")).to_have_text("Raven takes 1, Wolfmother takes 3.")
     last = by_id(page, "klaw-last")
     expect(last).to_contain_text("Wolfmother (Ana) falls at 0 life: Raven (Bo) wins the fight.")
     expect(last).to_contain_text("Bo takes Wolfmother's items (Claw) into hand: 9 cards, over the limit of 8")
     expect(last).to_contain_text("Raven absorbs Moon")
-    expect(last).to_contain_text("Singularity check for Raven (1 totem): rolled 5 ≥ 1, passed.")
+    expect(last).to_contain_text("Singularity check for Raven (1 totem): passed without a die")
     expect(by_id(page, "klaw-life-1")).to_have_count(0)
     expect(by_id(page, "klaw-life-2")).to_have_text("11")
     expect(by_id(page, "klaw-attack-2")).to_contain_text("4")
@@ -261,7 +257,7 @@ def test_fight_to_a_fall_totems_items_poison_reload(browser, server, artifacts):
     expect(by_id(page, "klaw-totems-2")).to_have_text("Totems (1): Moon")
     expect(by_id(page, "klaw-badges-2")).to_contain_text("Poisoned")
     expect(by_id(page, "history")).to_contain_text("Wolfmother (Ana) falls at 0 life")
-    expect(by_id(page, "history")).to_contain_text(re.compile(r"dice for combat roll[^:]*: 5"))  # the check's die, entered
+    expect(by_id(page, "history")).to_contain_text("Singularity check for Raven (1 totem): passed without a die")
     context.close()
 
 
@@ -315,8 +311,7 @@ def test_who_attacks_now_and_the_wild_die_on_a_small_phone(browser, server, arti
     tap(page, button(page, "Totem"))
     fill(page, page.get_by_label("Totem name"), "Ox")
     fill(page, page.get_by_label("Attack modifier"), "3")
-    tap(page, button(page, "Attach"))
-    physical_dice(page, "Wolfmother's singularity check", [4])
+    tap(page, button(page, "Attach"))  # a first totem: no die asked for
     expect(by_id(page, "klaw-attack-1")).to_contain_text("6")
     tap(page, button(page, "End turn and draw 1 card"))
     tap(page, page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")))
@@ -405,4 +400,46 @@ def test_hosts_and_totems_entered_once_are_one_tap_in_the_next_game(browser, ser
     expect(page.get_by_role("group", name=re.compile(r"^Hosts \(2\) Raven Wolfmother"))).to_be_visible()
     expect(page.get_by_role("group", name=re.compile(r"^Totems \(1\) Moon"))).to_be_visible()
     settled_screenshot(page, artifacts / "klaw-cards-screen-phone.png")
+    context.close()
+
+
+def test_after_each_action_of_a_played_turn_the_next_step_is_on_screen(browser, server, artifacts):
+    """Issue #30 item 6: after every action of a played game at 412×915 the next control to tap is
+    already on screen (no swipe): End turn after a deploy, the fortify pass, Attack…, each exchange's
+    roll, the physical dice asked for, and the next End turn."""
+    from tests.browser import on_screen
+
+    context, page = open_phone(browser, server)
+    tap(page, page.get_by_role("button", name="New campaign"))
+    tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
+    fill(page, page.get_by_label("Campaign name"), "In view")
+    fill(page, page.get_by_label("Player 1 name"), "Ana")
+    fill(page, page.get_by_label("Player 2 name"), "Bo")
+    tap(page, page.get_by_role("button", name="Create and open"))
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 1 · Reveal · Ana's turn")
+
+    def next_tap(locator, after: str) -> None:
+        if not on_screen(page, locator):
+            page.screenshot(path=str(artifacts / "klaw-not-in-view.png"))
+            raise AssertionError(f"after {after}: {locator} is not on screen")
+        tap(page, locator)
+
+    deploy(page, "Wolfmother", "3", "2", "10")
+    expect(by_id(page, "klaw-life-1")).to_have_text("10")
+    next_tap(button(page, "End turn and draw 1 card"), "a deploy")
+    deploy(page, "Raven", "2", "2", "8")
+    expect(by_id(page, "klaw-life-2")).to_have_text("8")
+    next_tap(button(page, "End turn and draw 1 card"), "the second deploy")
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Ana's turn")
+    next_tap(page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")), "the end of round 1")
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 2 · Fortify · Bo's turn")
+    next_tap(page.get_by_role("button", name=re.compile(r"^Pass and draw 1 card")), "Ana's pass")
+    expect(by_id(page, "klaw-turn")).to_have_text("Round 3 · Ana's turn")
+    tap(page, page.get_by_role("switch", name=re.compile("I roll physical dice")))
+    next_tap(button(page, "Attack…"), "switching physical dice on")
+    tap(page, button(page, "Attack Raven"))
+    next_tap(page.get_by_role("button", name=re.compile(r"^Roll exchange 1")), "the attack")
+    expect(by_id(page, "pending-dice")).to_be_visible()
+    next_tap(button(page, "face 6"), "the roll (the attack dice asked for)")
+    settled_screenshot(page, artifacts / "klaw-dice-in-view-phone.png")
     context.close()

@@ -331,10 +331,11 @@ def test_a_new_version_is_picked_up_on_the_next_open_and_told(browser, site, tmp
         page.close()
         publish_new_version(site, published, "newer-build-0002")
         page = open_home(context, host)  # still the old version, from the cache; the new one is fetched meanwhile
+        # The new version is cached whole and waits: it never takes over a page running the old one.
         page.wait_for_function("""async () => (await caches.keys()).includes('table-companion-newer-build-0002')
-                                  && (await navigator.serviceWorker.getRegistration()).active.scriptURL.endsWith('sw.js')
                                   && !(await navigator.serviceWorker.getRegistration()).installing
-                                  && !(await navigator.serviceWorker.getRegistration()).waiting""", timeout=120_000)
+                                  && !!(await navigator.serviceWorker.getRegistration()).waiting""", timeout=120_000)
+        assert page.get_by_text("The app was updated").count() == 0
         page.close()
         page = open_home(context, host)
         expect(page.get_by_text("The app was updated to version newer-build-0002.")).to_be_visible(timeout=30_000)

@@ -82,7 +82,8 @@ def test_keep_awake_copy_and_install_on_an_insecure_origin(lan_browser, server, 
         const fav = await fetch(document.querySelector('link[rel=icon]').href);
         return {...m, icons, favicon: fav.status};
     }""")
-    assert manifest["name"] == "Table Companion" and manifest["short_name"] == "Table"
+    # short_name is the home-screen label: the whole name, not "Table" (issue #30)
+    assert manifest["name"] == "Table Companion" and manifest["short_name"] == "Table Companion"
     assert manifest["theme_color"] and manifest["display"] == "standalone" and manifest["favicon"] == 200
     assert {i["purpose"] for i in manifest["icons"]} == {"any", "maskable"}
     assert all(i["status"] == 200 and i["type"] == "image/png" for i in manifest["icons"])

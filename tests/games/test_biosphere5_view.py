@@ -500,3 +500,52 @@ def test_a_card_is_its_name_and_four_taps_on_chips_that_its_class_has(monkeypatc
     tap(dialog, "Upper option: category: Water · I")
     dialog.actions[-1].on_click(None)
     assert saved[-1].is_complete and saved[-1].lower.kind == "new_hope"
+
+
+def test_player_names_typed_on_one_line_with_commas_are_three_players(monkeypatch):
+    """Issue #30 item 9: "Ann, Ben, Cat" became one player of that name plus "Player 2" and "Player 3"."""
+    monkeypatch.setattr(ft.BaseControl, "update", lambda self: None)
+    frame = campaign({}, physical=False)
+    form = view.SetupForm(frame.app)
+    form._choose("people")
+    form.players.value = "3"
+    form.names.value = "Ann, Ben, Cat"
+    assert form.collect()["names"] == ["Ann", "Ben", "Cat"]
+    form.names.value = "Ann\nBen,  Cat\n"
+    assert form.collect()["names"] == ["Ann", "Ben", "Cat"]
+    assert "commas or new lines" in form.names.helper
+
+
+def test_the_abyss_on_a_phone_opens_one_players_board_at_a_time():
+    """Issue #30 item 6: three players' boards one under another were about 4,400 px on a phone. There
+    one board is open (the first player's, at first); the overview's rows are the others, and a tap
+    on a row opens that player's board instead (this phone's choice, kept after an action)."""
+    import asyncio
+
+    from companion.games.biosphere5.rules import DoomDrawPile
+
+    frame = campaign({"opponent": "people", "abyss": True, "players": 3, "names": ["Ann", "Bo", "Cy"]}, physical=False)
+    frame.app.page.width = 412
+    scrolled = []
+
+    async def scroll_to(**kw):
+        scrolled.append(kw["scroll_key"])
+
+    frame.app.page.views = [SimpleNamespace(scroll_to=scroll_to)]
+    frame.app.page.run_task = lambda fn: asyncio.run(fn())
+
+    def boards(panel):
+        return [i for i in range(3) if any(isinstance(c, ft.Semantics) and c.identifier == f"abyss-player-{i}"
+                                          for c in walk(panel))]
+
+    panel = frame.panel()
+    assert boards(panel) == [0]
+    assert "Tap a player to open their doom and leader buttons below." in texts(tagged_part(panel, "abyss-overview"))
+    tagged_part(tagged_part(panel, "abyss-overview"), "overview-2").content.on_click(None)
+    assert scrolled == ["abyss-player-2"]
+    panel = frame.panel()
+    assert boards(panel) == [2]
+    frame.dispatch(DoomDrawPile(player=2))
+    assert boards(frame.panel()) == [2]  # still Cy's board after Cy's action
+    frame.app.page.width = 1280
+    assert boards(frame.panel()) == [0, 1, 2]  # a desktop: side by side

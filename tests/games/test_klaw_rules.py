@@ -922,3 +922,78 @@ def test_undo_labels_name_the_hosts_and_players():
     assert GAME.label(s, Support(flee=True)) == "Kai flees"
     assert GAME.label(s, Support(heal=2)) == "Kai: heal 2"
     assert not any("#" in words for words in said.values())
+
+
+# --- A check no face can fail (issue #30 item 10) ---
+
+
+@pytest.mark.parametrize("others,bonus", [([], 0), (["Ox", "Rat"], 2)])
+def test_a_check_no_face_can_fail_asks_a_physical_table_for_no_die(others, bonus):
+    """Issue #30: a host's first totem (any face passes) asked a physical table for a die. In a campaign
+    made now (sure_checks_pass, set by the setup form) it passes without one, and the event says why."""
+    s = put(started(KAI, REX, sure_checks_pass=True), 1, totems=[Totem(name=n) for n in others], check_bonus=bonus)
+    done = step(GAME, physical_table(s), AttachTotem(host=1, totem=tiger()), PhysicalDice())
+    assert done.state.pending is None and done.dice == []
+    check = next(e for e in done.events if e.kind == "singularity_check")
+    count = len(others) + 1
+    assert check.data["passed"] and check.data["face"] is None and check.data["sure"]
+    assert check.text == (f"Singularity check for Kai ({count} totem{'s' if count > 1 else ''}): passed without a die — "
+                          f"the lowest roll, 1{f' + {bonus}' if bonus else ''}, already reaches {count}.")
+    assert len(k.find_host(State.model_validate(done.state.game), 1).totems) == count
+
+
+def test_a_check_that_can_fail_still_asks_and_says_why_it_happens():
+    """The dice card says why the check happens: the host's new count, and what the die must reach."""
+    s = put(started(KAI, REX, sure_checks_pass=True), 1, totems=[Totem(name="Ox")])
+    done = step(GAME, physical_table(s), AttachTotem(host=1, totem=tiger()), PhysicalDice())
+    assert str(done.state.pending.chance.why) == "Kai's singularity check: it now carries 2 totems, so 1d6 must reach 2"
+
+
+def test_the_apps_dice_still_roll_a_check_no_face_can_fail():
+    """The app's seeded dice roll the sure check as they always did: the dice after it keep their places,
+    and an app-rolled log is the same with the setting on or off."""
+    for on in (False, True):
+        s = started(KAI, REX, sure_checks_pass=on)
+        dice = SeededDice(seed=5, n=9)
+        s2, ev = apply(s, AttachTotem(host=1, totem=tiger()), dice)
+        assert [d.value for d in dice.rolled] == [SeededDice(seed=5, n=9).roll(6)]
+        assert "rolled" in next(e for e in ev if e.kind == "singularity_check").text
+
+
+def test_old_campaigns_keep_asking_and_their_settings_are_saved_as_before():
+    """Made before the setting, a campaign's settings lack it: off, its physical table is asked as it was
+    (its log holds that die), and its settings are written without it, byte for byte."""
+    s = started(KAI, REX)
+    assert "sure_checks_pass" not in s.settings.model_dump(mode="json")
+    done = step(GAME, physical_table(s), AttachTotem(host=1, totem=tiger()), PhysicalDice())
+    assert done.state.pending is not None and str(done.state.pending.chance.why) == "Kai's singularity check"
+    assert Settings(sure_checks_pass=True).model_dump(mode="json")["sure_checks_pass"] is True
+
+
+@pytest.mark.parametrize("dice", ["physical", "app"])
+def test_an_export_made_before_sure_checks_replays_as_it_was_played(dice):
+    """Exports made by the code before this change (tests/fixtures, one at a physical table where each
+    first totem's check asked for a die and got it, one with the app's dice): they import, and every
+    action replays with the very dice and states recorded."""
+    import json
+    from pathlib import Path
+
+    from companion.exchange import export_campaign, import_campaign
+    from companion.log import replay
+    from tests.helpers import memory_store
+
+    raw = (Path(__file__).resolve().parent.parent / "fixtures" / f"klaw-{dice}-dice-before-sure-checks.json").read_text("utf-8")
+    exported = json.loads(raw)
+    assert "sure_checks_pass" not in exported["settings"]
+    report = replay(GAME, exported["settings"], exported["log"], seed=exported["seed"], keep=lambda seq: True)
+    assert report.ok, [str(m) for m in report.mismatches]
+    store = memory_store()
+    cid = import_campaign(store, raw)
+    again = export_campaign(store, cid)
+    assert [r["dice"] for r in again["log"]] == [r["dice"] for r in exported["log"]]
+    assert [r["action"] for r in again["log"]] == [r["action"] for r in exported["log"]]
+    final = store.load(cid).game_state
+    assert [t.name for t in k.find_host(final, 1).totems] == ["Moon"]
+    assert [t.name for t in k.find_host(final, 2).totems] == ["Crow", "Owl"]
+    checks = [e for seq in sorted(report.events) for e in report.events[seq] if e.kind == "singularity_check"]
+    assert [c.data["face"] for c in checks] == ([2, 5, 4] if dice == "physical" else [5, 6, 4])

@@ -296,3 +296,25 @@ def test_hosts_totems_and_items_entered_once_are_one_tap_in_the_next_game():
     assert frame.dispatched[-1] == (R.AttachTotem(host=host.id, totem=R.Totem(name="Moon", attack=1, life=2)), True)
     frame.give(5)
     assert [t.name for t in R.find_host(frame.loaded.game_state, host.id).totems] == ["Moon"]
+
+
+def test_a_new_campaign_passes_a_first_totems_check_without_asking_the_table():
+    """Issue #30 item 10: the setup form makes campaigns whose physical table isn't asked for a die no
+    face can fail; the totem form says so before it is attached, and nothing then waits for dice."""
+    settings = view.SetupForm(None).collect()
+    assert settings["sure_checks_pass"] is True
+    store = memory_store()
+    cid = store.create("klaw", "t", {**settings, "players": ["Ana", "Ben"]}, seed=7)
+    store.apply(cid, SetPhysicalDice(on=True), expected_cursor=0)
+    frame = FakeFrame(store, cid)
+    deploy(frame, "Wolfmother", 3, 2, 10)
+    deploy(frame, "Raven", 2, 2, 6)
+    tap(frame.panel(), "Totem")
+    dialog = frame.dialogs.pop()
+    assert texts(tagged(dialog, "klaw-check")) == ("Wolfmother will carry 1 totem: its singularity check passes without "
+                                                   "a die (the lowest roll already reaches 1).")
+    fill(dialog, Totem_name="Moon", Attack_modifier=1)
+    tap(dialog, "Attach")
+    assert frame.loaded.state.pending is None
+    assert frame.store.log_rows(frame.campaign_id)[-1].dice == []
+    assert len(R.find_host(frame.loaded.game_state, 1).totems) == 1

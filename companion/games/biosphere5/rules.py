@@ -726,6 +726,10 @@ def _machine_options(solo: Solo, card: Card) -> tuple[list[str], list[tuple[Word
 
 def _follow_up(solo: Solo, cards: Sequence[Card]) -> Decision:
     """New Hope's follow-up: the highest-value playable option among all revealed (no second New Hope)."""
+    # Decision (RULES.md §4, rule 1 and New Hope's "among all revealed"): a Biosphere 5/Attack card stored
+    # on the Machine's board is not among the follow-up's cards, even when New Hope's +2 brings the hand
+    # card level to where Biosphere 5 could be played: the stored card is checked at once at the start
+    # of the Machine's next turn (rule 1), and wins then, not in this turn (issue #30 item 17).
     used = solo.reveal.new_hope_index if solo.reveal else None
     candidates: list[tuple[Card, str]] = []
     unplayable: list[tuple[Words, Words]] = []

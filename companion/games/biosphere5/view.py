@@ -72,7 +72,8 @@ from companion.games.biosphere5.screens import (CatalogScreen, card_dialog, card
                                                  upper_text)
 from companion.i18n import N_, _, fmt_percent, ngettext, render
 from companion.ui.style import GAP
-from companion.ui.widgets import FormDialog, icon_button, section, switch_row, tagged, text, track, two_columns, wide_button
+from companion.ui.widgets import (FormDialog, icon_button, scroll_into_view, scroll_keyed, section, switch_row, tagged, text, track, two_columns,
+                                  wide_button)
 
 WIDE = True  # a desktop's full width: the turn beside the boards, The Abyss's players side by side
 
@@ -85,9 +86,11 @@ GAME_SCREENS = {"catalog": CatalogScreen}
 # A desktop (≥ 992 px) puts the turn beside the boards (7/12 of the width); a phone stacks them (turn first).
 TURN_SPLIT = 7
 LARGE_TEXT = 1.4  # from this text scale on, fewer things side by side, or their words break mid-way
+ONE_COLUMN_BELOW = 992  # px: narrower, the sections stand one under another (widgets.two_columns)
 
 CUBE_COLOR = {"green": ft.Colors.GREEN_600, "yellow": ft.Colors.AMBER_400}
 MACHINE_KINDS = {"machine_reveal", "machine_reveal_more"}
+MACHINE_EVENTS = {"machine_reveal", "new_hope_reveal"}  # a Machine's turn's first event
 # A row of the history whose first event is one of these is a move of yours, shown again on your turn.
 YOUR_MOVES = {"human_discard", "human_rescue", "human_achievement", "human_catastrophe", "human_espionage",
               "human_sabotage", "human_attack", "doom", "doom_discard", "machine_no_doom", "leader_promote",
@@ -103,6 +106,7 @@ class _Input:
         self.query = ""
         self.give_up: list[str] = []
         self.at = -1  # the log position this input was made against
+        self.open_player = 0  # The Abyss on a phone: whose board is open (the others are their overview rows)
 
 
 def _input(frame) -> _Input:
@@ -164,13 +168,13 @@ def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control
     parts: list[ft.Control] = []
     if state.result is None:
         if solo.phase in ("machine", "new_hope"):
-            parts.append(_machine_turn(frame, state, _of_kind(moves, *MACHINE_KINDS)[0]))
+            parts.append(scroll_keyed(MACHINE_TURN_KEY, _machine_turn(frame, state, _of_kind(moves, *MACHINE_KINDS)[0])))
         elif solo.phase == "discard":
-            parts.append(_discard_section(frame, state, _of_kind(moves, "human_discard")))
+            parts.append(scroll_keyed(DISCARD_KEY, _discard_section(frame, state, _of_kind(moves, "human_discard"))))
     if solo.decision is not None and solo.phase != "machine":
         parts.append(frame.kept("decision", solo.decision, lambda: _decision_section(state)))
     if state.result is None and solo.phase == "human":
-        parts.append(_human_turn(frame, state, moves))
+        parts.append(scroll_keyed(HUMAN_TURN_KEY, _human_turn(frame, state, moves)))
     kept, set_hand = frame.kept, _of_kind(moves, "set_hand")
     hand_shown = not (solo.phase == "human" and state.result is None)
     boards = [kept("machine-board", (solo.machine, reveal_count(state), solo.phase in ("machine", "new_hope")),
@@ -179,6 +183,29 @@ def _solo_parts(frame, state: State, moves: list[Move]) -> tuple[list[ft.Control
     if solo.phase in ("human", "discard"):
         boards.reverse()  # your own board first on your turn: the hand size is what you enter most
     return parts, boards
+
+
+# Where the parts the game waits for are (ft.ScrollKey): brought into view after a phone's own action.
+MACHINE_TURN_KEY, DISCARD_KEY, DECISION_KEY, HUMAN_TURN_KEY = "bio-machine-turn", "bio-discard", "bio-decision", "bio-human-turn"
+
+
+def next_key(frame) -> Optional[str]:
+    """What Man against Machine waits for after this phone's action (the frame scrolls to it): the
+    Machine's reveal, the cards you discard, the Machine's fresh instruction (read it, then your turn
+    under it), else your turn. The Abyss waits for nobody in particular: None (the screen stays)."""
+    state: State = frame.loaded.game_state
+    solo = state.solo
+    if solo is None or state.result is not None:
+        return None
+    if solo.phase in ("machine", "new_hope"):
+        return MACHINE_TURN_KEY
+    if solo.phase == "discard":
+        return DISCARD_KEY
+    rows = frame.history(1)
+    first = Event.coerce(rows[0].events[0]).kind if rows and rows[0].events else None
+    if solo.decision is not None and first in MACHINE_EVENTS:
+        return DECISION_KEY  # the Machine just moved: its instruction at the top, your turn under it
+    return HUMAN_TURN_KEY
 
 
 def _scroll_to(frame, key: str) -> None:
@@ -372,17 +399,21 @@ def _decide(frame, state: State, ids: list[str]) -> None:
 def _decision_section(state: State) -> ft.Control:
     d = state.solo.decision
     controls: list[ft.Control] = [
-        tagged("machine-instruction", ft.Container(
+        tagged("machine-instruction", scroll_keyed(DECISION_KEY, ft.Container(
             text(d.instruction, ft.TextThemeStyle.HEADLINE_SMALL, bold=True),
-            padding=14, border_radius=12, bgcolor=ft.Colors.SECONDARY_CONTAINER)),
+            padding=14, border_radius=12, bgcolor=ft.Colors.SECONDARY_CONTAINER))),
         ft.Row([ft.Icon(ft.Icons.RULE), text(_("Rule {rule} fired", rule=d.rule), ft.TextThemeStyle.TITLE_MEDIUM,
                                              expand=True)]),
         tagged("machine-why", text(d.why, ft.TextThemeStyle.BODY_LARGE)),
         ft.Row([ft.Icon(ft.Icons.STYLE), text(d.cards, ft.TextThemeStyle.BODY_LARGE, expand=True)]),
     ]
     if d.not_fired:
-        controls.append(text(_("Why the higher rules didn't fire"), ft.TextThemeStyle.TITLE_SMALL))
-        controls += [text("• " + render(x), ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]
+        # Folded: on a phone the list pushed your turn (what the game waits for now) off the screen.
+        controls.append(ft.ExpansionTile(
+            title=text(_("Why the higher rules didn't fire"), ft.TextThemeStyle.TITLE_SMALL),
+            controls_padding=ft.Padding.only(bottom=8), tile_padding=ft.Padding.all(0),
+            expanded_cross_axis_alignment=ft.CrossAxisAlignment.STRETCH,
+            controls=[text("• " + render(x), ft.TextThemeStyle.BODY_MEDIUM) for x in d.not_fired]))
     return section(_("The Machine's move"), *controls)
 
 
@@ -727,14 +758,24 @@ def _human_board(frame, state: State, set_hand: list[Move]) -> ft.Control:
 # player is out, the game is over, or the rule says no (doom already 0, a leader at tier 3, …).
 
 
+def _one_board(frame) -> bool:
+    """Whether The Abyss shows one player's board at a time: on a phone (one column) three players'
+    boards were about 4,400 px tall; a desktop has them side by side."""
+    width = getattr(getattr(frame.app, "page", None), "width", None)
+    return width is not None and width < ONE_COLUMN_BELOW
+
+
 def _abyss_parts(frame, state: State) -> list[ft.Control]:
     """Against people: everyone's doom and leaders at a glance first; then, while the game goes on,
-    each player's buttons — side by side on a desktop, one under another on a phone."""
+    each player's buttons — side by side on a desktop; on a phone one player's board, the one whose
+    overview row was tapped last (the others are their rows in the overview)."""
     players = state.abyss.players
     parts = [_abyss_overview(frame, state)]
     if state.result is None:
         col = {"xs": 12, "lg": 6, "xl": 4} if len(players) == 3 else {"xs": 12, "lg": 6}
-        cards = [_abyss_player(frame, state, i) for i in range(len(players))]
+        shown = ([min(_input(frame).open_player, len(players) - 1)] if _one_board(frame) and len(players) > 1
+                 else range(len(players)))
+        cards = [_abyss_player(frame, state, i) for i in shown]
         for card in cards:
             card.col = col
         parts.append(ft.ResponsiveRow(cards, spacing=GAP, run_spacing=GAP,
@@ -748,20 +789,26 @@ def _abyss_overview(frame, state: State) -> ft.Control:
     players = state.abyss.players
     n = len(players)
     jump = state.result is None and n > 1
+    one_board = jump and _one_board(frame)
+    opened = min(_input(frame).open_player, n - 1) if one_board else None
     col = {"xs": 12, "md": 6, "lg": 12 // n} if n > 1 else {"xs": 12}
     kept = frame.kept
-    tiles = [kept(f"overview-{i}", (players[i], render(player_words(state, i)), jump, col),
-                  lambda i=i: _overview_tile(frame, state, i, jump, col))
+    tiles = [kept(f"overview-{i}", (players[i], render(player_words(state, i)), jump, col, opened == i),
+                  lambda i=i: _overview_tile(frame, state, i, jump, col, opened == i))
              for i in range(n)]
     words = _("At doom {max} a player is out at once.", max=MAX_DOOM)
-    if jump:
+    if one_board:
+        words += " " + _("Tap a player to open their doom and leader buttons below.")
+    elif jump:
         words += " " + _("Tap a player to go to their doom and leader buttons.")
     return tagged("abyss-overview", section(
         _("The Abyss"), text(words, ft.TextThemeStyle.BODY_SMALL, italic=True),
         ft.ResponsiveRow(tiles, spacing=8, run_spacing=8, vertical_alignment=ft.CrossAxisAlignment.START)))
 
 
-def _overview_tile(frame, state: State, index: int, jump: bool, col: dict) -> ft.Control:
+def _overview_tile(frame, state: State, index: int, jump: bool, col: dict, opened: bool = False) -> ft.Control:
+    """A player's row: doom and promoted leaders; tapped, their board below (opened on a phone, whose
+    board is the one open: its row is outlined)."""
     p, sizes = state.abyss.players[index], frame.app.sizes
 
     def chip(leader: str) -> ft.Control:
@@ -785,11 +832,23 @@ def _overview_tile(frame, state: State, index: int, jump: bool, col: dict) -> ft
     tile = ft.Container(
         ft.Column([head, _doom_bar(p.doom, 10), leaders],
                   spacing=8, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        padding=12, border_radius=12, border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT), opacity=0.6 if p.out else 1,
-        on_click=(lambda e: _scroll_to(frame, f"abyss-player-{index}")) if jump else None, ink=jump)
+        padding=12, border_radius=12, opacity=0.6 if p.out else 1,
+        border=ft.Border.all(3, ft.Colors.PRIMARY) if opened else ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+        on_click=(lambda e: _open_player(frame, index)) if jump else None, ink=jump)
     tile = tagged(f"overview-{index}", tile)
     tile.col = col
     return tile
+
+
+def _open_player(frame, index: int) -> None:
+    """A tap on a player's overview row: on a phone their board opens in place of the one open (this
+    phone's choice, kept across redraws); then the screen goes to it."""
+    if _one_board(frame):
+        ui = _input(frame)
+        if ui.open_player != index:
+            ui.open_player = index
+            frame.refresh()
+    scroll_into_view(frame, f"abyss-player-{index}")  # (after the redraw's layout: the board may be new)
 
 
 def _name_and_doom(state: State, index: int, label: ft.Control, style: ft.TextThemeStyle,
@@ -1011,6 +1070,15 @@ def _two_sided_dialog(frame, state: State, label: str, options: list) -> None:
 OPPONENTS = {"machine": N_("Man against Machine (alone)"), "people": N_("Against people (The Abyss tracker)")}
 
 
+def typed_names(typed: str) -> list[str]:
+    """The names typed in one field, separated by commas or new lines (blanks between them ignored).
+
+    >>> typed_names("Ann, Ben,Cat\n Dee ,,")
+    ['Ann', 'Ben', 'Cat', 'Dee']
+    """
+    return [n.strip() for line in typed.splitlines() for n in line.split(",") if n.strip()]
+
+
 def _labelled(words: str, control: ft.Control) -> ft.Control:
     """A field under its words: a long label inside a field breaks over its value at a large text size."""
     return ft.Column([text(words, ft.TextThemeStyle.TITLE_SMALL), control], spacing=6,
@@ -1042,8 +1110,11 @@ class SetupForm:
         self.difficulty_part = _labelled(_("Difficulty: the Machine's starting hand card level"), self.difficulty)
         self.players = numbers("players", _("Players"))
         self.players_part = _labelled(_("Players at the table"), self.players)
-        self.names = ft.TextField(label=_("Player names (optional)"), hint_text=_("one per line"), multiline=True,
-                                  min_lines=2)
+        # "Ann, Ben, Cat" on one line became one player named so, then "Player 2" and "Player 3": commas
+        # and new lines both separate names, and the field says so (issue #30).
+        self.names = ft.TextField(label=_("Player names (optional)"), hint_text=_("Ann, Ben, Cat"), multiline=True,
+                                  min_lines=2, helper=_("In turn order, separated by commas or new lines"),
+                                  helper_max_lines=3)
         self.black = numbers("hand_die_black_faces", _("Black hands"),
                              lambda i: _("{n} of {sides}", n=i, sides=hand_die(i).sides))
         self.black_part = _labelled(_("Hand die: faces showing the black hand"), self.black)
@@ -1085,6 +1156,6 @@ class SetupForm:
         return {
             "opponent": self.chosen, "abyss": people or bool(self.abyss.value),
             "players": int(self.players.value), "difficulty": int(self.difficulty.value),
-            "names": [n.strip() for n in (self.names.value or "").splitlines() if n.strip()],
+            "names": typed_names(self.names.value or ""),
             "hand_die_black_faces": int(self.black.value), "reveal_table": [int(p) for p in parts],
         }

@@ -30,10 +30,10 @@ from __future__ import annotations
 import typing
 from typing import Annotated, Any, Literal, Optional, TypeVar, Union
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_serializer
 
 from companion.games.base import (D6, Chance, Dice, Event, FieldSpec, Game, InputError, Model, Move, Outcome,
-                                  RuleError, event, field_specs, fmt_dice, threshold_outcomes)
+                                  RuleError, asks_the_table, event, field_specs, fmt_dice, threshold_outcomes)
 from companion.games.klaw import combat as cb
 from companion.games.klaw import odds as odds_mod
 from companion.games.klaw.combat import joined
@@ -121,6 +121,21 @@ class Settings(Model):
         "owner_turn", description=N_("Poison/burning tick at the start of the owner's turn, or of every turn")
     )
     shackled_max_dice: int = Field(1, ge=0, le=6, description=N_("Attack dice a shackled host rolls when it attacks"))
+    # A singularity check no face can fail (a first totem: any roll reaches 1) passes at a physical table
+    # without asking for a die (issue #30). Off in every campaign made before it existed (their saved
+    # settings lack it): their logs hold that die, asked for and given, and replay as they were played.
+    # The setup form turns it on for new campaigns. The app's own dice roll it either way, as before, so
+    # the seeded dice after it keep their places.
+    sure_checks_pass: bool = Field(False, description=N_("A singularity check no roll can fail passes without "
+                                                         "asking a physical table for a die"))
+
+    @model_serializer(mode="wrap")
+    def _written_only_when_on(self, handler: Any) -> Any:
+        # Off, it is left out: an old campaign's settings and states are saved byte for byte as before.
+        data = handler(self)
+        if isinstance(data, dict) and not self.sure_checks_pass:
+            data.pop("sure_checks_pass", None)
+        return data
 
     @field_validator("players")
     @classmethod
@@ -775,8 +790,16 @@ def singularity_chance(state: State, host: Host, totems: Optional[int] = None) -
     if count <= host.free_totems:
         return None
     bonus = check_bonus(host)
-    why = (Msg("{host}'s singularity check ({bonus} from talents and items)", host=host.name, bonus=f"{bonus:+d}")
-           if bonus else Msg("{host}'s singularity check", host=host.name))
+    if state.settings.sure_checks_pass:  # (a newer campaign: the words of its waiting dice say why it checks)
+        why = (NMsg("{host}'s singularity check: it now carries {n} totem, so 1d6 {bonus} must reach {n}",
+                    "{host}'s singularity check: it now carries {n} totems, so 1d6 {bonus} must reach {n}", count,
+                    host=host.name, bonus=f"{bonus:+d}") if bonus else
+               NMsg("{host}'s singularity check: it now carries {n} totem, so 1d6 must reach {n}",
+                    "{host}'s singularity check: it now carries {n} totems, so 1d6 must reach {n}", count,
+                    host=host.name))
+    else:
+        why = (Msg("{host}'s singularity check ({bonus} from talents and items)", host=host.name, bonus=f"{bonus:+d}")
+               if bonus else Msg("{host}'s singularity check", host=host.name))
     passes, fails = threshold_outcomes(count, bonus=bonus)
     return Chance(count=1, die=D6, why=why, who=owner_name(state, host),
                   outcomes=[passes, fails] if fails.probability > 0 else [passes])
@@ -831,7 +854,8 @@ def _exchange_chance(state: State, roller: Host, n: int, dist, striker: Host, ta
 #   marker_ended {host, marker} · condition_tick {host, condition, damage, life, ticks_left}
 #   condition_ended {host, condition} · host_removed {host, name, player, life, items, totems, cause}
 #   totem_attached {host, totem, life_before, life, attack_dice, defense_dice}
-#   singularity_check {host, totems, bonus, face, total, passed} (face None: carried without a check)
+#   singularity_check {host, totems, bonus, face, total, passed} (face None: carried without a check, or
+#     `sure`: no face could fail, and a physical table was not asked for a die)
 #   singularity_event {removed: [{host, name, owner, totems, life_before, life}]} then one totems_returned
 #     {host, totems, life_before, life} per host that carried totems
 #   totem_removed {host, totem, life_before, life} · cards_gained {player, count, hand, discard, what}
@@ -1333,6 +1357,16 @@ def _singularity_check(s: State, h: Host, dice: Dice, ev: list[Event]) -> None:
                         host=h.id, totems=count, bonus=0, face=None, total=None, passed=True))
         return
     bonus = check_bonus(h)
+    if 1 + bonus >= count and s.settings.sure_checks_pass and asks_the_table(dice):
+        # No face can fail: a physical table isn't asked for a die that can't matter (the app's dice still
+        # roll it, below, as they always did).
+        lowest = f"1 {'+' if bonus >= 0 else '−'} {abs(bonus)}" if bonus else "1"
+        ev.append(event("singularity_check", NMsg(
+            "Singularity check for {host} ({n} totem): passed without a die — the lowest roll, {lowest}, already "
+            "reaches {n}.", "Singularity check for {host} ({n} totems): passed without a die — the lowest roll, "
+            "{lowest}, already reaches {n}.", count, host=h.name, lowest=lowest),
+            host=h.id, totems=count, bonus=bonus, face=None, total=None, passed=True, sure=True))
+        return
     roll = _throw(dice, chance)[0]
     total = roll + bonus
     shown = f"{roll} {'+' if bonus >= 0 else '−'} {abs(bonus)} = {total}" if bonus else str(roll)

@@ -28,7 +28,7 @@ from companion.remembered import KLAW_HOST, KLAW_ITEM, KLAW_TOTEM, Kind, cards a
 from companion.ui.forms import whole_number
 from companion.ui.remembered import KlawCards, pick_list
 from companion.ui.style import GAP, TAP
-from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, section, switch_row, tagged, text, track,
+from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, scroll_keyed, section, switch_row, tagged, text, track,
                                   wide_button)
 
 # Drawn afresh from the state on every redraw (no control kept across redraws; dialogs live apart):
@@ -270,7 +270,7 @@ def panel(frame) -> ft.Control:
     if last:
         told.append(kept("last", last, lambda: tagged("klaw-last", section(_("Just happened"),
                                                                             *[text(e.text) for e in last]))))
-    now = kept("now", (_table(s), _of_kinds(moves, NOW_MOVES)), lambda: _now(frame, s, moves))
+    now = scroll_keyed(NOW_KEY, kept("now", (_table(s), _of_kinds(moves, NOW_MOVES)), lambda: _now(frame, s, moves)))
     parts: list[ft.Control] = [ft.ResponsiveRow(
         [ft.Container(now, col={"xs": 12, "lg": 7}),
          *([ft.Column(told, spacing=GAP, col={"xs": 12, "lg": 5})] if told else [])],
@@ -284,6 +284,22 @@ def panel(frame) -> ft.Control:
         player.col = {"xs": 12, "lg": 6, "xxl": 4}
     parts.append(ft.ResponsiveRow(players, spacing=GAP, run_spacing=GAP, vertical_alignment=ft.CrossAxisAlignment.START))
     return ft.Column(parts, spacing=GAP, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+NOW_KEY = "klaw-now"  # the turn's section: the one obvious next action (a fight's roll, End turn), at the top
+# A host card's own corrections (life ±1, an edit, the hand count): tapped again and again where they are.
+IN_PLACE_EVENTS = frozenset({"life", "host_edited", "hand"})
+
+
+def next_key(frame) -> Optional[str]:
+    """What the turn waits for after this phone's action (the frame scrolls to it): the "Now" section,
+    with the next action's button (the next exchange's roll, End turn); None after a correction made
+    on a host card or the hand (the screen stays there) or once the game is over (its end card)."""
+    s: R.State = frame.loaded.game_state
+    last = _last_events(frame)
+    if s.winner is not None or (last and last[0].kind in IN_PLACE_EVENTS):
+        return None
+    return NOW_KEY
 
 
 # What each kept section reads of the moves (a hand tap changes the hand moves, not a host card's).
@@ -866,10 +882,16 @@ def deploy_dialog(frame) -> None:
     ], actions=[(_("Deploy"), apply, ft.Icons.PERSON_ADD)])
 
 
-def _check_text(s: R.State, h: R.Host) -> str:
-    """The singularity check attaching one more totem makes, as the rules declare it (with its odds)."""
+def _check_text(s: R.State, h: R.Host, *, physical: bool = False) -> str:
+    """The singularity check attaching one more totem makes, as the rules declare it (with its odds).
+    `physical`: the table rolls its own dice (a check no face can fail asks it for none)."""
     totems = len(h.totems) + 1
     chance = R.singularity_chance(s, h, totems)
+    if chance is not None and physical and s.settings.sure_checks_pass and 1 + R.check_bonus(h) >= totems:
+        return ngettext("{host} will carry {n} totem: its singularity check passes without a die (the lowest roll "
+                        "already reaches {n}).",
+                        "{host} will carry {n} totems: its singularity check passes without a die (the lowest roll "
+                        "already reaches {n}).", totems, host=h.name)
     if chance is None:
         return ngettext("{host} will carry {n} totem: no singularity check (talent: up to {free} without one).",
                         "{host} will carry {n} totems: no singularity check (talent: up to {free} without one).", totems,
@@ -903,7 +925,9 @@ def totem_dialog(frame, host_id: int) -> None:
         _remembering(frame, KLAW_TOTEM, totem)
 
     _known_dialog(frame, _("Attach a totem to {host}", host=h.name), KLAW_TOTEM, lambda c: _totem_text(R.Totem(**c.data)),
-                  play, verb=_("Attach {card}"), lead=[tagged("klaw-check", text(_check_text(s, h), bold=True))], controls=[
+                  play, verb=_("Attach {card}"),
+                  lead=[tagged("klaw-check", text(_check_text(s, h, physical=frame.loaded.state.physical_dice), bold=True))],
+                  controls=[
         text(_("Already carries: {totems}. A host can't carry both cards of one binomial totem.", totems=held) if held else
              _("A host can't carry both cards of one binomial totem."), ft.TextThemeStyle.BODY_SMALL),
         name, _side_by_side(frame, list(mods.values())), pair, dormant_row, hand_row,
@@ -1107,6 +1131,7 @@ class SetupForm:
             "totem_goal": goal,
             "condition_tick": self.tick.value or "owner_turn",
             "shackled_max_dice": whole_number(self.shackled, _("Shackled attack dice"), R.Settings().shackled_max_dice),
+            "sure_checks_pass": True,  # every new campaign (see Settings.sure_checks_pass)
         }
 
 

@@ -573,6 +573,10 @@ class PickRandom(Model):
 class TrashChallenge(Model):
     """A challenge on the target objective is sleazed, defeated or a bluff: it leaves the stack."""
 
+    # Decision (the book's play guide, RULES.md's Step 5): the challenges are faced from the bottom of the
+    # stack to the top, as the Shadowrun step's guide says. The app counts them, not which card is which
+    # (the cards stay on the table), so the order is the table's, told in words (issue #30 item 17).
+
     kind: Literal["trash_challenge"] = "trash_challenge"
 
 
@@ -1151,6 +1155,10 @@ def _refresh_challenges(s: State, a: RefreshChallenges, dice: Dice, ev: Events) 
                                                        name=o.name, full=challenges_for(o.rep), count=o.challenges),
                             objective_id=o.id, name=o.name, challenges=o.challenges))
     difficulty = s.settings.difficulty
+    # Decision (RULES.md, Objectives: "each turn: top up missing challenges, then place the difficulty's
+    # extra challenges"): the extras are placed every turn and stay until the objective is taken, with
+    # no cap. §1a's "a 25 rep Objective can have a maximum of three Challenge cards" is the objective's
+    # own complement (the top-up stops there); §1b's extras come on top of it (issue #30 item 17).
     extras = EXTRA_CHALLENGES[difficulty]
     if extras == 0 or not s.objectives:
         ev.append(event("no_extra_challenges", Msg("{difficulty}: no extra challenges.",
@@ -1565,7 +1573,8 @@ def _take_hit(s: State, a: TakeHit, dice: Dice, ev: Events) -> None:
     hit = min(rolled, dmg.left)  # a hit never deals more than the damage left…
     dmg.left -= hit
     # Decision: armor reduces what the character takes, not what the hit uses up (else an armored
-    # character could absorb hits forever).
+    # character could absorb hits forever): damage armor stops still uses up the challenge's damage pool
+    # (RULES.md's allocator: "a hit never deals more than the damage left"; issue #30 item 17).
     armor = 0 if dmg.armor_piercing else card.armor
     taken = max(0, hit - armor)
     card.damage += taken  # …but the character takes the whole hit, even beyond its body
