@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser import PHONE, SMALL_PHONE, by_id, go, open_app, served, settled_screenshot, tap, tap_until, type_into, wait_steady
+from tests.browser import PHONE, SMALL_PHONE, by_id, go, open_app, served, scroll_to, settled_screenshot, tap, tap_until, type_into, wait_steady
 from tests.helpers import file_store
 
 
@@ -87,6 +87,7 @@ def test_a_new_campaign_shows_its_checklist_and_skip_hides_it(browser, tmp_path,
         settled_screenshot(page, artifacts / "setup-klaw-reopened-phone.png")
         tap(page, page.get_by_role("button", name="Hide set-up"))
         expect(by_id(page, "setup-checklist")).to_have_count(0)
+        scroll_to(page, by_id(page, "reminders"), near_top=False, bottom=100)
         settled_screenshot(page, artifacts / "setup-klaw-folded-reminder-phone.png")
 
         # A phone that joins after the first move finds the checklist folded, one tap away.
