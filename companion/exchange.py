@@ -617,3 +617,17 @@ def from_qr_text(text: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ImportRefused(Msg("The QR text is damaged (it does not unpack to text).")) from None
+
+
+def merge_qr_parts(text: str) -> str:
+    """Several QR texts pasted together ("TC1:…TC1:…") → one catalog export, later cards winning."""
+    merged: dict = {}
+    for chunk in text.split(QR_PREFIX)[1:]:
+        data = parse_payload(QR_PREFIX + chunk, expect=CATALOG_FORMAT)
+        entries = data.get("entries")
+        if not isinstance(entries, list):
+            raise InputError(Msg("The catalog is not valid — a part has no list of cards."))
+        for entry in entries:
+            key = (entry.get("kind"), entry.get("key")) if isinstance(entry, dict) else len(merged)
+            merged[key] = entry
+    return dumps({"format": CATALOG_FORMAT, "version": VERSION, "entries": list(merged.values())})

@@ -16,17 +16,20 @@ from typing import Any, Optional
 from pydantic import BaseModel, ValidationError
 
 from companion import catalog, exchange
+from companion.games import part_of
 from companion.games.base import InputError, said_error
 from companion.i18n import Msg, Text, data_word
 
 
 @dataclasses.dataclass(frozen=True)
 class Kind:
-    """One kind of remembered card: its catalog kind, its game and its model."""
+    """One kind of remembered card: its catalog kind, its game, its model and its title. Each game
+    declares its kinds in its own folder (`kept_cards.py`: `KINDS`, and `TITLE` for its cards screen)."""
 
     key: str  # the catalog's kind ("klaw_totem")
     game: str  # the game it belongs to
     model: type[BaseModel]  # what a card's data must be (the game's own model: its ranges are the rules')
+    title: str = ""  # the list's heading, a message id ("Totems")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,16 +41,14 @@ class Card:
     data: dict[str, Any]
 
 
-_KINDS: dict[str, Kind] = {}
-
-
-def register(kind: Kind) -> Kind:
-    _KINDS[kind.key] = kind
-    return kind
-
-
 def kinds_of(game: str) -> list[Kind]:
-    return [k for k in _KINDS.values() if k.game == game]
+    """The kinds of card a game remembers (none for a game whose folder declares none)."""
+    return list(getattr(part_of(game, "kept_cards"), "KINDS", ()))
+
+
+def cards_title(game: str) -> str:
+    """The game's cards screen title, a message id ("KLAW cards")."""
+    return getattr(part_of(game, "kept_cards"), "TITLE", "")
 
 
 def key_of(name: str) -> str:
@@ -98,22 +99,6 @@ def find(store, kind: Kind, name: str) -> Optional[Card]:
     return next((c for c in cards(store, kind) if key_of(c.name) == key_of(name)), None)
 
 
-def _kinds() -> None:
-    """The kinds the games remember (their models are the rules' own: pure, no I/O)."""
-    from companion.games.klaw import rules as klaw
-    from companion.games.shadowrun import rules as shadowrun
-
-    register(Kind("shadowrun_card", "shadowrun", shadowrun.Deploy))
-    register(Kind("klaw_host", "klaw", klaw.HostCard))
-    register(Kind("klaw_totem", "klaw", klaw.Totem))
-    register(Kind("klaw_item", "klaw", klaw.Item))
-
-
-_kinds()
-SHADOWRUN_CARD, KLAW_HOST, KLAW_TOTEM, KLAW_ITEM = (_KINDS[k] for k in ("shadowrun_card", "klaw_host", "klaw_totem",
-                                                                         "klaw_item"))
-
-
 # --- sharing --------------------------------------------------------------------------------------------
 
 
@@ -127,8 +112,8 @@ def export_payload(store, game: str) -> dict:
 
 def _entry_problem(game: str):
     def problem(entry) -> Optional[Text]:
-        kind = _KINDS.get(entry.kind)
-        if kind is None or kind.game != game:
+        kind = next((k for k in kinds_of(game) if k.key == entry.kind), None)
+        if kind is None:
             return Msg("not a card this game remembers")
         if entry.key != key_of(entry.name):
             return Msg("its key doesn't match its name")
@@ -143,11 +128,9 @@ def _entry_problem(game: str):
 def import_text(store, game: str, text: str) -> int:
     """Add or correct the cards of a catalog export (file text, or QR text "TC1:…", several parts
     pasted together); all or nothing, refused with words. Returns how many cards."""
-    from companion.games.biosphere5.screens import _merge_qr_parts
-
     text = (text or "").strip()
     if not text:
         raise InputError(Msg("Paste the text of a catalog export or QR code first."))
     if text.startswith(exchange.QR_PREFIX) and text.count(exchange.QR_PREFIX) > 1:
-        text = _merge_qr_parts(text)
+        text = exchange.merge_qr_parts(text)
     return exchange.import_catalog(store, text, validate_entry=_entry_problem(game))

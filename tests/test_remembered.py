@@ -9,7 +9,8 @@ import pytest
 
 from companion import exchange, remembered
 from companion.games.base import InputError
-from companion.remembered import KLAW_HOST, KLAW_ITEM, KLAW_TOTEM, SHADOWRUN_CARD
+from companion.games.klaw.kept_cards import KLAW_HOST, KLAW_ITEM, KLAW_TOTEM
+from companion.games.shadowrun.kept_cards import SHADOWRUN_CARD
 from tests.helpers import file_store
 
 DECKER = {"name": "Decker", "card_type": "runner", "cost": 6, "upkeep": 1, "body": 3, "armor": 0}

@@ -35,10 +35,15 @@ def is_known(key: str) -> bool:
     return key in PLAYABLE + TEST_ONLY
 
 
-@lru_cache(maxsize=None)
 def reports_of(key: str) -> Optional[ModuleType]:
     """The game's `reports.py` (its luck, recap moments and standings), or None for a game without one."""
-    name = f"companion.games.{key}.reports"
+    return part_of(key, "reports")
+
+
+@lru_cache(maxsize=None)
+def part_of(key: str, part: str) -> Optional[ModuleType]:
+    """A module of the game's folder that shared code reads (`reports`, `kept_cards` …), or None."""
+    name = f"companion.games.{key}.{part}"
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as missing:

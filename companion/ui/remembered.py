@@ -11,14 +11,11 @@ import flet as ft
 
 from companion import exchange, remembered
 from companion.games.base import InputError
-from companion.i18n import N_, _, ngettext
+from companion.i18n import _, ngettext
 from companion.remembered import Card, Kind
 from companion.ui.screen import DrawnScreen
 from companion.ui.widgets import FormDialog, icon_button, qr_dialog, roomy, section, tagged, text, wide_button
 
-GAME_TITLES = {"shadowrun": N_("Shadowrun cards"), "klaw": N_("KLAW cards")}
-KIND_TITLES = {"shadowrun_card": N_("Cards deployed"), "klaw_host": N_("Hosts"), "klaw_totem": N_("Totems"),
-               "klaw_item": N_("Items")}
 
 
 def pick_list(kind: Kind, cards: list[Card], describe: Callable[[Card], str], on_pick: Callable[[Card], None], *,
@@ -35,14 +32,19 @@ def pick_list(kind: Kind, cards: list[Card], describe: Callable[[Card], str], on
 
 
 class RememberedScreen(DrawnScreen):
-    """/g/<game>/cards — every card this table has entered for a game, to forget or share."""
+    """/g/<game>/cards — every card this table has entered for a game, to forget or share (a game's
+    view makes one with its key: `RememberedScreen.of("klaw")`)."""
 
     game = ""
+
+    @classmethod
+    def of(cls, game: str) -> type["RememberedScreen"]:
+        return type(f"{game}_cards", (cls,), {"game": game})
 
     def __init__(self, app):
         super().__init__(app)
         self.route = f"/g/{self.game}/cards"
-        self.title = GAME_TITLES[self.game]
+        self.title = remembered.cards_title(self.game)
 
     def _draw(self) -> None:
         app = self.app
@@ -60,7 +62,7 @@ class RememberedScreen(DrawnScreen):
                                         app.guard(lambda e, c=c, k=kind: self._forget(k, c)), size=26)],
                            vertical_alignment=ft.CrossAxisAlignment.CENTER) for c in cards]
             sections.append(tagged(f"remembered-list-{kind.key}", section(
-                f"{_(KIND_TITLES[kind.key])} ({len(cards)})", *(rows or [text(_("None yet."), italic=True)]))))
+                f"{_(kind.title)} ({len(cards)})", *(rows or [text(_("None yet."), italic=True)]))))
         self.body.controls = sections
 
     def _forget(self, kind: Kind, card: Card) -> None:
@@ -78,7 +80,7 @@ class RememberedScreen(DrawnScreen):
             raise InputError(_("Too many cards for one QR code: use “Save file”."))
         dialog = qr_dialog(_("Scan to import the cards"), qr,
                            caption=_("On the other phone: {cards} → Import → paste this text.",
-                                     cards=_(GAME_TITLES[self.game])))
+                                     cards=_(remembered.cards_title(self.game))))
         self.app.page.show_dialog(dialog)
 
     def _import(self, e) -> None:
@@ -116,12 +118,3 @@ class RememberedScreen(DrawnScreen):
         ], error_id="import-error")
         form.actions(form.button(_("Add / correct"), run))
         form.show()
-
-
-class ShadowrunCards(RememberedScreen):
-    game = "shadowrun"
-
-
-class KlawCards(RememberedScreen):
-    game = "klaw"
-

@@ -258,6 +258,7 @@ def test_hosts_totems_and_items_entered_once_are_one_tap_in_the_next_game():
     campaign the deploy, totem and item forms list those cards, and one tap plays one (the same
     action the form sends, so the log is what it always was)."""
     from companion import remembered
+    from companion.games.klaw import kept_cards
 
     first = campaign()
     deploy(first, "Wolfmother", 3, 2, 10)
@@ -274,9 +275,9 @@ def test_hosts_totems_and_items_entered_once_are_one_tap_in_the_next_game():
     fill(dialog, Item_name="Claw", on_attack_dice=2)
     tap(dialog, "Add item")
     store = first.store
-    assert [c.name for c in remembered.cards(store, remembered.KLAW_HOST)] == ["Raven", "Wolfmother"]
-    assert remembered.find(store, remembered.KLAW_TOTEM, "moon").data["life"] == 2
-    assert remembered.find(store, remembered.KLAW_ITEM, "claw").data["attack_plus"] == 3
+    assert [c.name for c in remembered.cards(store, kept_cards.KLAW_HOST)] == ["Raven", "Wolfmother"]
+    assert remembered.find(store, kept_cards.KLAW_TOTEM, "moon").data["life"] == 2
+    assert remembered.find(store, kept_cards.KLAW_ITEM, "claw").data["attack_plus"] == 3
 
     cid = store.create("klaw", "next", {"players": ["Ana", "Ben"]}, seed=8)
     store.apply(cid, SetPhysicalDice(on=True), expected_cursor=0)

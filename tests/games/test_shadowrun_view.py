@@ -608,6 +608,7 @@ def test_a_card_deployed_once_is_remembered_and_deployed_again_in_one_tap():
     """Issue #30: the deploy form's five fields are typed once per card; the table's catalog keeps the
     card by name, and in this campaign or the next the card is one tap from the deploy section's list."""
     from companion import remembered
+    from companion.games.shadowrun import kept_cards
     from tests.views import StoreFrame
 
     class Frame(StoreFrame):
@@ -631,7 +632,7 @@ def test_a_card_deployed_once_is_remembered_and_deployed_again_in_one_tap():
         fields[label].value = value
     find(built, "Deploy (pay its cost)")[0].on_click(None)
     assert [c.name for c in frame.loaded.game_state.cards] == ["Decker"]
-    kept = remembered.find(store, remembered.SHADOWRUN_CARD, "decker")
+    kept = remembered.find(store, kept_cards.SHADOWRUN_CARD, "decker")
     assert kept is not None and kept.data == {"name": "Decker", "card_type": "runner", "cost": 2, "upkeep": 1,
                                               "body": 3, "armor": 1}
 

@@ -132,21 +132,6 @@ def qr_parts(payload: dict, *, limit: int = exchange.QR_MAX_CHARS) -> list[str]:
     return parts
 
 
-def _merge_qr_parts(text: str) -> str:
-    """Several QR texts pasted together ("TC1:…TC1:…") → one catalog export, later cards winning."""
-    merged: dict = {}
-    for chunk in text.split(exchange.QR_PREFIX)[1:]:
-        data = exchange.parse_payload(exchange.QR_PREFIX + chunk, expect=exchange.CATALOG_FORMAT)
-        entries = data.get("entries")
-        if not isinstance(entries, list):
-            raise InputError(Msg("The catalog is not valid — a part has no list of cards."))
-        for entry in entries:
-            key = (entry.get("kind"), entry.get("key")) if isinstance(entry, dict) else len(merged)
-            merged[key] = entry
-    return exchange.dumps({"format": exchange.CATALOG_FORMAT, "version": exchange.VERSION,
-                           "entries": list(merged.values())})
-
-
 def import_text(store, text: str, *, replace: bool) -> int:
     """Import pasted text: a Table Companion catalog export (JSON or QR text "TC1:…") or a Biosphere 5
     catalog file (format "biosphere5-catalog", like the shipped one). All or nothing. `replace` drops
@@ -157,7 +142,7 @@ def import_text(store, text: str, *, replace: bool) -> int:
     if len(text) > exchange.MAX_BYTES:
         raise InputError(Msg("That text is too long for a catalog ({n} characters).", n=len(text)))
     if text.startswith(exchange.QR_PREFIX) and text.count(exchange.QR_PREFIX) > 1:
-        text = _merge_qr_parts(text)
+        text = exchange.merge_qr_parts(text)
     native = None
     if text.startswith("{"):
         try:

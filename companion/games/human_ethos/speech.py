@@ -32,8 +32,9 @@ def _one(e: Event, state: Any) -> Optional[Text]:
         parts = d.get("parts") or []
         group = _group(state, d.get("group"))
         if len(parts) > 1:
-            return Msg("{enemies} from {space} split: {parts}.", enemies=group, space=d.get("frm", ""),
-                       parts=joined((Msg("{count} to {space}", count=p["count"], space=p["to"]) for p in parts)))
+            # Made apart from the sentence: a message inside another's arguments isn't extracted for translation.
+            each = [Msg("{count} to {space}", count=p["count"], space=p["to"]) for p in parts]
+            return Msg("{enemies} from {space} split: {parts}.", enemies=group, space=d.get("frm", ""), parts=joined(each))
         if parts:
             return NMsg("{enemies} moves from {frm} to {to}.", "{enemies} move from {frm} to {to}.", _count(d),
                         enemies=group, frm=d.get("frm", ""), to=parts[0]["to"])

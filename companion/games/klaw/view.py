@@ -24,9 +24,10 @@ from companion.games.klaw import combat as cb
 from companion.games.klaw import rules as R
 from companion.games.klaw.odds import first_exchange_summary, win_chance_text
 from companion.i18n import N_, _, fmt_percent, ngettext, render
-from companion.remembered import KLAW_HOST, KLAW_ITEM, KLAW_TOTEM, Kind, cards as known_cards, remember
+from companion.games.klaw.kept_cards import KLAW_HOST, KLAW_ITEM, KLAW_TOTEM
+from companion.remembered import Kind, cards as known_cards, remember
 from companion.ui.forms import whole_number
-from companion.ui.remembered import KlawCards, pick_list
+from companion.ui.remembered import RememberedScreen, pick_list
 from companion.ui.style import GAP, TAP
 from companion.ui.widgets import (FormDialog, badge, icon_button, radio_row, scroll_keyed, section, switch_row, tagged, text, track,
                                   wide_button)
@@ -1135,4 +1136,4 @@ class SetupForm:
         }
 
 
-GAME_SCREENS = {"cards": KlawCards}  # the hosts, totems and items this table entered: forget, share
+GAME_SCREENS = {"cards": RememberedScreen.of("klaw")}  # the hosts, totems and items this table entered: forget, share

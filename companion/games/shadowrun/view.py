@@ -28,10 +28,11 @@ from companion.games.base import Event, FieldSpec, Outcome, field_specs
 from companion.games.shadowrun import rules as R
 from companion.games.shadowrun.screens import LedgerScreen
 from companion.i18n import N_, _, fmt_percent, ngettext, pgettext, render
-from companion.remembered import SHADOWRUN_CARD, cards as known_cards, remember
+from companion.games.shadowrun.kept_cards import SHADOWRUN_CARD
+from companion.remembered import cards as known_cards, remember
 from companion.ui.forms import whole_number
 from companion.ui.home import radio_row
-from companion.ui.remembered import ShadowrunCards, pick_list
+from companion.ui.remembered import RememberedScreen, pick_list
 from companion.ui.style import GAP, ICON_PADDING
 from companion.ui.widgets import (icon_button, keyed, scroll_into_view, section, switch_row, tagged, text, tick_row,
                                   two_columns, wide_button)
@@ -44,7 +45,7 @@ from companion.ui.widgets import (icon_button, keyed, scroll_into_view, section,
 RECONCILED = True
 
 SCREENS = {"ledger": LedgerScreen}
-GAME_SCREENS = {"cards": ShadowrunCards}
+GAME_SCREENS = {"cards": RememberedScreen.of("shadowrun")}
 
 WIDE = True  # a desktop's width (CampaignScreen.view): the stepper beside the ledger and what is in play
 WIDE_FROM = 992  # px: Flet's "lg" breakpoint, where two columns fit (as the other games)

@@ -1,7 +1,9 @@
 /* Table Companion on a phone alone: the service worker that keeps the whole app for offline use.
    Written by companion/web/build.py: VERSION changes with any file of the app, so a browser that
-   checks for updates (at each open) finds a new sw.js, caches the new version whole, then takes
-   over; the app (Python) says so on its next screen. Flet's own flutter_service_worker.js caches
+   checks for updates (at each open) finds a new sw.js and caches the new version whole; it takes over
+   once no page of the old version is open (never under a page that is running the old one: that page
+   would load half its files from each version), so the next open runs it, and the app (Python) says so
+   on its first screen. Flet's own flutter_service_worker.js caches
    nothing (it unregisters itself), and the build takes it out of Flutter's loader. */
 "use strict";
 const VERSION = "__VERSION__";
@@ -16,7 +18,9 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(CACHE);
     // "no-cache": revalidated with the host, so a file of the old version in the HTTP cache is never kept.
     await cache.addAll(CORE.map((url) => new Request(url, { cache: "no-cache" })));
-    await self.skipWaiting();
+    if (!self.registration.active) {
+      await self.skipWaiting();  // the very first install: no older version runs anywhere
+    }
   })());
 });
 
