@@ -106,3 +106,16 @@ def test_no_shared_module_names_or_imports_a_game():
             found.add((rel, repr(text)))
     found -= {("companion/games/__init__.py", repr(k)) for k in keys}  # the registry: the one line a game adds
     assert found == set(NOT_YET), "a shared module names a game: give the game a hook in its own folder"
+
+
+def test_a_view_s_hooks_take_what_the_frame_gives():
+    """The campaign frame calls a view's `next_key(frame)` after this phone's action: a view whose
+    function of that name took a game state broke every Shadowrun tap once both were merged."""
+    import importlib
+    import inspect
+
+    for key in PLAYABLE + TEST_ONLY:
+        view = importlib.import_module(f"companion.games.{key}.view")
+        hook = getattr(view, "next_key", None)
+        if hook is not None:
+            assert list(inspect.signature(hook).parameters) == ["frame"], key

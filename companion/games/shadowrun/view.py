@@ -301,7 +301,7 @@ class Ui:
                              disabled=reason is not None, tooltip=reason)
         required = R.required_now(self.s)
         if primary and reason is None and required is not None and required.kind == kind:
-            button.key = ft.ScrollKey(f"sr-do-{kind}")  # the step's one required action: scrolled to (next_key)
+            button.key = ft.ScrollKey(f"sr-do-{kind}")  # the step's one required action: scrolled to (step_key)
         return button
 
     def move_button(self, move, *, icon=None, primary: bool = False, expand: bool = False) -> ft.Control:
@@ -340,7 +340,7 @@ def panel(frame) -> ft.Control:
         # frame's card at the screen's top.
         if frame.loaded.state.pending is not None:
             scroll_into_view(frame, None)
-        elif (key := next_key(s)) is not None:
+        elif (key := step_key(s)) is not None:
             scroll_into_view(frame, key)
     # Once over, the frame's end card says how the game ended: the panel keeps the final balances and
     # what was in play, and says it no second time. Each section is kept while what it shows is unchanged.
@@ -449,8 +449,9 @@ def _last_events(ui: Ui) -> Optional[ft.Control]:
 ADVANCE_KEY = "sr-advance"  # the Advance button: scrolled into view once open, after an action on a phone
 
 
-def next_key(s: R.State) -> Optional[str]:
-    """Where the control the turn waits for is: the step's required action, else the open Advance
+def step_key(s: R.State) -> Optional[str]:
+    """(Not the frame's `next_key` hook: this panel scrolls to it itself, as it is drawn.) Where the
+    control the turn waits for is: the step's required action, else the open Advance
     button; None while the phase leaves the table a choice (a form being filled in stays where it is)."""
     required = R.required_now(s)
     if required is not None:
