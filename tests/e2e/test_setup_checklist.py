@@ -14,8 +14,9 @@ from tests.helpers import file_store
 
 
 def shown(page, words: str):
-    """A part of the screen whose words (its accessible name: a card, a step) hold `words`."""
-    return page.get_by_role("group", name=re.compile(re.escape(words))).first
+    """A part of the screen whose words (its accessible name: a card, or a step's checkbox) hold `words`."""
+    pattern = re.compile(re.escape(words))
+    return page.get_by_role("group", name=pattern).or_(page.get_by_role("checkbox", name=pattern)).first
 
 
 def test_a_new_campaign_shows_its_checklist_and_skip_hides_it(browser, tmp_path, artifacts):
