@@ -11,27 +11,19 @@ game shares — the roll the table waits for, a dice-tray roll — is said here.
 
 from __future__ import annotations
 
-import importlib
-from functools import lru_cache
 from types import ModuleType
 from typing import Any, Iterable, Optional, Sequence
 
+from companion.games import part_of
 from companion.games.base import Chance, Event
 from companion.i18n import Msg, NMsg, Text, data_word, joined, render
 
 SPOKEN_ROWS = 3  # at most this many new rows are spoken at once (a phone back from sleep hears the latest)
 
 
-@lru_cache(maxsize=None)
 def speech_of(key: str) -> Optional[ModuleType]:
     """The game's `speech.py`, or None for a game that says nothing of its own."""
-    name = f"companion.games.{key}.speech"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as missing:
-        if missing.name != name:
-            raise
-        return None
+    return part_of(key, "speech")
 
 
 def waiting_for(chance: Chance) -> Msg:

@@ -410,13 +410,7 @@ def test_after_each_action_of_a_played_turn_the_next_step_is_on_screen(browser, 
     from tests.browser import on_screen
 
     context, page = open_phone(browser, server)
-    tap(page, page.get_by_role("button", name="New campaign"))
-    tap(page, page.get_by_role("radio", name="KLAW: Were-Wars"))
-    fill(page, page.get_by_label("Campaign name"), "In view")
-    fill(page, page.get_by_label("Player 1 name"), "Ana")
-    fill(page, page.get_by_label("Player 2 name"), "Bo")
-    tap(page, page.get_by_role("button", name="Create and open"))
-    expect(by_id(page, "klaw-turn")).to_have_text("Round 1 · Reveal · Ana's turn")
+    new_game(page, "In view")
 
     def next_tap(locator, after: str) -> None:
         if not on_screen(page, locator):
