@@ -9,13 +9,11 @@ Then a quiet turn, its taps counted, with steps passing by themselves (new campa
 typed text gone once sent, and a random pick answered next to its button."""
 
 import re
-import time
-from typing import Optional
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import PHONE, SMALL_PHONE, by_id, open_app, scroll_to, served, settled_screenshot, type_into
+from tests.browser import PHONE, SMALL_PHONE, by_id, on_screen, open_app, scroll_to, served, settled_screenshot, type_into
 from tests.browser import tap as shared_tap
 
 GAME = "Shadowrun: Singularis"
@@ -35,19 +33,6 @@ TAPS = {"made": 0}  # every tap the tests make (a quiet turn's taps are counted:
 
 
 IN_VIEW = {"check": False}  # on: each control tapped must already be on screen (no swipe to find it)
-
-
-def on_screen(page, locator, *, top: float = 56, bottom: float = 90, timeout: float = 5.0) -> Optional[dict]:
-    """The control's box once it is wholly on screen, clear of the title and the bottom bar (waited
-    for: the app scrolls to it after a tap, animated); None if it stays off screen."""
-    height = page.viewport_size["height"]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        box = locator.first.bounding_box() if locator.count() else None
-        if box and box["y"] >= top and box["y"] + box["height"] <= height - bottom:
-            return box
-        page.wait_for_timeout(150)
-    return None
 
 
 def tap(page, locator):
